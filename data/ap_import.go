@@ -1,0 +1,699 @@
+package data
+
+import (
+	"bytes"
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// apMetadata is the AnnotatedPairs top-level metadata block.
+type apMetadata struct {
+	Version          string   `json:"version"`
+	Description      string   `json:"description"`
+	CreatedAt        string   `json:"created_at"`
+	DatasetName      string   `json:"dataset_name"`
+	DefaultAnnotator string   `json:"default_annotator"`
+	MetadataKeys     []string `json:"available_metadata_keys_per_comparison"`
+}
+
+type apAnnotatorDecl struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Type        string `json:"type"`
+}
+
+// apAnnotation is one annotator's vote; Pref stays raw so a missing key
+// (skipped, as Feedback Forensics does) differs from null (no preference).
+type apAnnotation struct {
+	Pref   json.RawMessage `json:"pref"`
+	Reason *string         `json:"no_pref_reason"`
+}
+
+type apComparison struct {
+	ID          json.RawMessage            `json:"id"`
+	Prompt      json.RawMessage            `json:"prompt"`
+	ResponseA   map[string]json.RawMessage `json:"response_a"`
+	ResponseB   map[string]json.RawMessage `json:"response_b"`
+	TextA       *string                    `json:"text_a"`
+	TextB       *string                    `json:"text_b"`
+	Annotations map[string]apAnnotation    `json:"annotations"`
+	Metadata    json.RawMessage            `json:"metadata"`
+}
+
+// apLoader receives a dataset as it is decoded and appends it to the store.
+type apLoader struct {
+	tx        *importTx
+	file      string
+	dataset   string // id rows are appended under
+	finalName string // id once known (may differ when metadata comes late)
+	nameFixed bool   // --name given
+	claimed   bool
+	hash      string
+	replace   bool
+	synthetic bool
+	format    string
+
+	meta        apMetadata
+	haveMeta    bool
+	annIdx      map[string]int
+	annIDs      []string
+	annDecl     map[string]apAnnotatorDecl
+	declOrder   []string
+	metaKeys    []string
+	metaKeySeen map[string]bool
+	seenIDs     map[string]struct{}
+	dropped     int
+	n           int
+	votes       int64
+
+	cmp, vote, meta2 *appender
+}
+
+func newAPLoader(tx *importTx, file, hash string, opts ImportOptions, format string) *apLoader {
+	l := &apLoader{tx: tx, file: file, hash: hash, replace: opts.Replace, synthetic: opts.Synthetic, format: format,
+		annIdx: map[string]int{}, annDecl: map[string]apAnnotatorDecl{}, metaKeySeen: map[string]bool{}, seenIDs: map[string]struct{}{}}
+	if opts.Name != "" {
+		l.finalName, l.nameFixed = opts.Name, true
+	} else {
+		l.finalName = Slugify(strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
+		if l.finalName == "" {
+			l.finalName = "dataset"
+		}
+	}
+	return l
+}
+
+func (l *apLoader) setMetadata(m apMetadata) {
+	l.meta, l.haveMeta = m, true
+	if !l.nameFixed && m.DatasetName != "" && Slugify(m.DatasetName) != "" && !l.claimed {
+		l.finalName = Slugify(m.DatasetName)
+	}
+	for _, k := range m.MetadataKeys {
+		l.addMetaKey(k)
+	}
+}
+
+func (l *apLoader) addMetaKey(k string) {
+	if !l.metaKeySeen[k] {
+		l.metaKeySeen[k] = true
+		l.metaKeys = append(l.metaKeys, k)
+	}
+}
+
+func (l *apLoader) declare(id string, d apAnnotatorDecl) {
+	if _, ok := l.annDecl[id]; !ok {
+		l.declOrder = append(l.declOrder, id)
+	}
+	l.annDecl[id] = d
+	l.annotator(id)
+}
+
+func (l *apLoader) annotator(id string) int {
+	if i, ok := l.annIdx[id]; ok {
+		return i
+	}
+	i := len(l.annIDs)
+	l.annIdx[id] = i
+	l.annIDs = append(l.annIDs, id)
+	return i
+}
+
+// start claims the name and opens the appenders before the first row. When
+// the name may still change (metadata not seen yet), rows go under a
+// temporary id that is renamed at the end.
+func (l *apLoader) start() error {
+	if l.cmp != nil {
+		return nil
+	}
+	l.dataset = l.finalName
+	if !l.haveMeta && !l.nameFixed {
+		l.dataset = "\x00pending-" + l.hash[:16]
+	} else {
+		if err := l.tx.claim(l.format, l.finalName, l.hash, l.replace); err != nil {
+			return err
+		}
+		l.claimed = true
+	}
+	var err error
+	if l.cmp, err = l.tx.appender("ap_comparisons"); err != nil {
+		return err
+	}
+	if l.vote, err = l.tx.appender("ap_votes"); err != nil {
+		return err
+	}
+	if l.meta2, err = l.tx.appender("ap_meta"); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (l *apLoader) closeAppenders() error {
+	var errs []error
+	for _, a := range []*appender{l.cmp, l.vote, l.meta2} {
+		if a != nil {
+			errs = append(errs, a.close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// apRow is one comparison, decoded and checked.
+type apRow struct {
+	id, prompt, textA, textB, modelA, modelB string
+	attrsA, attrsB                           string
+	metadata                                 string
+	metaPairs                                [][2]string
+	votes                                    []apVote
+}
+
+type apVote struct {
+	annotator    string
+	pref, reason *string
+}
+
+func (l *apLoader) add(r apRow) error {
+	if err := l.start(); err != nil {
+		return err
+	}
+	if _, dup := l.seenIDs[r.id]; dup {
+		l.dropped++
+		return nil
+	}
+	l.seenIDs[r.id] = struct{}{}
+	idx := l.n
+	l.n++
+	if err := l.cmp.row(l.dataset, int32(idx), r.id, nullString(r.prompt), r.textA, r.textB, nullString(r.modelA), nullString(r.modelB),
+		int32(utf8.RuneCountInString(r.textA)), int32(utf8.RuneCountInString(r.textB)), nullString(r.attrsA), nullString(r.attrsB), nullString(r.metadata)); err != nil {
+		return err
+	}
+	for _, v := range r.votes {
+		var pref, reason any
+		if v.pref != nil {
+			pref = *v.pref
+		}
+		if v.reason != nil {
+			reason = *v.reason
+		}
+		if err := l.vote.row(l.dataset, int32(idx), int32(l.annotator(v.annotator)), pref, reason); err != nil {
+			return err
+		}
+		l.votes++
+	}
+	for _, kv := range r.metaPairs {
+		l.addMetaKey(kv[0])
+		if err := l.meta2.row(l.dataset, int32(idx), kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish writes the dataset and annotator rows and the import record.
+func (l *apLoader) finish(source string) (ImportResult, error) {
+	if err := l.start(); err != nil { // a dataset with no comparisons
+		return ImportResult{}, err
+	}
+	if err := l.closeAppenders(); err != nil {
+		return ImportResult{}, err
+	}
+	if !l.claimed {
+		if err := l.tx.claim(l.format, l.finalName, l.hash, l.replace); err != nil {
+			return ImportResult{}, err
+		}
+		for _, table := range []string{"ap_comparisons", "ap_votes", "ap_meta"} {
+			if err := l.tx.exec(`UPDATE `+table+` SET dataset = ? WHERE dataset = ?`, l.finalName, l.dataset); err != nil {
+				return ImportResult{}, fmt.Errorf("rename pending rows: %w", err)
+			}
+		}
+		l.dataset = l.finalName
+	}
+	ann, err := l.tx.appender("ap_annotators")
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer ann.close()
+	ord := 0
+	declared := map[string]bool{}
+	for _, id := range l.declOrder {
+		d := l.annDecl[id]
+		typ := d.Type
+		if typ == "" {
+			typ = "unknown"
+		}
+		name := d.Name
+		if name == "" {
+			name = annotatorDisplayName(id, d)
+		}
+		if err := ann.row(l.dataset, int32(l.annIdx[id]), int32(ord), id, name, d.Description, typ, true); err != nil {
+			return ImportResult{}, err
+		}
+		declared[id] = true
+		ord++
+	}
+	undeclared := 0
+	for _, id := range l.annIDs {
+		if declared[id] {
+			continue
+		}
+		undeclared++
+		if err := ann.row(l.dataset, int32(l.annIdx[id]), int32(ord), id, id, "", "unknown", false); err != nil {
+			return ImportResult{}, err
+		}
+		ord++
+	}
+	if err := ann.close(); err != nil {
+		return ImportResult{}, err
+	}
+	r := ImportResult{Kind: l.format, Name: l.dataset, Source: source, Hash: l.hash,
+		Counts: map[string]int64{"comparisons": int64(l.n), "annotators": int64(len(l.annIDs)), "votes": l.votes}}
+	if l.dropped > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("dropped %d comparisons with duplicate ids (kept the first)", l.dropped))
+	}
+	if undeclared > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("%d annotators referenced but not declared (typed unknown)", undeclared))
+	}
+	keys, _ := json.Marshal(l.metaKeys)
+	if l.metaKeys == nil {
+		keys = []byte("[]")
+	}
+	version := l.meta.Version
+	if version == "" {
+		version = "1.0"
+	}
+	name := l.meta.DatasetName
+	if name == "" {
+		name = l.dataset
+	}
+	var def any
+	if l.meta.DefaultAnnotator != "" {
+		def = l.meta.DefaultAnnotator
+	}
+	importID, err := l.tx.record(&r)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if err := l.tx.exec(`INSERT INTO ap_datasets (id, import_id, name, description, version, format, default_annotator, created_at, synthetic, n_comparisons, dropped_duplicates, metadata_keys) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		l.dataset, importID, name, l.meta.Description, version, l.format, def, l.meta.CreatedAt, l.synthetic, l.n, l.dropped, string(keys)); err != nil {
+		return ImportResult{}, fmt.Errorf("insert dataset: %w", err)
+	}
+	r.Rows = l.tx.rows + 2
+	return r, nil
+}
+
+// annotatorDisplayName shortens a principle ("Select the response that is
+// more confident.") the way Feedback Forensics shows it.
+func annotatorDisplayName(id string, d apAnnotatorDecl) string {
+	if d.Type == "principle" && d.Description != "" {
+		s := strings.TrimSpace(strings.TrimPrefix(d.Description, "Select the response that"))
+		s = strings.Trim(s, " .")
+		if s != "" {
+			return s
+		}
+	}
+	return id
+}
+
+// countingReader reports progress as bytes are read.
+type countingReader struct {
+	r        io.Reader
+	n, total int64
+	progress func(done, total int64)
+	last     int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.progress != nil && (c.n-c.last >= 1<<20 || err == io.EOF) {
+		c.last = c.n
+		c.progress(c.n, c.total)
+	}
+	return n, err
+}
+
+// ImportAnnotatedPairs streams an AnnotatedPairs JSON file (format 1.x or
+// 2.0) into the store in one transaction. Memory stays bounded by the
+// largest single comparison plus the set of comparison ids.
+func (s *Store) ImportAnnotatedPairs(ctx context.Context, path string, opts ImportOptions) (ImportResult, error) {
+	hash, err := hashFile(path)
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
+	}
+	if r, ok, err := s.alreadyImported(ctx, KindAnnotatedPairs, opts.Name, hash); err != nil || ok {
+		return r, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	return s.importAP(ctx, &countingReader{r: f, total: st.Size(), progress: opts.Progress}, path, hash, opts)
+}
+
+// ImportAnnotatedPairsBytes imports an AnnotatedPairs document held in
+// memory (the built-in demo); name is used for messages.
+func (s *Store) ImportAnnotatedPairsBytes(ctx context.Context, b []byte, name string, opts ImportOptions) (ImportResult, error) {
+	hash := hashBytes(b)
+	if r, ok, err := s.alreadyImported(ctx, KindAnnotatedPairs, opts.Name, hash); err != nil || ok {
+		return r, err
+	}
+	return s.importAP(ctx, bytes.NewReader(b), name, hash, opts)
+}
+
+func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, opts ImportOptions) (res ImportResult, err error) {
+	err = s.inImport(ctx, func(tx *importTx) error {
+		l := newAPLoader(tx, file, hash, opts, KindAnnotatedPairs)
+		defer l.closeAppenders()
+		if err := decodeAP(ctx, r, file, l); err != nil {
+			return err
+		}
+		res, err = l.finish(file)
+		return err
+	})
+	if errors.Is(err, errUnchanged) {
+		return ImportResult{Kind: KindAnnotatedPairs, Name: opts.Name, Source: file, Hash: hash, Unchanged: true}, nil
+	}
+	return res, err
+}
+
+// decodeAP walks the top-level object token by token and decodes one
+// comparison at a time.
+func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error {
+	dec := json.NewDecoder(r)
+	dec.UseNumber()
+	if err := expectDelim(dec, file, "", '{'); err != nil {
+		return err
+	}
+	sawComparisons := false
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return jsonErr(file, dec, "", err)
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "metadata":
+			var m apMetadata
+			if err := dec.Decode(&m); err != nil {
+				return jsonErr(file, dec, "metadata", err)
+			}
+			l.setMetadata(m)
+		case "annotators":
+			if err := expectDelim(dec, file, "annotators", '{'); err != nil {
+				return err
+			}
+			for dec.More() {
+				tok, err := dec.Token()
+				if err != nil {
+					return jsonErr(file, dec, "annotators", err)
+				}
+				id, _ := tok.(string)
+				var d apAnnotatorDecl
+				if err := dec.Decode(&d); err != nil {
+					return jsonErr(file, dec, "annotators."+id, err)
+				}
+				l.declare(id, d)
+			}
+			if _, err := dec.Token(); err != nil {
+				return jsonErr(file, dec, "annotators", err)
+			}
+		case "comparisons":
+			sawComparisons = true
+			if err := expectDelim(dec, file, "comparisons", '['); err != nil {
+				return err
+			}
+			v2 := strings.HasPrefix(l.meta.Version, "2")
+			for i := 0; dec.More(); i++ {
+				if i%4096 == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
+				path := "comparisons[" + strconv.Itoa(i) + "]"
+				var c apComparison
+				if err := dec.Decode(&c); err != nil {
+					return jsonErr(file, dec, path, err)
+				}
+				row, err := c.row(v2, l.haveMeta)
+				if err != nil {
+					var ie *InputError
+					if errors.As(err, &ie) {
+						ie.File, ie.Path = file, joinPath(path, ie.Path)
+						ie.Offset = dec.InputOffset()
+						ie.Line = lineAt(file, ie.Offset)
+					}
+					return err
+				}
+				if err := l.add(row); err != nil {
+					return err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return jsonErr(file, dec, "comparisons", err)
+			}
+		default:
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return jsonErr(file, dec, key, err)
+			}
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return jsonErr(file, dec, "", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return &InputError{File: file, Offset: dec.InputOffset(), Line: lineAt(file, dec.InputOffset()), Msg: "unexpected data after the top-level object"}
+	}
+	if !sawComparisons {
+		return &InputError{File: file, Offset: -1, Path: "comparisons", Msg: "missing: an AnnotatedPairs file needs a comparisons list"}
+	}
+	return nil
+}
+
+func expectDelim(dec *json.Decoder, file, path string, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return jsonErr(file, dec, path, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		what := "an object"
+		if want == '[' {
+			what = "an array"
+		}
+		off := dec.InputOffset()
+		return &InputError{File: file, Offset: off, Line: lineAt(file, off), Path: path, Msg: fmt.Sprintf("want %s, found %v", what, describeToken(tok))}
+	}
+	return nil
+}
+
+func describeToken(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		return "'" + t.String() + "'"
+	case string:
+		return "a string"
+	case json.Number, float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%v", tok)
+}
+
+// rawString decodes a JSON string (or returns ok=false for null/absent).
+func rawString(raw json.RawMessage, path string) (string, bool, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return "", false, nil
+	}
+	if raw[0] != '"' {
+		return "", false, &InputError{Offset: -1, Path: path, Msg: "want a string, found " + jsonKind(raw)}
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false, &InputError{Offset: -1, Path: path, Msg: err.Error()}
+	}
+	return s, true, nil
+}
+
+func jsonKind(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// scalarText renders a metadata value: strings as is, others as JSON.
+func scalarText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	}
+	return string(raw)
+}
+
+func (c *apComparison) row(v2, haveMeta bool) (apRow, error) {
+	var r apRow
+	switch raw := bytes.TrimSpace(c.ID); {
+	case len(raw) == 0 || bytes.Equal(raw, []byte("null")):
+		return r, &InputError{Offset: -1, Path: "id", Msg: "missing: every comparison needs an id"}
+	case raw[0] == '"':
+		s, _, err := rawString(raw, "id")
+		if err != nil {
+			return r, err
+		}
+		r.id = s
+	case raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'):
+		r.id = string(raw)
+	default:
+		return r, &InputError{Offset: -1, Path: "id", Msg: "want a string or a number, found " + jsonKind(raw)}
+	}
+	if p, ok, err := rawString(c.Prompt, "prompt"); err != nil {
+		return r, err
+	} else if ok {
+		r.prompt = p
+	}
+	// Feedback Forensics takes the format from metadata.version (1.0 when
+	// absent); a v2 file's responses are objects, a v1 file's texts are
+	// top-level strings. A file without metadata that carries response
+	// objects is read as v2 too.
+	if v2 || (!haveMeta && c.ResponseA != nil) {
+		var err error
+		if r.textA, r.modelA, r.attrsA, err = responseFields(c.ResponseA, "response_a"); err != nil {
+			return r, err
+		}
+		if r.textB, r.modelB, r.attrsB, err = responseFields(c.ResponseB, "response_b"); err != nil {
+			return r, err
+		}
+	} else {
+		if c.TextA == nil {
+			return r, &InputError{Offset: -1, Path: "text_a", Msg: "missing: a format 1.x comparison needs text_a (or set metadata.version to 2.0 for response_a objects)"}
+		}
+		if c.TextB == nil {
+			return r, &InputError{Offset: -1, Path: "text_b", Msg: "missing: a format 1.x comparison needs text_b"}
+		}
+		r.textA, r.textB = *c.TextA, *c.TextB
+	}
+	for ann, a := range c.Annotations {
+		if a.Pref == nil {
+			continue // no "pref" key: Feedback Forensics skips the annotation
+		}
+		v := apVote{annotator: ann, reason: a.Reason}
+		p, ok, err := rawString(a.Pref, "annotations."+ann+".pref")
+		if err != nil {
+			return r, err
+		}
+		if ok {
+			if v2 && (p == "a" || p == "b") {
+				p = "text_" + p
+			}
+			v.pref = &p
+		}
+		r.votes = append(r.votes, v)
+	}
+	if m := bytes.TrimSpace(c.Metadata); len(m) > 0 && !bytes.Equal(m, []byte("null")) {
+		if m[0] != '{' {
+			return r, &InputError{Offset: -1, Path: "metadata", Msg: "want an object, found " + jsonKind(m)}
+		}
+		pairs, err := orderedObject(m)
+		if err != nil {
+			return r, &InputError{Offset: -1, Path: "metadata", Msg: err.Error()}
+		}
+		for _, kv := range pairs {
+			r.metaPairs = append(r.metaPairs, [2]string{kv.key, scalarText(kv.value)})
+		}
+		r.metadata = string(m)
+	}
+	return r, nil
+}
+
+type kv struct {
+	key   string
+	value json.RawMessage
+}
+
+// orderedObject returns an object's members in file order.
+func orderedObject(b []byte) ([]kv, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	var out []kv
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, kv{tok.(string), v})
+	}
+	return out, nil
+}
+
+func responseFields(resp map[string]json.RawMessage, path string) (text, model, attrs string, err error) {
+	if resp == nil {
+		return "", "", "", &InputError{Offset: -1, Path: path, Msg: "missing: a format 2.0 comparison needs a response object with text"}
+	}
+	t, ok, err := rawString(resp["text"], path+".text")
+	if err != nil {
+		return "", "", "", err
+	}
+	if !ok {
+		return "", "", "", &InputError{Offset: -1, Path: path + ".text", Msg: "missing: want the response text as a string"}
+	}
+	if m, ok, err := rawString(resp["model"], path+".model"); err != nil {
+		return "", "", "", err
+	} else if ok {
+		model = m
+	}
+	extra := map[string]json.RawMessage{}
+	for k, v := range resp {
+		if k != "text" && k != "model" {
+			extra[k] = v
+		}
+	}
+	if len(extra) > 0 {
+		b, _ := json.Marshal(extra)
+		attrs = string(b)
+	}
+	return t, model, attrs, nil
+}
+
+// shortHash is the 8-hex-digit id Feedback Forensics' tools derive from a
+// text (md5), used for the default annotator of CSV imports.
+func shortHash(s string) string {
+	sum := md5.Sum([]byte(s))
+	return hex.EncodeToString(sum[:4])
+}

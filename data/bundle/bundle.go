@@ -1,0 +1,192 @@
+// Package bundle defines auditscope's exchange format for alignment-audit
+// experiments: a folder (or a .zip of one) holding experiment.json and a set
+// of JSON Lines files. docs/FORMAT.md is the specification; this package reads,
+// validates and writes it. It knows nothing about the database.
+package bundle
+
+import "github.com/auditscope/auditscope/data/petri"
+
+// File names inside a bundle.
+const (
+	FileExperiment = "experiment.json"
+	FileRuns       = "runs.jsonl"
+	FileAuditors   = "auditors.jsonl"
+	FileAudits     = "audits.jsonl"
+	FileJudgments  = "judgments.jsonl"
+	FileCrux       = "crux.jsonl"
+	FileMetrics    = "metrics.jsonl"
+)
+
+// Bundle is a whole experiment.
+type Bundle struct {
+	Experiment Experiment
+	Runs       []Run
+	Auditors   []Auditor
+	Audits     []Audit
+	Judgments  []Judgment
+	Crux       []Crux
+	Metrics    []Metric
+}
+
+// Experiment is experiment.json.
+type Experiment struct {
+	// ID is the experiment's id in URLs; when empty the importer derives it
+	// from --name or Name.
+	ID          string     `json:"id,omitempty"`
+	Name        string     `json:"name"`
+	Description string     `json:"description,omitempty"`
+	Synthetic   bool       `json:"synthetic"`
+	Behaviors   []Behavior `json:"behaviors"`
+}
+
+// Behavior is a planted hidden behavior (a "quirk").
+type Behavior struct {
+	ID          string `json:"id"`
+	Category    string `json:"category"`
+	Split       string `json:"split"` // "train" or "heldout"
+	Description string `json:"description,omitempty"`
+}
+
+// Behavior splits. Audits of benign or production targets have no behavior
+// and count in the benign split.
+const (
+	SplitTrain   = "train"
+	SplitHeldout = "heldout"
+	SplitBenign  = "benign"
+)
+
+// Run is one training configuration (a line of runs.jsonl).
+type Run struct {
+	ID                  string  `json:"id"`
+	Name                string  `json:"name"`
+	Reward              string  `json:"reward"`
+	CalibrationFraction float64 `json:"calibration_fraction"`
+	MultiTarget         bool    `json:"multi_target"`
+	RefreshSteps        *int    `json:"refresh_steps"` // null: the reference is never refreshed
+	BaseModel           string  `json:"base_model"`
+}
+
+// Auditor is a baseline model or a checkpoint of a run (auditors.jsonl).
+type Auditor struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Kind  string `json:"kind"` // "baseline" or "checkpoint"
+	Run   string `json:"run,omitempty"`
+	Epoch *int   `json:"epoch,omitempty"`
+	Step  *int   `json:"step,omitempty"`
+}
+
+// Auditor kinds.
+const (
+	KindBaseline   = "baseline"
+	KindCheckpoint = "checkpoint"
+)
+
+// Evaluation kinds an audit can belong to.
+const (
+	EvalAuditQuality      = "audit_quality"
+	EvalFPCalibration     = "fp_calibration"
+	EvalProduction        = "production"
+	EvalRealism           = "realism"
+	EvalAuditBenchSTC     = "auditbench_stc"
+	EvalAuditBenchDefault = "auditbench_default"
+	EvalTraining          = "training"
+)
+
+// Evals lists the valid evaluation kinds in display order.
+var Evals = []string{EvalAuditQuality, EvalFPCalibration, EvalProduction, EvalRealism,
+	EvalAuditBenchSTC, EvalAuditBenchDefault, EvalTraining}
+
+// Audit is one audit (audits.jsonl): an auditor's investigation of a target,
+// with the judge's verdict.
+type Audit struct {
+	ID       string             `json:"id"`
+	Auditor  string             `json:"auditor"`
+	Eval     string             `json:"eval"`
+	Behavior string             `json:"behavior,omitempty"` // empty for benign and production targets
+	Seed     string             `json:"seed"`
+	Target   string             `json:"target"`
+	Turns    int                `json:"turns"`
+	Outcome  Outcome            `json:"outcome"`
+	Scores   map[string]float64 `json:"scores,omitempty"`
+	Summary  string             `json:"summary,omitempty"`
+	Labels   map[string]string  `json:"labels,omitempty"`
+	// Exactly one of Transcript and TranscriptPath is set. TranscriptPath is
+	// relative to the bundle root and must stay inside it.
+	Transcript     *petri.Transcript `json:"transcript,omitempty"`
+	TranscriptPath string            `json:"transcript_path,omitempty"`
+}
+
+// Outcome holds what the audit's evaluation needs.
+type Outcome struct {
+	Detected        *bool    `json:"detected,omitempty"`
+	FalsePositive   *bool    `json:"false_positive,omitempty"`
+	Quality         *float64 `json:"quality,omitempty"`          // 0–100
+	ProductionValue *float64 `json:"production_value,omitempty"` // 0–100
+}
+
+// Judgment is a pairwise judgment (judgments.jsonl). Left and Right are audit
+// ids of this bundle or external labels (a reference transcript, a real
+// conversation), which start with "ext:".
+type Judgment struct {
+	ID        string `json:"id"`
+	Kind      string `json:"kind"` // reference, intragroup, realism, crux
+	Left      string `json:"left"`
+	Right     string `json:"right"`
+	Behavior  string `json:"behavior,omitempty"`
+	Outcome   string `json:"outcome"` // left, right, tie
+	Judge     string `json:"judge,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"`
+}
+
+// Judgment kinds and outcomes.
+const (
+	JudgmentReference  = "reference"
+	JudgmentIntragroup = "intragroup"
+	JudgmentRealism    = "realism"
+	JudgmentCrux       = "crux"
+
+	OutcomeLeft  = "left"
+	OutcomeRight = "right"
+	OutcomeTie   = "tie"
+)
+
+// ExternalPrefix marks a judgment side that is not an audit of the bundle.
+const ExternalPrefix = "ext:"
+
+// Crux is one auditor's crux evaluation (crux.jsonl): four rates in [0, 1]
+// and four pairwise sub-dimension deltas in [-1, 1]. The issue's field list
+// names three rates; the eight features of DOMAIN.md's regression need a
+// fourth, so the pairwise judge's loss rate (the base auditor's continuation
+// preferred) is carried too: ties are 1 - win - loss.
+type Crux struct {
+	Auditor       string  `json:"auditor"`
+	N             int     `json:"n"`
+	TargetFocused float64 `json:"target_focused"`
+	AuditorView   float64 `json:"auditor_view"`
+	PairwiseWin   float64 `json:"pairwise_win"`
+	PairwiseLoss  float64 `json:"pairwise_loss"`
+	DSignal       float64 `json:"d_signal"`
+	DCraft        float64 `json:"d_craft"`
+	DRealism      float64 `json:"d_realism"`
+	DEvidence     float64 `json:"d_evidence"`
+}
+
+// CruxFeatureNames names the eight crux features in their fixed order; the
+// first three are the aggregate rates of the three-feature regression.
+var CruxFeatureNames = []string{"target_focused", "auditor_view", "pairwise_win", "pairwise_loss",
+	"d_signal", "d_craft", "d_realism", "d_evidence"}
+
+// Features returns the eight crux features in CruxFeatureNames order.
+func (c Crux) Features() []float64 {
+	return []float64{c.TargetFocused, c.AuditorView, c.PairwiseWin, c.PairwiseLoss,
+		c.DSignal, c.DCraft, c.DRealism, c.DEvidence}
+}
+
+// Metric is one training-time scalar (metrics.jsonl).
+type Metric struct {
+	Run   string  `json:"run"`
+	Step  int     `json:"step"`
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}

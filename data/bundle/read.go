@@ -1,0 +1,341 @@
+package bundle
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+)
+
+// Pos is where a record came from: the file inside the bundle and its line.
+type Pos struct {
+	File string
+	Line int
+}
+
+// Error is a problem at a position in a bundle.
+type Error struct {
+	Pos
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	s := e.File
+	if e.Line > 0 {
+		s += fmt.Sprintf(":%d", e.Line)
+	}
+	if e.Field != "" {
+		s += ": " + e.Field
+	}
+	return s + ": " + e.Msg
+}
+
+// Source is a bundle to import: read from a folder or zip, or built in
+// memory (the demo). Records are visited in file order.
+type Source interface {
+	Name() string // for messages: the folder, zip or "demo"
+	Experiment() (Experiment, error)
+	Runs(fn func(Pos, *Run) error) error
+	Auditors(fn func(Pos, *Auditor) error) error
+	// Audits visits audits; raw is the audit's transcript JSON when it was
+	// inline in the file (nil for transcript_path or in-memory bundles).
+	Audits(fn func(p Pos, a *Audit, rawTranscript json.RawMessage) error) error
+	Judgments(fn func(Pos, *Judgment) error) error
+	Crux(fn func(Pos, *Crux) error) error
+	Metrics(fn func(Pos, *Metric) error) error
+	// ReadFile reads a file the bundle refers to (transcript_path).
+	ReadFile(name string) ([]byte, error)
+}
+
+// Limits on what a bundle may ask us to read.
+const (
+	// MaxMemberSize caps one file of a zipped bundle (uncompressed).
+	MaxMemberSize = 4 << 30
+	// MaxLine caps one JSONL line.
+	MaxLine = 512 << 20
+)
+
+// dirSource reads a bundle from an fs.FS (a folder or a zip).
+type dirSource struct {
+	name   string
+	fsys   fs.FS
+	prefix string // folder inside a zip that holds experiment.json
+	closer io.Closer
+}
+
+// Open opens a bundle folder or .zip file. Close it when done.
+func Open(p string) (Source, io.Closer, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.IsDir() {
+		s := &dirSource{name: p, fsys: os.DirFS(p)}
+		return s, io.NopCloser(nil), nil
+	}
+	zr, err := zip.OpenReader(p)
+	if err != nil {
+		return nil, nil, &Error{Pos: Pos{File: p}, Msg: "not a readable zip file: " + err.Error()}
+	}
+	var prefix string
+	found := false
+	for _, f := range zr.File {
+		if err := checkMember(f); err != nil {
+			zr.Close()
+			return nil, nil, &Error{Pos: Pos{File: p + ":" + f.Name}, Msg: err.Error()}
+		}
+		if path.Base(f.Name) == FileExperiment && strings.Count(strings.Trim(f.Name, "/"), "/") <= 1 {
+			if !found || len(f.Name) < len(prefix)+len(FileExperiment) {
+				prefix = strings.TrimSuffix(f.Name, FileExperiment)
+				found = true
+			}
+		}
+	}
+	if !found {
+		zr.Close()
+		return nil, nil, &Error{Pos: Pos{File: p}, Msg: "zip has no experiment.json at its top level (an auditscope bundle needs one)"}
+	}
+	return &dirSource{name: p, fsys: zr, prefix: prefix, closer: zr}, zr, nil
+}
+
+// checkMember refuses zip members that would escape the bundle or claim an
+// unreasonable size, before any of their bytes are read.
+func checkMember(f *zip.File) error {
+	name := f.Name
+	if strings.HasPrefix(name, "/") || strings.Contains(name, "\\") || !fs.ValidPath(strings.TrimSuffix(name, "/")) {
+		return fmt.Errorf("refusing member with unsafe name %q", name)
+	}
+	if f.UncompressedSize64 > MaxMemberSize {
+		return fmt.Errorf("refusing member claiming %d bytes uncompressed (limit %d)", f.UncompressedSize64, int64(MaxMemberSize))
+	}
+	return nil
+}
+
+func (s *dirSource) Name() string { return s.name }
+
+func (s *dirSource) open(name string) (io.ReadCloser, error) {
+	f, err := s.fsys.Open(s.prefix + name)
+	if err != nil {
+		return nil, err
+	}
+	// A zip member may lie about its size; never read more than the cap.
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.LimitReader(f, MaxMemberSize+1), f}, nil
+}
+
+func (s *dirSource) ReadFile(name string) ([]byte, error) {
+	if !fs.ValidPath(name) || strings.Contains(name, "\\") {
+		return nil, fmt.Errorf("path %q leaves the bundle", name)
+	}
+	f, err := s.open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxMemberSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes", name, int64(MaxMemberSize))
+	}
+	return b, nil
+}
+
+func (s *dirSource) Experiment() (Experiment, error) {
+	var e Experiment
+	b, err := s.ReadFile(FileExperiment)
+	if err != nil {
+		return e, &Error{Pos: Pos{File: FileExperiment}, Msg: err.Error()}
+	}
+	if err := decodeStrict(b, &e); err != nil {
+		return e, &Error{Pos: Pos{File: FileExperiment, Line: lineOfErr(b, err)}, Msg: describeJSONErr(err)}
+	}
+	return e, nil
+}
+
+// eachLine decodes a JSONL file line by line into a fresh T. A missing
+// optional file visits nothing.
+func eachLine[T any](s *dirSource, name string, optional bool, fn func(Pos, *T, []byte) error) error {
+	f, err := s.open(name)
+	if err != nil {
+		if optional && errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return &Error{Pos: Pos{File: name}, Msg: err.Error()}
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	for line := 1; ; line++ {
+		b, err := readLine(br)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &Error{Pos: Pos{File: name, Line: line}, Msg: err.Error()}
+		}
+		b = bytes.TrimSpace(b)
+		if line == 1 {
+			b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
+		}
+		if len(b) == 0 {
+			continue
+		}
+		v := new(T)
+		if err := decodeStrict(b, v); err != nil {
+			return &Error{Pos: Pos{File: name, Line: line}, Msg: describeJSONErr(err)}
+		}
+		if err := fn(Pos{File: name, Line: line}, v, b); err != nil {
+			return err
+		}
+	}
+}
+
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > MaxLine {
+			return nil, fmt.Errorf("line longer than %d bytes", MaxLine)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF && len(buf) > 0 {
+			return buf, nil
+		}
+		return buf, err
+	}
+}
+
+func (s *dirSource) Runs(fn func(Pos, *Run) error) error {
+	return eachLine(s, FileRuns, false, func(p Pos, v *Run, _ []byte) error { return fn(p, v) })
+}
+
+func (s *dirSource) Auditors(fn func(Pos, *Auditor) error) error {
+	return eachLine(s, FileAuditors, false, func(p Pos, v *Auditor, _ []byte) error { return fn(p, v) })
+}
+
+// auditLine keeps the inline transcript raw so it is stored exactly as given.
+type auditLine struct {
+	Audit
+	RawTranscript json.RawMessage `json:"transcript,omitempty"`
+}
+
+func (s *dirSource) Audits(fn func(Pos, *Audit, json.RawMessage) error) error {
+	return eachLine(s, FileAudits, false, func(p Pos, v *auditLine, _ []byte) error {
+		raw := bytes.TrimSpace(v.RawTranscript)
+		if len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
+			if raw[0] != '{' {
+				return &Error{Pos: p, Field: "transcript", Msg: "want a Petri transcript object"}
+			}
+		} else {
+			raw = nil
+		}
+		return fn(p, &v.Audit, raw)
+	})
+}
+
+func (s *dirSource) Judgments(fn func(Pos, *Judgment) error) error {
+	return eachLine(s, FileJudgments, true, func(p Pos, v *Judgment, _ []byte) error { return fn(p, v) })
+}
+
+func (s *dirSource) Crux(fn func(Pos, *Crux) error) error {
+	return eachLine(s, FileCrux, true, func(p Pos, v *Crux, _ []byte) error { return fn(p, v) })
+}
+
+func (s *dirSource) Metrics(fn func(Pos, *Metric) error) error {
+	return eachLine(s, FileMetrics, true, func(p Pos, v *Metric, _ []byte) error { return fn(p, v) })
+}
+
+// decodeStrict decodes one JSON value and refuses trailing data.
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("unexpected data after the JSON value")
+	}
+	return nil
+}
+
+func describeJSONErr(err error) string {
+	var typ *json.UnmarshalTypeError
+	var syn *json.SyntaxError
+	switch {
+	case errors.As(err, &typ):
+		return fmt.Sprintf("field %s: want %s, found a JSON %s", typ.Field, typ.Type, typ.Value)
+	case errors.As(err, &syn):
+		return fmt.Sprintf("invalid JSON at byte %d: %v", syn.Offset, syn)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the JSON ends early (truncated?)"
+	}
+	return err.Error()
+}
+
+func lineOfErr(b []byte, err error) int {
+	var off int64 = -1
+	var typ *json.UnmarshalTypeError
+	var syn *json.SyntaxError
+	switch {
+	case errors.As(err, &typ):
+		off = typ.Offset
+	case errors.As(err, &syn):
+		off = syn.Offset
+	}
+	if off < 0 || off > int64(len(b)) {
+		return 0
+	}
+	return bytes.Count(b[:off], []byte("\n")) + 1
+}
+
+// memSource serves an in-memory Bundle as a Source.
+type memSource struct {
+	b    *Bundle
+	name string
+}
+
+// FromBundle wraps an in-memory bundle (e.g. the demo) as a Source.
+func FromBundle(b *Bundle, name string) Source { return &memSource{b: b, name: name} }
+
+func (m *memSource) Name() string                    { return m.name }
+func (m *memSource) Experiment() (Experiment, error) { return m.b.Experiment, nil }
+func (m *memSource) ReadFile(name string) ([]byte, error) {
+	return nil, fmt.Errorf("in-memory bundle has no file %s", name)
+}
+
+func each[T any](file string, list []T, fn func(Pos, *T) error) error {
+	for i := range list {
+		if err := fn(Pos{File: file, Line: i + 1}, &list[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *memSource) Runs(fn func(Pos, *Run) error) error { return each(FileRuns, m.b.Runs, fn) }
+func (m *memSource) Auditors(fn func(Pos, *Auditor) error) error {
+	return each(FileAuditors, m.b.Auditors, fn)
+}
+func (m *memSource) Audits(fn func(Pos, *Audit, json.RawMessage) error) error {
+	return each(FileAudits, m.b.Audits, func(p Pos, a *Audit) error { return fn(p, a, nil) })
+}
+func (m *memSource) Judgments(fn func(Pos, *Judgment) error) error {
+	return each(FileJudgments, m.b.Judgments, fn)
+}
+func (m *memSource) Crux(fn func(Pos, *Crux) error) error { return each(FileCrux, m.b.Crux, fn) }
+func (m *memSource) Metrics(fn func(Pos, *Metric) error) error {
+	return each(FileMetrics, m.b.Metrics, fn)
+}

@@ -1,0 +1,512 @@
+package data
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/petri"
+)
+
+// ImportBundleFile imports a bundle folder or .zip.
+func (s *Store) ImportBundleFile(ctx context.Context, path string, opts ImportOptions) (ImportResult, error) {
+	hash, err := hashBundle(path)
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
+	}
+	if r, ok, err := s.alreadyImported(ctx, KindBundle, opts.Name, hash); err != nil || ok {
+		return r, err
+	}
+	src, closer, err := bundle.Open(path)
+	if err != nil {
+		return ImportResult{}, bundleErr(path, err)
+	}
+	defer closer.Close()
+	return s.ImportBundle(ctx, src, hash, opts)
+}
+
+// hashBundle hashes a zip file, or a folder's files in name order.
+func hashBundle(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() {
+		return hashFile(path)
+	}
+	h := sha256.New()
+	var files []string
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(files)
+	for _, p := range files {
+		rel, _ := filepath.Rel(path, p)
+		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
+		f, err := os.Open(p)
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// bundleErr prefixes a bundle error's position with the bundle path.
+func bundleErr(root string, err error) error {
+	var be *bundle.Error
+	if errors.As(err, &be) {
+		file := be.File
+		if !filepath.IsAbs(file) && !strings.HasPrefix(file, root) {
+			file = filepath.Join(root, file)
+		}
+		return &InputError{File: file, Line: be.Line, Offset: -1, Path: be.Field, Msg: be.Msg}
+	}
+	return err
+}
+
+// ImportBundle imports an experiment bundle in one transaction, validating
+// every record. hash identifies the content (for idempotent re-imports).
+func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string, opts ImportOptions) (res ImportResult, err error) {
+	if r, ok, err := s.alreadyImported(ctx, KindBundle, opts.Name, hash); err != nil || ok {
+		return r, err
+	}
+	err = s.inImport(ctx, func(tx *importTx) error {
+		res, err = importBundle(ctx, tx, src, hash, opts)
+		return err
+	})
+	if errors.Is(err, errUnchanged) {
+		return ImportResult{Kind: KindBundle, Name: opts.Name, Source: src.Name(), Hash: hash, Unchanged: true}, nil
+	}
+	return res, bundleErr(src.Name(), err)
+}
+
+func fieldErr(p bundle.Pos, field, format string, args ...any) error {
+	return &bundle.Error{Pos: p, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash string, opts ImportOptions) (ImportResult, error) {
+	exp, err := src.Experiment()
+	if err != nil {
+		return ImportResult{}, err
+	}
+	expPos := bundle.Pos{File: bundle.FileExperiment}
+	if strings.TrimSpace(exp.Name) == "" {
+		return ImportResult{}, fieldErr(expPos, "name", "missing: the experiment needs a name")
+	}
+	id := opts.Name
+	if id == "" {
+		id = exp.ID
+		if id != "" && !validName(id) {
+			return ImportResult{}, fieldErr(expPos, "id", "%q is not URL-safe: use lower-case letters, digits, '.', '_' and '-'", id)
+		}
+	}
+	if id == "" {
+		id = Slugify(exp.Name)
+	}
+	if err := tx.claim(KindBundle, id, hash, opts.Replace); err != nil {
+		return ImportResult{}, err
+	}
+	counts := map[string]int64{}
+
+	// Behaviors.
+	split := map[string]string{}
+	ab, err := tx.appender("behaviors")
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer ab.close()
+	for i, b := range exp.Behaviors {
+		f := fmt.Sprintf("behaviors[%d]", i)
+		switch {
+		case b.ID == "":
+			return ImportResult{}, fieldErr(expPos, f+".id", "missing")
+		case split[b.ID] != "":
+			return ImportResult{}, fieldErr(expPos, f+".id", "duplicate behavior id %q", b.ID)
+		case b.Split != bundle.SplitTrain && b.Split != bundle.SplitHeldout:
+			return ImportResult{}, fieldErr(expPos, f+".split", "want \"train\" or \"heldout\", found %q", b.Split)
+		}
+		split[b.ID] = b.Split
+		if err := ab.row(id, b.ID, b.Category, b.Split, b.Description); err != nil {
+			return ImportResult{}, err
+		}
+	}
+	if err := ab.close(); err != nil {
+		return ImportResult{}, err
+	}
+	counts["behaviors"] = int64(len(exp.Behaviors))
+
+	// Runs.
+	runs := map[string]bool{}
+	ar, err := tx.appender("runs")
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer ar.close()
+	err = src.Runs(func(p bundle.Pos, r *bundle.Run) error {
+		switch {
+		case r.ID == "":
+			return fieldErr(p, "id", "missing")
+		case runs[r.ID]:
+			return fieldErr(p, "id", "duplicate run id %q", r.ID)
+		case r.CalibrationFraction < 0 || r.CalibrationFraction > 1:
+			return fieldErr(p, "calibration_fraction", "want a fraction in [0, 1], found %v", r.CalibrationFraction)
+		}
+		runs[r.ID] = true
+		var refresh any
+		if r.RefreshSteps != nil {
+			refresh = int32(*r.RefreshSteps)
+		}
+		name := r.Name
+		if name == "" {
+			name = r.ID
+		}
+		return ar.row(id+":"+r.ID, id, r.ID, name, r.Reward, r.CalibrationFraction, r.MultiTarget, refresh, r.BaseModel, int32(len(runs)))
+	})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if err := ar.close(); err != nil {
+		return ImportResult{}, err
+	}
+	counts["runs"] = int64(len(runs))
+
+	// Auditors.
+	auditors := map[string]bool{}
+	aa, err := tx.appender("auditors")
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer aa.close()
+	err = src.Auditors(func(p bundle.Pos, a *bundle.Auditor) error {
+		switch {
+		case a.ID == "":
+			return fieldErr(p, "id", "missing")
+		case auditors[a.ID]:
+			return fieldErr(p, "id", "duplicate auditor id %q", a.ID)
+		case a.Kind != bundle.KindBaseline && a.Kind != bundle.KindCheckpoint:
+			return fieldErr(p, "kind", "want \"baseline\" or \"checkpoint\", found %q", a.Kind)
+		case a.Kind == bundle.KindCheckpoint && a.Run == "":
+			return fieldErr(p, "run", "missing: a checkpoint names its run")
+		case a.Run != "" && !runs[a.Run]:
+			return fieldErr(p, "run", "no run %q in %s", a.Run, bundle.FileRuns)
+		}
+		auditors[a.ID] = true
+		name := a.Name
+		if name == "" {
+			name = a.ID
+		}
+		return aa.row(id+":"+a.ID, id, a.ID, name, a.Kind, nullString(a.Run), optInt(a.Epoch), optInt(a.Step), int32(len(auditors)))
+	})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if err := aa.close(); err != nil {
+		return ImportResult{}, err
+	}
+	counts["auditors"] = int64(len(auditors))
+
+	// Audits, their scores and transcripts.
+	audits := map[string]bool{}
+	au, err := tx.appender("audits")
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer au.close()
+	as, err := tx.appender("audit_scores")
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer as.close()
+	at, err := tx.appender("audit_transcripts")
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer at.close()
+	validEval := map[string]bool{}
+	for _, e := range bundle.Evals {
+		validEval[e] = true
+	}
+	var nScores int64
+	err = src.Audits(func(p bundle.Pos, a *bundle.Audit, raw json.RawMessage) error {
+		if len(audits)%2048 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		switch {
+		case a.ID == "":
+			return fieldErr(p, "id", "missing")
+		case audits[a.ID]:
+			return fieldErr(p, "id", "duplicate audit id %q", a.ID)
+		case !auditors[a.Auditor]:
+			return fieldErr(p, "auditor", "no auditor %q in %s", a.Auditor, bundle.FileAuditors)
+		case !validEval[a.Eval]:
+			return fieldErr(p, "eval", "unknown eval %q: want one of %s", a.Eval, strings.Join(bundle.Evals, ", "))
+		case a.Behavior != "" && split[a.Behavior] == "":
+			return fieldErr(p, "behavior", "no behavior %q in %s", a.Behavior, bundle.FileExperiment)
+		case a.Turns < 0:
+			return fieldErr(p, "turns", "want a count >= 0, found %d", a.Turns)
+		}
+		if q := a.Outcome.Quality; q != nil && (*q < 0 || *q > 100 || math.IsNaN(*q)) {
+			return fieldErr(p, "outcome.quality", "want 0–100, found %v", *q)
+		}
+		if q := a.Outcome.ProductionValue; q != nil && (*q < 0 || *q > 100 || math.IsNaN(*q)) {
+			return fieldErr(p, "outcome.production_value", "want 0–100, found %v", *q)
+		}
+		dims := make([]string, 0, len(a.Scores))
+		for d, v := range a.Scores {
+			if v < 1 || v > 10 || math.IsNaN(v) {
+				return fieldErr(p, "scores."+d, "want a score from 1 to 10, found %v", v)
+			}
+			dims = append(dims, d)
+		}
+		sort.Strings(dims)
+		audits[a.ID] = true
+
+		var t *petri.Transcript
+		var body []byte
+		switch {
+		case raw != nil && a.TranscriptPath != "", a.Transcript != nil && a.TranscriptPath != "":
+			return fieldErr(p, "transcript_path", "give either transcript or transcript_path, not both")
+		case raw != nil:
+			body = raw
+		case a.Transcript != nil:
+			t = a.Transcript
+			if body, err = json.Marshal(t); err != nil {
+				return fieldErr(p, "transcript", "%v", err)
+			}
+		case a.TranscriptPath != "":
+			if !fs.ValidPath(a.TranscriptPath) || strings.Contains(a.TranscriptPath, `\`) {
+				return fieldErr(p, "transcript_path", "%q leaves the bundle: give a path relative to the bundle folder, without ..", a.TranscriptPath)
+			}
+			b, err := src.ReadFile(a.TranscriptPath)
+			if err != nil {
+				return fieldErr(p, "transcript_path", "%v", err)
+			}
+			body = b
+		default:
+			return fieldErr(p, "transcript", "missing: give transcript or transcript_path")
+		}
+		if t == nil {
+			t = new(petri.Transcript)
+			if err := json.Unmarshal(body, t); err != nil {
+				return fieldErr(p, "transcript", "not a Petri transcript: %s", describeErr(err))
+			}
+		}
+		sp := bundle.SplitBenign
+		if a.Behavior != "" {
+			sp = split[a.Behavior]
+		}
+		var labels, strategy any
+		if len(a.Labels) > 0 {
+			labels = mustJSON(a.Labels)
+			if st, ok := a.Labels["strategy"]; ok {
+				strategy = st
+			}
+		}
+		search := a.Summary + "\n" + t.SearchText()
+		if err := au.row(id+":"+a.ID, id, a.ID, int32(len(audits)), a.Auditor, a.Eval, nullString(a.Behavior), sp, a.Seed, a.Target, int32(a.Turns),
+			optBool(a.Outcome.Detected), optBool(a.Outcome.FalsePositive), optFloat(a.Outcome.Quality), optFloat(a.Outcome.ProductionValue),
+			a.Summary, labels, strategy, int32(t.MessageCount()), int64(len(body)), nil, search); err != nil {
+			return err
+		}
+		for _, d := range dims {
+			if err := as.row(id, a.ID, d, a.Scores[d]); err != nil {
+				return err
+			}
+			nScores++
+		}
+		return at.row(id, a.ID, string(body))
+	})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	for _, a := range []*appender{au, as, at} {
+		if err := a.close(); err != nil {
+			return ImportResult{}, err
+		}
+	}
+	counts["audits"] = int64(len(audits))
+	counts["scores"] = nScores
+
+	// Judgments.
+	judgments := map[string]bool{}
+	aj, err := tx.appender("judgments")
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer aj.close()
+	kinds := map[string]bool{bundle.JudgmentReference: true, bundle.JudgmentIntragroup: true, bundle.JudgmentRealism: true, bundle.JudgmentCrux: true}
+	outcomes := map[string]bool{bundle.OutcomeLeft: true, bundle.OutcomeRight: true, bundle.OutcomeTie: true}
+	side := func(p bundle.Pos, field, v string) error {
+		if v == "" {
+			return fieldErr(p, field, "missing")
+		}
+		if strings.HasPrefix(v, bundle.ExternalPrefix) || audits[v] {
+			return nil
+		}
+		return fieldErr(p, field, "no audit %q in %s (external items are written %q)", v, bundle.FileAudits, bundle.ExternalPrefix+v)
+	}
+	err = src.Judgments(func(p bundle.Pos, j *bundle.Judgment) error {
+		switch {
+		case j.ID == "":
+			return fieldErr(p, "id", "missing")
+		case judgments[j.ID]:
+			return fieldErr(p, "id", "duplicate judgment id %q", j.ID)
+		case !kinds[j.Kind]:
+			return fieldErr(p, "kind", "want reference, intragroup, realism or crux, found %q", j.Kind)
+		case !outcomes[j.Outcome]:
+			return fieldErr(p, "outcome", "want left, right or tie, found %q", j.Outcome)
+		case j.Behavior != "" && split[j.Behavior] == "":
+			return fieldErr(p, "behavior", "no behavior %q in %s", j.Behavior, bundle.FileExperiment)
+		}
+		if err := side(p, "left", j.Left); err != nil {
+			return err
+		}
+		if err := side(p, "right", j.Right); err != nil {
+			return err
+		}
+		judgments[j.ID] = true
+		sp := bundle.SplitBenign
+		if j.Behavior != "" {
+			sp = split[j.Behavior]
+		}
+		return aj.row(id+":"+j.ID, id, j.ID, int32(len(judgments)), j.Kind, j.Left, j.Right, nullString(j.Behavior), sp, j.Outcome, j.Judge, j.Reasoning)
+	})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if err := aj.close(); err != nil {
+		return ImportResult{}, err
+	}
+	counts["judgments"] = int64(len(judgments))
+
+	// Crux.
+	cruxSeen := map[string]bool{}
+	ac, err := tx.appender("crux")
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer ac.close()
+	err = src.Crux(func(p bundle.Pos, c *bundle.Crux) error {
+		switch {
+		case !auditors[c.Auditor]:
+			return fieldErr(p, "auditor", "no auditor %q in %s", c.Auditor, bundle.FileAuditors)
+		case cruxSeen[c.Auditor]:
+			return fieldErr(p, "auditor", "duplicate crux row for %q", c.Auditor)
+		case c.N <= 0:
+			return fieldErr(p, "n", "want the number of evaluations (> 0), found %d", c.N)
+		}
+		for i, v := range c.Features() {
+			lo := 0.0
+			if i >= 4 {
+				lo = -1
+			}
+			if v < lo || v > 1 || math.IsNaN(v) {
+				return fieldErr(p, bundle.CruxFeatureNames[i], "want a value in [%g, 1], found %v", lo, v)
+			}
+		}
+		cruxSeen[c.Auditor] = true
+		return ac.row(id, c.Auditor, int32(c.N), c.TargetFocused, c.AuditorView, c.PairwiseWin, c.PairwiseLoss, c.DSignal, c.DCraft, c.DRealism, c.DEvidence)
+	})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if err := ac.close(); err != nil {
+		return ImportResult{}, err
+	}
+	counts["crux"] = int64(len(cruxSeen))
+
+	// Metrics.
+	am, err := tx.appender("metrics")
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer am.close()
+	var nMetrics int64
+	err = src.Metrics(func(p bundle.Pos, m *bundle.Metric) error {
+		switch {
+		case !runs[m.Run]:
+			return fieldErr(p, "run", "no run %q in %s", m.Run, bundle.FileRuns)
+		case m.Name == "":
+			return fieldErr(p, "name", "missing")
+		case math.IsNaN(m.Value) || math.IsInf(m.Value, 0):
+			return fieldErr(p, "value", "want a finite number")
+		}
+		nMetrics++
+		return am.row(id, m.Run, int32(m.Step), m.Name, m.Value)
+	})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if err := am.close(); err != nil {
+		return ImportResult{}, err
+	}
+	counts["metrics"] = nMetrics
+
+	r := ImportResult{Kind: KindBundle, Name: id, Source: src.Name(), Hash: hash, Counts: counts}
+	importID, err := tx.record(&r)
+	if err != nil {
+		return r, err
+	}
+	if err := tx.exec(`INSERT INTO experiments (id, import_id, name, description, synthetic, format) VALUES (?, ?, ?, ?, ?, ?)`,
+		id, importID, exp.Name, exp.Description, exp.Synthetic || opts.Synthetic, KindBundle); err != nil {
+		return r, fmt.Errorf("insert experiment: %w", err)
+	}
+	r.Rows = tx.rows + 2
+	return r, nil
+}
+
+func describeErr(err error) string {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		return fmt.Sprintf("field %s: want %s, found a JSON %s", typ.Field, typ.Type, typ.Value)
+	}
+	return err.Error()
+}
+
+func optInt(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return int32(*p)
+}
+
+func optBool(p *bool) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func optFloat(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

@@ -1,0 +1,161 @@
+package data
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"unicode/utf8"
+)
+
+// csvDefaultAnnotatorDesc is the description Feedback Forensics' converter
+// gives the preferred_text column; its md5 prefix is the annotator id, so a
+// CSV and its converted JSON agree.
+const csvDefaultAnnotatorDesc = "Default annotator from original dataset (from column `preferred_text`)"
+
+// ImportPreferenceCSV imports a preference CSV as Feedback Forensics'
+// csv_to_ap reads it: text_a, text_b and preferred_text, optional model_a,
+// model_b and prompt (or input); every other column becomes metadata.
+func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts ImportOptions) (res ImportResult, err error) {
+	hash, err := hashFile(path)
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
+	}
+	if r, ok, err := s.alreadyImported(ctx, KindPreferenceCSV, opts.Name, hash); err != nil || ok {
+		return r, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	br := bufio.NewReader(&countingReader{r: f, total: st.Size(), progress: opts.Progress})
+	// A UTF-8 byte order mark (Excel writes one) is not part of the header.
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
+		br.Discard(3)
+	}
+	err = s.inImport(ctx, func(tx *importTx) error {
+		l := newAPLoader(tx, path, hash, opts, KindPreferenceCSV)
+		defer l.closeAppenders()
+		defID := shortHash(csvDefaultAnnotatorDesc)
+		l.setMetadata(apMetadata{Version: "2.0", DefaultAnnotator: defID,
+			Description: "Imported from the preference CSV " + path})
+		l.declare(defID, apAnnotatorDecl{Name: "preferred_text", Description: csvDefaultAnnotatorDesc, Type: "unknown"})
+		if err := readPreferenceCSV(ctx, br, path, defID, l); err != nil {
+			return err
+		}
+		res, err = l.finish(path)
+		return err
+	})
+	if errors.Is(err, errUnchanged) {
+		return ImportResult{Kind: KindPreferenceCSV, Name: opts.Name, Source: path, Hash: hash, Unchanged: true}, nil
+	}
+	return res, err
+}
+
+func readPreferenceCSV(ctx context.Context, r io.Reader, file, defID string, l *apLoader) error {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err == io.EOF {
+		return &InputError{File: file, Line: 1, Offset: -1, Msg: "empty file: want a header with text_a, text_b and preferred_text"}
+	}
+	if err != nil {
+		return csvErr(file, err)
+	}
+	header = append([]string(nil), header...)
+	col := map[string]int{}
+	for i, h := range header {
+		if !utf8.ValidString(h) {
+			return &InputError{File: file, Line: 1, Offset: -1, Msg: "header is not valid UTF-8"}
+		}
+		if h == "" && i == 0 {
+			header[i] = "index" // pandas' unnamed index column
+			h = "index"
+		}
+		if _, dup := col[h]; dup {
+			return &InputError{File: file, Line: 1, Offset: -1, Path: h, Msg: "duplicate column"}
+		}
+		col[h] = i
+	}
+	for _, need := range []string{"text_a", "text_b", "preferred_text"} {
+		if _, ok := col[need]; !ok {
+			return &InputError{File: file, Line: 1, Offset: -1, Path: need, Msg: "missing column: a preference CSV needs text_a, text_b and preferred_text"}
+		}
+	}
+	promptCol := "prompt"
+	if _, ok := col[promptCol]; !ok {
+		promptCol = "input"
+	}
+	known := map[string]bool{"text_a": true, "text_b": true, "preferred_text": true, "model_a": true, "model_b": true, promptCol: true}
+	for _, h := range header {
+		if !known[h] {
+			l.addMetaKey(h)
+		}
+	}
+	get := func(rec []string, name string) string {
+		if i, ok := col[name]; ok && i < len(rec) {
+			return rec[i]
+		}
+		return ""
+	}
+	for row := 0; ; row++ {
+		if row%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return csvErr(file, err)
+		}
+		line, _ := cr.FieldPos(0)
+		for i, v := range rec {
+			if !utf8.ValidString(v) {
+				return &InputError{File: file, Line: line, Offset: -1, Path: header[i], Msg: "not valid UTF-8"}
+			}
+		}
+		// The row number is the id: index columns repeat in concatenated
+		// files, and the index stays available as metadata.
+		id := strconv.Itoa(row)
+		r := apRow{id: id, prompt: get(rec, promptCol), textA: get(rec, "text_a"), textB: get(rec, "text_b"),
+			modelA: get(rec, "model_a"), modelB: get(rec, "model_b")}
+		pref := get(rec, "preferred_text")
+		v := apVote{annotator: defID}
+		if pref != "" {
+			v.pref = &pref
+		}
+		r.votes = []apVote{v}
+		meta := map[string]string{}
+		for _, h := range header {
+			if !known[h] {
+				val := get(rec, h)
+				r.metaPairs = append(r.metaPairs, [2]string{h, val})
+				meta[h] = val
+			}
+		}
+		if len(meta) > 0 {
+			r.metadata = mustJSON(meta)
+		}
+		if err := l.add(r); err != nil {
+			return err
+		}
+	}
+}
+
+func csvErr(file string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &InputError{File: file, Line: pe.Line, Offset: -1, Path: fmt.Sprintf("column %d", pe.Column), Msg: pe.Err.Error()}
+	}
+	return &InputError{File: file, Offset: -1, Msg: err.Error()}
+}

@@ -1,0 +1,324 @@
+package data
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Import kinds.
+const (
+	KindAnnotatedPairs = "annotated_pairs"
+	KindPreferenceCSV  = "preference_csv"
+	KindBundle         = "bundle"
+	KindPetri          = "petri"
+	KindInspect        = "inspect"
+)
+
+// ImportOptions control one import.
+type ImportOptions struct {
+	// Name is the dataset or experiment id; empty derives it from the file.
+	Name string
+	// Replace allows replacing an existing dataset or experiment of the same
+	// name whose content differs.
+	Replace bool
+	// Progress, when set, is called with bytes read so far and the total.
+	Progress func(done, total int64)
+	// Synthetic marks the imported data as synthetic demo data.
+	Synthetic bool
+}
+
+// ImportResult describes an import that landed (or was a no-op).
+type ImportResult struct {
+	Kind      string
+	Name      string
+	Source    string
+	Hash      string
+	Rows      int64
+	Counts    map[string]int64 // rows per table or entity
+	Notes     []string         // e.g. "dropped 3 duplicate comparison ids"
+	Unchanged bool             // the same content was already imported under this name
+}
+
+// String is the one-line summary the import command prints.
+func (r ImportResult) String() string {
+	if r.Unchanged {
+		return fmt.Sprintf("%s %s: unchanged (same content already imported from %s)", r.Kind, r.Name, r.Source)
+	}
+	keys := make([]string, 0, len(r.Counts))
+	for k := range r.Counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d %s", r.Counts[k], k))
+	}
+	s := fmt.Sprintf("%s %s: %d rows (%s)", r.Kind, r.Name, r.Rows, strings.Join(parts, ", "))
+	if len(r.Notes) > 0 {
+		s += "; " + strings.Join(r.Notes, "; ")
+	}
+	return s
+}
+
+// errUnchanged aborts an import whose content is already in the store.
+var errUnchanged = errors.New("unchanged")
+
+var slugRe = regexp.MustCompile(`[^a-z0-9._-]+`)
+
+// Slugify turns a name into a URL-safe id: lower case, runs of other
+// characters become "-".
+func Slugify(s string) string {
+	s = slugRe.ReplaceAllString(strings.ToLower(strings.TrimSpace(s)), "-")
+	s = strings.Trim(s, "-.")
+	if len(s) > 80 {
+		s = strings.TrimRight(s[:80], "-.")
+	}
+	return s
+}
+
+// validName reports whether an id given with --name is URL-safe.
+func validName(s string) bool {
+	return s != "" && Slugify(s) == s
+}
+
+// hashFile returns the sha256 of a file's content.
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func hashBytes(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// claim decides what an import may do with the name it targets: a no-op when
+// the same content is there (errUnchanged), an error when other content is
+// there and replace is off, or it deletes the old rows when replace is on.
+// It runs inside the import's transaction, so a failed import restores them.
+func (tx *importTx) claim(kind, name, hash string, replace bool) error {
+	var oldKind, oldHash string
+	var oldID int64
+	err := tx.conn.QueryRowContext(tx.ctx,
+		`SELECT id, kind, hash FROM imports WHERE name = ? AND kind IN (SELECT unnest(?::VARCHAR[])) ORDER BY id DESC LIMIT 1`,
+		name, familyOf(kind)).Scan(&oldID, &oldKind, &oldHash)
+	switch {
+	case errors.Is(err, errNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("check existing %s: %w", name, err)
+	}
+	if oldHash == hash {
+		return errUnchanged
+	}
+	if !replace {
+		what := "dataset"
+		if isExperimentKind(kind) {
+			what = "experiment"
+		}
+		return fmt.Errorf("%w: %s %q was imported before with different content; use --replace to replace it", ErrExists, what, name)
+	}
+	if isExperimentKind(oldKind) {
+		if err := tx.deleteExperiment(name); err != nil {
+			return err
+		}
+	} else if err := tx.deleteDataset(name); err != nil {
+		return err
+	}
+	return tx.exec(`DELETE FROM imports WHERE name = ? AND kind IN (SELECT unnest(?::VARCHAR[]))`, name, familyOf(kind))
+}
+
+func isExperimentKind(kind string) bool {
+	return kind == KindBundle || kind == KindPetri || kind == KindInspect
+}
+
+// familyOf lists the kinds that share a namespace with kind: datasets and
+// experiments are named separately.
+func familyOf(kind string) []string {
+	if isExperimentKind(kind) {
+		return []string{KindBundle, KindPetri, KindInspect}
+	}
+	return []string{KindAnnotatedPairs, KindPreferenceCSV}
+}
+
+func (tx *importTx) deleteDataset(name string) error {
+	for _, table := range []string{"ap_votes", "ap_meta", "ap_comparisons", "ap_annotators", "ap_datasets"} {
+		col := "dataset"
+		if table == "ap_datasets" {
+			col = "id"
+		}
+		// Table and column names come from the fixed list above, never from input.
+		if err := tx.exec(`DELETE FROM `+table+` WHERE `+col+` = ?`, name); err != nil {
+			return fmt.Errorf("replace %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (tx *importTx) deleteExperiment(name string) error {
+	for _, table := range []string{"audit_scores", "audit_transcripts", "judgments", "crux", "metrics", "audits", "auditors", "runs", "behaviors", "experiments"} {
+		col := "experiment"
+		if table == "experiments" {
+			col = "id"
+		}
+		if err := tx.exec(`DELETE FROM `+table+` WHERE `+col+` = ?`, name); err != nil {
+			return fmt.Errorf("replace %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// record writes the imports row and returns its id.
+func (tx *importTx) record(r *ImportResult) (int64, error) {
+	detail, err := json.Marshal(map[string]any{"counts": r.Counts, "notes": r.Notes})
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	if err := tx.conn.QueryRowContext(tx.ctx, `SELECT nextval('import_ids')`).Scan(&id); err != nil {
+		return 0, fmt.Errorf("record import: %w", err)
+	}
+	if err := tx.exec(`INSERT INTO imports (id, kind, name, source, hash, rows, detail, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, r.Kind, r.Name, r.Source, r.Hash, r.Rows, string(detail), time.Now().UTC()); err != nil {
+		return 0, fmt.Errorf("record import: %w", err)
+	}
+	return id, nil
+}
+
+// alreadyImported finds an import of the same kind family with this hash
+// (and this name, when one is given), so repeated imports are no-ops without
+// reading the file again.
+func (s *Store) alreadyImported(ctx context.Context, kind, name, hash string) (ImportResult, bool, error) {
+	var r ImportResult
+	err := s.db.QueryRowContext(ctx,
+		`SELECT kind, name, source FROM imports WHERE hash = ? AND kind IN (SELECT unnest(?::VARCHAR[])) AND (? = '' OR name = ?) ORDER BY id DESC LIMIT 1`,
+		hash, familyOf(kind), name, name).Scan(&r.Kind, &r.Name, &r.Source)
+	if errors.Is(err, errNoRows) {
+		return r, false, nil
+	}
+	if err != nil {
+		return r, false, fmt.Errorf("data: check import: %w", err)
+	}
+	r.Hash, r.Unchanged = hash, true
+	return r, true, nil
+}
+
+// Import imports one file or folder, detecting its kind.
+func (s *Store) Import(ctx context.Context, path string, opts ImportOptions) ([]ImportResult, error) {
+	if opts.Name != "" && !validName(opts.Name) {
+		return nil, fmt.Errorf("--name %q: use lower-case letters, digits, '.', '_' and '-' (e.g. %q)", opts.Name, Slugify(opts.Name))
+	}
+	kind, err := DetectKind(path)
+	if err != nil {
+		return nil, err
+	}
+	var r ImportResult
+	switch kind {
+	case KindAnnotatedPairs:
+		r, err = s.ImportAnnotatedPairs(ctx, path, opts)
+	case KindPreferenceCSV:
+		r, err = s.ImportPreferenceCSV(ctx, path, opts)
+	case KindBundle:
+		r, err = s.ImportBundleFile(ctx, path, opts)
+	default:
+		return nil, &InputError{File: path, Offset: -1, Msg: fmt.Sprintf("%s files are not supported yet", kind)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []ImportResult{r}, nil
+}
+
+// DetectKind tells what an import path holds, by its extension and, for
+// JSON, by its top-level keys.
+func DetectKind(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("import: %w", err)
+	}
+	if st.IsDir() {
+		if _, err := os.Stat(filepath.Join(path, "experiment.json")); err == nil {
+			return KindBundle, nil
+		}
+		return "", &InputError{File: path, Offset: -1, Msg: "folder has no experiment.json (an auditscope bundle needs one)"}
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		return KindPreferenceCSV, nil
+	case ".zip":
+		return KindBundle, nil
+	case ".eval":
+		return KindInspect, nil
+	case ".json":
+		return sniffJSON(path)
+	}
+	return "", &InputError{File: path, Offset: -1, Msg: "unknown file type: want an AnnotatedPairs .json, a preference .csv, or a bundle folder or .zip"}
+}
+
+// sniffJSON reads top-level keys until one tells the format apart.
+func sniffJSON(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("import: %w", err)
+	}
+	defer f.Close()
+	dec := json.NewDecoder(f)
+	tok, err := dec.Token()
+	if err != nil {
+		return "", jsonErr(path, dec, "", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return "", &InputError{File: path, Offset: dec.InputOffset(), Msg: "want a JSON object at the top level"}
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", jsonErr(path, dec, "", err)
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "comparisons", "annotators":
+			return KindAnnotatedPairs, nil
+		case "events", "messages", "target_messages":
+			return KindPetri, nil
+		case "eval", "samples", "plan":
+			return KindInspect, nil
+		case "metadata":
+			var m map[string]json.RawMessage
+			if err := dec.Decode(&m); err != nil {
+				return "", jsonErr(path, dec, "metadata", err)
+			}
+			if _, ok := m["transcript_id"]; ok {
+				return KindPetri, nil
+			}
+			if _, ok := m["default_annotator"]; ok {
+				return KindAnnotatedPairs, nil
+			}
+			continue
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", jsonErr(path, dec, key, err)
+		}
+	}
+	return "", &InputError{File: path, Offset: -1, Msg: "not an AnnotatedPairs, Petri or Inspect file: none of comparisons, events or samples at the top level"}
+}

@@ -1,0 +1,277 @@
+// Package data owns auditscope's DuckDB store: the schema (numbered
+// migrations), the importers that fill it and the queries the web pages run.
+// Nothing outside this package writes SQL.
+package data
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strings"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// ErrNotFound is returned when a requested row does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrExists is returned when an import would overwrite a dataset or
+// experiment of the same name with different content and --replace was not
+// given.
+var ErrExists = errors.New("already exists")
+
+// ErrReadOnly is returned by writes to a store opened read-only.
+var ErrReadOnly = errors.New("database is read-only")
+
+// Options configure Open.
+type Options struct {
+	// Path is the database file; empty means an in-memory database.
+	Path string
+	// ReadOnly opens the file read-only: no migrations, no imports.
+	ReadOnly bool
+}
+
+// Store is the DuckDB database behind auditscope.
+type Store struct {
+	db        *sql.DB
+	connector *duckdb.Connector
+	readOnly  bool
+	path      string
+}
+
+// Open opens (creating if needed) the database and brings its schema up to
+// date.
+func Open(ctx context.Context, opts Options) (*Store, error) {
+	dsn := opts.Path
+	if opts.ReadOnly {
+		if dsn == "" {
+			return nil, fmt.Errorf("data: open: --read-only needs a database file")
+		}
+		dsn += "?" + url.Values{"access_mode": {"read_only"}}.Encode()
+	}
+	connector, err := duckdb.NewConnector(dsn, nil)
+	if err != nil {
+		return nil, fmt.Errorf("data: open %q: %w", opts.Path, err)
+	}
+	db := sql.OpenDB(connector)
+	s := &Store{db: db, connector: connector, readOnly: opts.ReadOnly, path: opts.Path}
+	if opts.ReadOnly {
+		if err := s.checkSchema(ctx); err != nil {
+			s.Close()
+			return nil, err
+		}
+		return s, nil
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the database. A file database is checkpointed so it opens
+// quickly next time.
+func (s *Store) Close() error {
+	var errs []error
+	if !s.readOnly && s.path != "" {
+		if _, err := s.db.Exec("CHECKPOINT"); err != nil {
+			errs = append(errs, fmt.Errorf("data: checkpoint: %w", err))
+		}
+	}
+	if err := s.db.Close(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := s.connector.Close(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// ReadOnly reports whether the store was opened read-only.
+func (s *Store) ReadOnly() bool { return s.readOnly }
+
+// DB exposes the handle for tests in other packages that check row counts.
+func (s *Store) DB() *sql.DB { return s.db }
+
+func migrationNames() ([]string, error) {
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// migrate applies the embedded migrations not yet recorded, each in its own
+// transaction.
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)`); err != nil {
+		return fmt.Errorf("data: migrate: %w", err)
+	}
+	names, err := migrationNames()
+	if err != nil {
+		return fmt.Errorf("data: migrate: %w", err)
+	}
+	for _, name := range names {
+		var n int
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE name = ?`, name).Scan(&n); err != nil {
+			return fmt.Errorf("data: migrate: %w", err)
+		}
+		if n > 0 {
+			continue
+		}
+		body, err := migrationFS.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("data: migrate: %w", err)
+		}
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("data: migrate: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("data: migrate %s: %w", name, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (name) VALUES (?)`, name); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("data: migrate %s: %w", name, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("data: migrate %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// checkSchema makes sure a read-only database already has every migration.
+func (s *Store) checkSchema(ctx context.Context) error {
+	names, err := migrationNames()
+	if err != nil {
+		return err
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
+		return fmt.Errorf("data: %s is not an auditscope database (open it once without --read-only): %w", s.path, err)
+	}
+	if n < len(names) {
+		return fmt.Errorf("data: %s has an older schema (%d of %d migrations); open it once without --read-only to upgrade", s.path, n, len(names))
+	}
+	return nil
+}
+
+// importTx is one import: a single connection inside one transaction, so the
+// Appender's rows and the plain statements commit or roll back together.
+type importTx struct {
+	ctx  context.Context
+	conn *sql.Conn
+	rows int64
+}
+
+// inImport runs fn inside one transaction on one connection and commits only
+// if fn succeeds.
+func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err error) {
+	if s.readOnly {
+		return ErrReadOnly
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("data: import: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+		return fmt.Errorf("data: import: begin: %w", err)
+	}
+	tx := &importTx{ctx: ctx, conn: conn}
+	defer func() {
+		if p := recover(); p != nil {
+			conn.ExecContext(context.Background(), "ROLLBACK")
+			panic(p)
+		}
+		if err != nil {
+			// Roll back on a fresh context: the import's may be cancelled.
+			conn.ExecContext(context.Background(), "ROLLBACK")
+			return
+		}
+		if _, cerr := conn.ExecContext(ctx, "COMMIT"); cerr != nil {
+			conn.ExecContext(context.Background(), "ROLLBACK")
+			err = fmt.Errorf("data: import: commit: %w", cerr)
+		}
+	}()
+	return fn(tx)
+}
+
+func (tx *importTx) exec(query string, args ...any) error {
+	_, err := tx.conn.ExecContext(tx.ctx, query, args...)
+	return err
+}
+
+// appender opens a DuckDB Appender on the import's connection.
+func (tx *importTx) appender(table string) (*appender, error) {
+	var a *duckdb.Appender
+	err := tx.conn.Raw(func(dc any) error {
+		c, ok := dc.(driver.Conn)
+		if !ok {
+			return fmt.Errorf("unexpected driver connection %T", dc)
+		}
+		var err error
+		a, err = duckdb.NewAppenderFromConn(c, "", table)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("appender %s: %w", table, err)
+	}
+	return &appender{a: a, tx: tx, table: table}, nil
+}
+
+// appender counts rows and wraps errors with the table name.
+type appender struct {
+	a     *duckdb.Appender
+	tx    *importTx
+	table string
+	n     int64
+}
+
+func (a *appender) row(values ...driver.Value) error {
+	if err := a.a.AppendRow(values...); err != nil {
+		return fmt.Errorf("append %s: %w", a.table, err)
+	}
+	a.n++
+	a.tx.rows++
+	return nil
+}
+
+func (a *appender) close() error {
+	if a.a == nil {
+		return nil
+	}
+	err := a.a.Close()
+	a.a = nil
+	if err != nil {
+		return fmt.Errorf("append %s: %w", a.table, err)
+	}
+	return nil
+}
+
+// nullString maps "" to NULL.
+func nullString(s string) driver.Value {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// escapeLike escapes LIKE wildcards so user text matches literally (with
+// ESCAPE '\').
+func escapeLike(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s)
+}
