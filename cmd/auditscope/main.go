@@ -1,0 +1,22 @@
+// Command auditscope serves the auditscope dashboard and imports data into
+// its DuckDB database. See README.md, or run auditscope --help.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if err != errHelpShown {
+			fmt.Fprintln(os.Stderr, "auditscope:", err)
+		}
+		os.Exit(exitCode(err))
+	}
+}

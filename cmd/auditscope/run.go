@@ -1,0 +1,311 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/web"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// errHelpShown ends a run after --help printed the usage (exit 0).
+var errHelpShown = errors.New("help shown")
+
+// usageError is a bad command line (exit 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func exitCode(err error) int {
+	var ue usageError
+	switch {
+	case err == nil, errors.Is(err, errHelpShown):
+		return 0
+	case errors.As(err, &ue):
+		return 2
+	}
+	return 1
+}
+
+const topUsage = `auditscope: browse alignment-audit experiments and AnnotatedPairs data.
+
+Usage:
+  auditscope                      serve the built-in demo on http://localhost:8080
+  auditscope serve [flags] [PATH...]
+                                  serve a database, importing PATHs first
+  auditscope import --db FILE [--name NAME] [--replace] PATH...
+                                  import files or folders into a database and exit
+  auditscope demo --out DIR       write the demo experiment as a bundle folder
+  auditscope export --db FILE URLPATH --out FILE
+                                  write what a dashboard URL serves (figure or CSV)
+
+Run 'auditscope COMMAND --help' for a command's flags.
+`
+
+// run is the whole program: it parses args and runs one command.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return serve(ctx, nil, stdout, stderr)
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, topUsage)
+		return errHelpShown
+	case "serve":
+		return serve(ctx, args[1:], stdout, stderr)
+	case "import":
+		return importCmd(ctx, args[1:], stdout, stderr)
+	case "demo":
+		return demoCmd(ctx, args[1:], stdout, stderr)
+	case "export":
+		return exportCmd(ctx, args[1:], stdout, stderr)
+	}
+	if strings.HasPrefix(args[0], "-") {
+		return serve(ctx, args, stdout, stderr)
+	}
+	fmt.Fprint(stderr, topUsage)
+	return usageError{fmt.Sprintf("unknown command %q", args[0])}
+}
+
+// newFlags makes a flag set whose --help prints to stdout and whose errors
+// are returned, not printed and exited on.
+func newFlags(name, usage string, stdout, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return errHelpShown
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	return nil
+}
+
+// interleave lets flags follow positional arguments (serve data.json --db x).
+func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{err.Error()}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("serve", "Usage: auditscope serve [--db FILE] [--addr HOST:PORT] [--read-only] [PATH...]\n\nServes the dashboard. With no --db and no PATH it serves the built-in demo\n(synthetic data) from an in-memory database.\n", stdout, stderr)
+	dbPath := fs.String("db", "", "DuckDB database `file` (created if missing); empty: in-memory")
+	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on; the default is reachable only from this machine")
+	readOnly := fs.Bool("read-only", false, "open the database read-only (nothing can be imported or changed)")
+	name := fs.String("name", "", "dataset or experiment `name` for the imported PATHs")
+	replace := fs.Bool("replace", false, "replace an existing dataset or experiment of the same name")
+	if err := parse(fs, args, stdout); err != nil {
+		return err
+	}
+	paths, err := interleave(fs, args)
+	if err != nil {
+		return err
+	}
+	if *readOnly && len(paths) > 0 {
+		return usageError{"--read-only cannot import PATHs; import them first with auditscope import"}
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	start := time.Now()
+	store, err := data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: *readOnly})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if *dbPath == "" && len(paths) == 0 {
+		results, err := demo.Load(ctx, store)
+		if err != nil {
+			return fmt.Errorf("load demo: %w", err)
+		}
+		for _, r := range results {
+			logger.Info("demo loaded", "what", r.String())
+		}
+	}
+	for _, p := range paths {
+		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace}, stderr)
+		if err != nil {
+			return err
+		}
+		for _, r := range results {
+			fmt.Fprintln(stdout, r.String())
+		}
+	}
+	srv := web.New(store, logger, web.Config{ReadOnly: *readOnly || store.ReadOnly()})
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String()
+	if strings.HasPrefix(*addr, "127.0.0.1:") {
+		url = "http://localhost:" + strings.TrimPrefix(ln.Addr().String(), "127.0.0.1:")
+	}
+	fmt.Fprintf(stdout, "auditscope: serving on %s (ready in %s)\n", url, time.Since(start).Round(time.Millisecond))
+	return web.Serve(ctx, ln, srv.Handler(), logger)
+}
+
+func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("import", "Usage: auditscope import --db FILE [--name NAME] [--replace] PATH...\n\nImports AnnotatedPairs .json files, preference .csv files and experiment\nbundles (folders or .zip) into the database, each in one transaction: an\nimport lands whole or not at all. Importing the same content again is a no-op.\n", stdout, stderr)
+	dbPath := fs.String("db", "", "DuckDB database `file` to import into (created if missing; required)")
+	name := fs.String("name", "", "dataset or experiment `name` (default: from the file's metadata or its file name)")
+	replace := fs.Bool("replace", false, "replace an existing dataset or experiment of the same name with different content")
+	if err := parse(fs, args, stdout); err != nil {
+		return err
+	}
+	paths, err := interleave(fs, args)
+	if err != nil {
+		return err
+	}
+	if *dbPath == "" {
+		return usageError{"import needs --db FILE"}
+	}
+	if len(paths) == 0 {
+		return usageError{"import needs at least one PATH"}
+	}
+	if *name != "" && len(paths) > 1 {
+		return usageError{"--name names one import; give one PATH with it"}
+	}
+	store, err := data.Open(ctx, data.Options{Path: *dbPath})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	for _, p := range paths {
+		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace}, stderr)
+		if err != nil {
+			return err
+		}
+		for _, r := range results {
+			fmt.Fprintln(stdout, r.String())
+		}
+	}
+	return nil
+}
+
+// importWithProgress shows a progress bar on stderr for inputs over 16 MB
+// when stderr is a terminal.
+func importWithProgress(ctx context.Context, store *data.Store, path string, opts data.ImportOptions, stderr io.Writer) ([]data.ImportResult, error) {
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if st, err := os.Stat(path); err == nil && !st.IsDir() && st.Size() > 16<<20 {
+			bar := progressbar.NewOptions64(st.Size(),
+				progressbar.OptionSetWriter(stderr),
+				progressbar.OptionSetDescription("importing "+path),
+				progressbar.OptionShowBytes(true),
+				progressbar.OptionClearOnFinish(),
+				progressbar.OptionThrottle(100*time.Millisecond))
+			opts.Progress = func(done, total int64) { bar.Set64(done) }
+			defer bar.Finish()
+		}
+	}
+	return store.Import(ctx, path, opts)
+}
+
+func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("demo", "Usage: auditscope demo --out DIR [--audits N] [--seed N]\n\nWrites the synthetic demo experiment as a bundle folder (see docs/FORMAT.md)\nand the synthetic AnnotatedPairs dataset beside it as annotated_pairs.json.\nImporting DIR reproduces the demo's tables.\n", stdout, stderr)
+	out := fs.String("out", "", "`folder` to write the bundle to (required)")
+	audits := fs.Int("audits", 0, "scale the experiment to about `N` audits (0: the paper's sizes)")
+	seed := fs.Uint64("seed", 1, "random `seed` of the generator")
+	if err := parse(fs, args, stdout); err != nil {
+		return err
+	}
+	if _, err := interleave(fs, args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return usageError{"demo needs --out DIR"}
+	}
+	opts := demo.Options{Seed: *seed, Audits: *audits}
+	b := demo.Experiment(opts)
+	if err := bundle.Write(*out, b); err != nil {
+		return err
+	}
+	f, err := os.Create(*out + "/annotated_pairs.json")
+	if err != nil {
+		return err
+	}
+	if err := demo.AnnotatedPairs(f, opts); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d auditors, %d audits, %d judgments, plus annotated_pairs.json\n", *out, len(b.Auditors), len(b.Audits), len(b.Judgments))
+	return nil
+}
+
+func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("export", "Usage: auditscope export [--db FILE] URLPATH --out FILE\n\nWrites what the dashboard serves at URLPATH (a figure or a CSV, e.g.\n/experiments/demo/scores.csv) to FILE, without starting a server.\nWith no --db it exports from the built-in demo.\n", stdout, stderr)
+	dbPath := fs.String("db", "", "DuckDB database `file` (read-only); empty: the built-in demo")
+	out := fs.String("out", "", "output `file` (required; - for stdout)")
+	if err := parse(fs, args, stdout); err != nil {
+		return err
+	}
+	paths, err := interleave(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(paths) != 1 || *out == "" {
+		return usageError{"export needs one URLPATH and --out FILE"}
+	}
+	var store *data.Store
+	if *dbPath == "" {
+		store, err = data.Open(ctx, data.Options{})
+		if err == nil {
+			_, err = demo.Load(ctx, store)
+		}
+	} else {
+		store, err = data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: true})
+	}
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	srv := web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{ReadOnly: true})
+	body, status, err := web.Get(srv.Handler(), paths[0])
+	if err != nil {
+		return err
+	}
+	if status != http.StatusOK {
+		return fmt.Errorf("%s: HTTP %d: %s", paths[0], status, strings.TrimSpace(string(body)))
+	}
+	if *out == "-" {
+		_, err = stdout.Write(body)
+		return err
+	}
+	return os.WriteFile(*out, body, 0o644)
+}

@@ -1,0 +1,71 @@
+package data
+
+import (
+	"context"
+	"fmt"
+)
+
+// DatasetSummary is one AnnotatedPairs dataset as the home page lists it.
+type DatasetSummary struct {
+	ID, Name, Description, Format string
+	Synthetic                     bool
+	Comparisons, Annotators       int
+	Votes                         int64
+}
+
+// ExperimentSummary is one experiment as the home page lists it.
+type ExperimentSummary struct {
+	ID, Name, Description, Format string
+	Synthetic                     bool
+	Runs, Auditors, Audits        int
+	Judgments                     int
+}
+
+// Summary is what the store holds.
+type Summary struct {
+	Datasets    []DatasetSummary
+	Experiments []ExperimentSummary
+}
+
+// Summary lists the datasets and experiments with their sizes.
+func (s *Store) Summary(ctx context.Context) (Summary, error) {
+	var out Summary
+	rows, err := s.db.QueryContext(ctx, `
+SELECT d.id, d.name, d.description, d.format, d.synthetic, d.n_comparisons,
+       (SELECT count(*) FROM ap_annotators a WHERE a.dataset = d.id),
+       (SELECT count(*) FROM ap_votes v WHERE v.dataset = d.id)
+FROM ap_datasets d ORDER BY d.synthetic DESC, d.id`)
+	if err != nil {
+		return out, fmt.Errorf("data: summary: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var d DatasetSummary
+		if err := rows.Scan(&d.ID, &d.Name, &d.Description, &d.Format, &d.Synthetic, &d.Comparisons, &d.Annotators, &d.Votes); err != nil {
+			return out, fmt.Errorf("data: summary: %w", err)
+		}
+		out.Datasets = append(out.Datasets, d)
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("data: summary: %w", err)
+	}
+	rows2, err := s.db.QueryContext(ctx, `
+SELECT e.id, e.name, e.description, e.format, e.synthetic,
+       (SELECT count(*) FROM runs r WHERE r.experiment = e.id),
+       (SELECT count(*) FROM auditors a WHERE a.experiment = e.id),
+       (SELECT count(*) FROM audits a WHERE a.experiment = e.id),
+       (SELECT count(*) FROM judgments j WHERE j.experiment = e.id)
+FROM experiments e ORDER BY e.id`)
+	if err != nil {
+		return out, fmt.Errorf("data: summary: %w", err)
+	}
+	defer rows2.Close()
+	for rows2.Next() {
+		var e ExperimentSummary
+		if err := rows2.Scan(&e.ID, &e.Name, &e.Description, &e.Format, &e.Synthetic, &e.Runs, &e.Auditors, &e.Audits, &e.Judgments); err != nil {
+			return out, fmt.Errorf("data: summary: %w", err)
+		}
+		out.Experiments = append(out.Experiments, e)
+	}
+	return out, rows2.Err()
+}

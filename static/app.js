@@ -1,0 +1,50 @@
+// auditscope's only script: copy-link buttons and highlight scrolling. The
+// pages work without it; it only adds convenience.
+(function () {
+  "use strict";
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("[data-copy]");
+    if (btn) {
+      ev.preventDefault();
+      var url = new URL(btn.getAttribute("data-copy"), window.location.href).toString();
+      if (navigator.clipboard) { navigator.clipboard.writeText(url); }
+      btn.textContent = "copied";
+      setTimeout(function () { btn.textContent = "copy link"; }, 1500);
+      return;
+    }
+    var hl = ev.target.closest("[data-highlight-msg]");
+    if (hl) {
+      ev.preventDefault();
+      markQuote(hl.getAttribute("data-highlight-msg"), hl.getAttribute("data-highlight-quote") || "");
+    }
+  });
+
+  // markQuote scrolls to a message and marks the quoted text inside it,
+  // working on text nodes only so no transcript text is ever parsed as HTML.
+  function markQuote(msgID, quote) {
+    document.querySelectorAll("mark.hl").forEach(function (m) {
+      m.replaceWith(document.createTextNode(m.textContent));
+    });
+    document.querySelectorAll(".msg.cited").forEach(function (m) { m.classList.remove("cited"); });
+    var el = document.getElementById("m-" + msgID);
+    if (!el) { return; }
+    el.classList.add("cited");
+    history.replaceState(null, "", "#m-" + msgID);
+    el.scrollIntoView({ block: "center" });
+    if (!quote) { return; }
+    var walker = document.createTreeWalker(el.querySelector(".body") || el, NodeFilter.SHOW_TEXT);
+    var node;
+    while ((node = walker.nextNode())) {
+      var i = node.nodeValue.indexOf(quote);
+      if (i >= 0) {
+        var after = node.splitText(i);
+        after.splitText(quote.length);
+        var mark = document.createElement("mark");
+        mark.className = "hl";
+        mark.textContent = after.nodeValue;
+        after.replaceWith(mark);
+        return;
+      }
+    }
+  }
+})();

@@ -1,0 +1,88 @@
+// Package web serves the dashboard: routes, handlers and the one error
+// handler. Handlers are methods on Server and return errors.
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"time"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/labstack/echo/v4"
+)
+
+// Config holds the server's settings.
+type Config struct {
+	// ReadOnly means nothing may change data over HTTP (no route does today;
+	// the flag is kept so a future upload route has to honour it).
+	ReadOnly bool
+}
+
+// Server holds the dependencies of every handler.
+type Server struct {
+	store *data.Store
+	log   *slog.Logger
+	cfg   Config
+	echo  *echo.Echo
+}
+
+// New builds the server and its routes.
+func New(store *data.Store, logger *slog.Logger, cfg Config) *Server {
+	s := &Server{store: store, log: logger, cfg: cfg}
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = s.handleError
+	s.echo = e
+	s.routes(e)
+	return s
+}
+
+// Handler returns the HTTP handler.
+func (s *Server) Handler() http.Handler { return s.echo }
+
+// Serve serves h on ln until ctx is cancelled, then shuts down gracefully:
+// in-flight requests get up to ten seconds to finish.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Get runs one GET request against h in memory (for auditscope export).
+func Get(h http.Handler, path string) ([]byte, int, error) {
+	req, err := http.NewRequest(http.MethodGet, path, nil)
+	if err != nil {
+		return nil, 0, fmt.Errorf("bad URL path %q: %w", path, err)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Body.Bytes(), rec.Code, nil
+}
