@@ -19,5 +19,12 @@ func (s *Server) routes(e *echo.Echo) {
 	// AnnotatedPairs explorer.
 
 	// Experiments and audits.
+	e.GET("/experiments/:exp", s.showExperiment)
+	e.GET("/experiments/:exp/scores.csv", s.experimentScoresCSV)
+	e.GET("/experiments/:exp/figures/:file", s.experimentFigure)
+	e.GET("/audits", s.listAudits)
+	e.GET("/audits.csv", s.auditsCSV)
+	e.GET("/audits/:id", s.showAudit)
+	e.GET("/audits/:id/transcript.json", s.auditTranscriptJSON)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))))
 }

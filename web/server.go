@@ -29,6 +29,7 @@ type Server struct {
 	log   *slog.Logger
 	cfg   Config
 	echo  *echo.Echo
+	stats statsCache
 }
 
 // New builds the server and its routes.

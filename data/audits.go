@@ -1,0 +1,319 @@
+package data
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// AuditFilter selects audits; every field is optional. Values are bound as
+// parameters; Sort is looked up in a whitelist.
+type AuditFilter struct {
+	Experiment, Auditor, Run, Eval, Behavior, Split, Target string
+	Epoch                                                   *int
+	Outcome                                                 string // detected, missed, false_positive
+	Scores                                                  []ScoreCond
+	Text                                                    string // full-text search in summaries and transcripts
+	Sort                                                    string // a key of AuditSortColumns
+	Desc                                                    bool
+}
+
+// ScoreCond is a judge-dimension threshold such as concerning >= 7.
+type ScoreCond struct {
+	Dimension string
+	Op        string // one of >=, <=, >, <, =
+	Value     float64
+}
+
+// AuditSortColumns maps the sort keys the audit browser accepts to SQL.
+var AuditSortColumns = map[string]string{
+	"id":               "a.ord",
+	"auditor":          "a.auditor",
+	"eval":             "a.eval",
+	"behavior":         "a.behavior",
+	"target":           "a.target",
+	"turns":            "a.turns",
+	"quality":          "a.quality",
+	"production_value": "a.production_value",
+	"outcome":          "a.detected",
+	"messages":         "a.n_messages",
+}
+
+var scoreOps = map[string]bool{">=": true, "<=": true, ">": true, "<": true, "=": true}
+
+// AuditRow is one line of the audit browser.
+type AuditRow struct {
+	Key, Experiment, ID, Auditor, AuditorName, Eval, Behavior, Split, Seed, Target string
+	Turns, Messages                                                                int
+	Detected, FalsePositive                                                        sql.NullBool
+	Quality, ProductionValue                                                       sql.NullFloat64
+	Summary, Strategy                                                              string
+	SortScore                                                                      sql.NullFloat64
+}
+
+// where builds the WHERE clause and its arguments.
+func (f AuditFilter) where() (string, []any, error) {
+	var conds []string
+	var args []any
+	add := func(cond string, a ...any) {
+		conds = append(conds, cond)
+		args = append(args, a...)
+	}
+	if f.Experiment != "" {
+		add("a.experiment = ?", f.Experiment)
+	}
+	if f.Auditor != "" {
+		add("a.auditor = ?", f.Auditor)
+	}
+	if f.Run != "" {
+		add("au.run = ?", f.Run)
+	}
+	if f.Epoch != nil {
+		add("au.epoch = ?", int32(*f.Epoch))
+	}
+	if f.Eval != "" {
+		add("a.eval = ?", f.Eval)
+	}
+	if f.Behavior != "" {
+		add("a.behavior = ?", f.Behavior)
+	}
+	if f.Split != "" {
+		add("a.split = ?", f.Split)
+	}
+	if f.Target != "" {
+		add("a.target = ?", f.Target)
+	}
+	switch f.Outcome {
+	case "":
+	case "detected":
+		add("a.detected")
+	case "missed":
+		add("a.detected = false")
+	case "false_positive":
+		add("a.false_positive")
+	default:
+		return "", nil, fmt.Errorf("unknown outcome %q", f.Outcome)
+	}
+	for _, s := range f.Scores {
+		if !scoreOps[s.Op] {
+			return "", nil, fmt.Errorf("unknown comparison %q", s.Op)
+		}
+		// s.Op comes from the whitelist above.
+		add("EXISTS (SELECT 1 FROM audit_scores s WHERE s.experiment = a.experiment AND s.audit = a.id AND s.dimension = ? AND s.score "+s.Op+" ?)", s.Dimension, s.Value)
+	}
+	if t := strings.TrimSpace(f.Text); t != "" {
+		add(`a.search_text ILIKE ? ESCAPE '\'`, "%"+escapeLike(t)+"%")
+	}
+	if len(conds) == 0 {
+		return "", nil, nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args, nil
+}
+
+func (f AuditFilter) orderBy() (string, []any, error) {
+	dir := " ASC"
+	if f.Desc {
+		dir = " DESC"
+	}
+	if dim, ok := strings.CutPrefix(f.Sort, "score:"); ok {
+		return " ORDER BY sort_score" + dir + " NULLS LAST, a.experiment, a.ord", nil, nil
+	} else if f.Sort == "" {
+		_ = dim
+		return " ORDER BY a.experiment, a.ord", nil, nil
+	}
+	col, ok := AuditSortColumns[f.Sort]
+	if !ok {
+		return "", nil, fmt.Errorf("unknown sort column %q", f.Sort)
+	}
+	return " ORDER BY " + col + dir + " NULLS LAST, a.experiment, a.ord", nil, nil
+}
+
+const auditColumns = `a.key, a.experiment, a.id, a.auditor, coalesce(au.name, a.auditor), a.eval, coalesce(a.behavior, ''), a.split, a.seed, a.target,
+ a.turns, a.n_messages, a.detected, a.false_positive, a.quality, a.production_value, a.summary, coalesce(a.strategy, '')`
+
+func (f AuditFilter) query(selectCols string) (string, []any, error) {
+	where, args, err := f.where()
+	if err != nil {
+		return "", nil, err
+	}
+	sortScore := "NULL::DOUBLE"
+	var sargs []any
+	if dim, ok := strings.CutPrefix(f.Sort, "score:"); ok {
+		sortScore = "(SELECT max(s.score) FROM audit_scores s WHERE s.experiment = a.experiment AND s.audit = a.id AND s.dimension = ?)"
+		sargs = append(sargs, dim)
+	}
+	q := "SELECT " + selectCols + ", " + sortScore + " AS sort_score FROM audits a LEFT JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor" + where
+	return q, append(sargs, args...), nil
+}
+
+// CountAudits counts the audits a filter selects.
+func (s *Store) CountAudits(ctx context.Context, f AuditFilter) (int, error) {
+	where, args, err := f.where()
+	if err != nil {
+		return 0, fmt.Errorf("data: count audits: %w", err)
+	}
+	var n int
+	err = s.db.QueryRowContext(ctx, "SELECT count(*) FROM audits a LEFT JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor"+where, args...).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("data: count audits: %w", err)
+	}
+	return n, nil
+}
+
+// ListAudits returns one page of the audits a filter selects; limit < 0
+// returns them all (CSV export).
+func (s *Store) ListAudits(ctx context.Context, f AuditFilter, offset, limit int) ([]AuditRow, error) {
+	q, args, err := f.query(auditColumns)
+	if err != nil {
+		return nil, fmt.Errorf("data: list audits: %w", err)
+	}
+	order, _, err := f.orderBy()
+	if err != nil {
+		return nil, fmt.Errorf("data: list audits: %w", err)
+	}
+	q += order
+	if limit >= 0 {
+		q += " LIMIT ? OFFSET ?"
+		args = append(args, limit, offset)
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("data: list audits: %w", err)
+	}
+	defer rows.Close()
+	var out []AuditRow
+	for rows.Next() {
+		var r AuditRow
+		if err := rows.Scan(&r.Key, &r.Experiment, &r.ID, &r.Auditor, &r.AuditorName, &r.Eval, &r.Behavior, &r.Split, &r.Seed, &r.Target,
+			&r.Turns, &r.Messages, &r.Detected, &r.FalsePositive, &r.Quality, &r.ProductionValue, &r.Summary, &r.Strategy, &r.SortScore); err != nil {
+			return nil, fmt.Errorf("data: list audits: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Neighbors returns the keys of the audits before and after key in the
+// filter's order ("" at the ends).
+func (s *Store) Neighbors(ctx context.Context, f AuditFilter, key string) (prev, next string, err error) {
+	q, args, err := f.query("a.key")
+	if err != nil {
+		return "", "", fmt.Errorf("data: neighbours: %w", err)
+	}
+	order, _, err := f.orderBy()
+	if err != nil {
+		return "", "", fmt.Errorf("data: neighbours: %w", err)
+	}
+	q = `WITH ordered AS (SELECT key, lag(key) OVER w AS prev, lead(key) OVER w AS next FROM (` + q + order + `) WINDOW w AS ()) SELECT coalesce(prev, ''), coalesce(next, '') FROM ordered WHERE key = ?`
+	err = s.db.QueryRowContext(ctx, q, append(args, key)...).Scan(&prev, &next)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("data: neighbours: %w", err)
+	}
+	return prev, next, nil
+}
+
+// AuditDetail is one audit with everything its page shows.
+type AuditDetail struct {
+	AuditRow
+	Labels         string // JSON object
+	TranscriptFile string
+	Bytes          int64
+	Scores         []Score
+	RunID          string
+}
+
+// Score is one judge dimension score.
+type Score struct {
+	Dimension string
+	Value     float64
+}
+
+// ResolveAuditKey turns a URL id into an audit key: "experiment:id" as is,
+// or a bare audit id when exactly one experiment has it.
+func (s *Store) ResolveAuditKey(ctx context.Context, id string) (string, error) {
+	var key string
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT min(key), count(*) FROM audits WHERE key = ? OR id = ?`, id, id).Scan(&key, &n)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("data: audit: %w", err)
+	}
+	if n == 0 {
+		return "", fmt.Errorf("audit %q: %w", id, ErrNotFound)
+	}
+	if n > 1 {
+		var exact int
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM audits WHERE key = ?`, id).Scan(&exact); err == nil && exact == 1 {
+			return id, nil
+		}
+		return "", fmt.Errorf("audit id %q is in several experiments; use experiment:id: %w", id, ErrNotFound)
+	}
+	return key, nil
+}
+
+// Audit returns one audit by key.
+func (s *Store) Audit(ctx context.Context, key string) (AuditDetail, error) {
+	var d AuditDetail
+	var labels, file sql.NullString
+	var run sql.NullString
+	err := s.db.QueryRowContext(ctx, "SELECT "+auditColumns+", NULL::DOUBLE, a.labels, a.transcript_file, a.transcript_bytes, au.run FROM audits a LEFT JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor WHERE a.key = ?", key).
+		Scan(&d.Key, &d.Experiment, &d.ID, &d.Auditor, &d.AuditorName, &d.Eval, &d.Behavior, &d.Split, &d.Seed, &d.Target,
+			&d.Turns, &d.Messages, &d.Detected, &d.FalsePositive, &d.Quality, &d.ProductionValue, &d.Summary, &d.Strategy, &d.SortScore,
+			&labels, &file, &d.Bytes, &run)
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, fmt.Errorf("audit %q: %w", key, ErrNotFound)
+	}
+	if err != nil {
+		return d, fmt.Errorf("data: audit: %w", err)
+	}
+	d.Labels, d.TranscriptFile, d.RunID = labels.String, file.String, run.String
+	rows, err := s.db.QueryContext(ctx, `SELECT dimension, score FROM audit_scores WHERE experiment = ? AND audit = ? ORDER BY score DESC, dimension`, d.Experiment, d.ID)
+	if err != nil {
+		return d, fmt.Errorf("data: audit scores: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sc Score
+		if err := rows.Scan(&sc.Dimension, &sc.Value); err != nil {
+			return d, fmt.Errorf("data: audit scores: %w", err)
+		}
+		d.Scores = append(d.Scores, sc)
+	}
+	return d, rows.Err()
+}
+
+// Transcript returns an audit's transcript JSON as imported.
+func (s *Store) Transcript(ctx context.Context, experiment, audit string) ([]byte, error) {
+	var body string
+	err := s.db.QueryRowContext(ctx, `SELECT json FROM audit_transcripts WHERE experiment = ? AND audit = ?`, experiment, audit).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("transcript of %s:%s: %w", experiment, audit, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("data: transcript: %w", err)
+	}
+	return []byte(body), nil
+}
+
+// ScoreDimensions lists the judge dimensions used in an experiment (all
+// experiments when exp is "").
+func (s *Store) ScoreDimensions(ctx context.Context, exp string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT dimension FROM audit_scores WHERE ? = '' OR experiment = ? ORDER BY dimension`, exp, exp)
+	if err != nil {
+		return nil, fmt.Errorf("data: dimensions: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,471 @@
+package data
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Pref is a coded AnnotatedPairs preference, one byte per vote so that a
+// dataset's whole vote matrix (50,000 comparisons × 52 annotators) stays
+// small. The values follow the order of analysis.Vote, but callers should
+// convert explicitly rather than rely on it.
+type Pref int8
+
+// The coded preferences. Any string other than the four known ones is
+// PrefInvalid.
+const (
+	PrefNone    Pref = iota // no vote, a null pref or an empty string
+	PrefA                   // "text_a"
+	PrefB                   // "text_b"
+	PrefTie                 // "tie"
+	PrefInvalid             // "invalid" and anything else
+)
+
+// prefCodeSQL codes ap_votes.pref as a Pref in SQL, so the scan moves small
+// integers instead of strings.
+const prefCodeSQL = `CASE WHEN pref IS NULL OR pref = '' THEN 0 WHEN pref = 'text_a' THEN 1 WHEN pref = 'text_b' THEN 2 WHEN pref = 'tie' THEN 3 ELSE 4 END`
+
+// PairsDataset is one AnnotatedPairs dataset's header.
+type PairsDataset struct {
+	ID, Name, Description, Version, Format string
+	DefaultAnnotator                       string // "" when the file names none
+	CreatedAt                              string
+	Synthetic                              bool
+	Comparisons                            int
+	DroppedDuplicates                      int
+	ImportID                               int64 // changes whenever the dataset is re-imported
+	MetadataKeys                           []string
+}
+
+// PairsAnnotator is one annotator of a dataset, in display order.
+type PairsAnnotator struct {
+	Idx                         int // row of VoteMatrix.Votes
+	ID, Name, Description, Type string
+	Declared                    bool
+}
+
+// VoteMatrix is a dataset's votes and the comparison facts the explorer
+// needs, indexed by comparison position (ap_comparisons.idx, 0..N-1).
+type VoteMatrix struct {
+	N int
+	// Votes[a][i] is annotator a's vote (PairsAnnotator.Idx) on comparison i.
+	Votes [][]Pref
+	// Models lists the distinct response models, sorted; ModelA[i] and
+	// ModelB[i] index it, or are -1 when the response names no model.
+	Models         []string
+	ModelA, ModelB []int32
+	// LenA and LenB are the response lengths in Unicode characters.
+	LenA, LenB []int32
+}
+
+// MetaValue is one value of a metadata key with the number of comparisons
+// that carry it.
+type MetaValue struct {
+	Value string
+	Count int
+}
+
+// MetaValues is a metadata key's values over a dataset.
+type MetaValues struct {
+	Key string
+	// Values are ordered by Count, most comparisons first, then by value.
+	Values []MetaValue
+	// Of[i] is comparison i's value as an index into Values, or -1 when the
+	// comparison has no value for the key.
+	Of []int32
+}
+
+// PairsDataset returns one dataset's header, or ErrNotFound.
+func (s *Store) PairsDataset(ctx context.Context, id string) (PairsDataset, error) {
+	var d PairsDataset
+	var def sql.NullString
+	var keys string
+	err := s.db.QueryRowContext(ctx, `
+SELECT id, name, description, version, format, default_annotator, created_at, synthetic,
+       n_comparisons, dropped_duplicates, import_id, metadata_keys
+FROM ap_datasets WHERE id = ?`, id).Scan(&d.ID, &d.Name, &d.Description, &d.Version, &d.Format, &def, &d.CreatedAt,
+		&d.Synthetic, &d.Comparisons, &d.DroppedDuplicates, &d.ImportID, &keys)
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, fmt.Errorf("dataset %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return d, fmt.Errorf("data: pairs dataset: %w", err)
+	}
+	d.DefaultAnnotator = def.String
+	if err := json.Unmarshal([]byte(keys), &d.MetadataKeys); err != nil {
+		return d, fmt.Errorf("data: pairs dataset %s: metadata keys: %w", id, err)
+	}
+	return d, nil
+}
+
+// PairsAnnotators lists a dataset's annotators in display order: declared
+// ones first, in file order.
+func (s *Store) PairsAnnotators(ctx context.Context, dataset string) ([]PairsAnnotator, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT idx, id, name, description, type, declared FROM ap_annotators WHERE dataset = ? ORDER BY ord`, dataset)
+	if err != nil {
+		return nil, fmt.Errorf("data: pairs annotators: %w", err)
+	}
+	defer rows.Close()
+	var out []PairsAnnotator
+	for rows.Next() {
+		var a PairsAnnotator
+		if err := rows.Scan(&a.Idx, &a.ID, &a.Name, &a.Description, &a.Type, &a.Declared); err != nil {
+			return nil, fmt.Errorf("data: pairs annotators: %w", err)
+		}
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("data: pairs annotators: %w", err)
+	}
+	return out, nil
+}
+
+// votesPerWord is how many 4-bit vote codes the vote scan packs into one
+// integer.
+const votesPerWord = 16
+
+// PairsVoteMatrix loads a dataset's whole vote matrix and the models and
+// lengths of its comparisons. The votes come in one scan, packed in SQL 16
+// to an integer, so a 2.6-million-vote dataset moves about 160,000 rows
+// instead of 2.6 million. Votes of annotators not in ap_annotators, or of
+// comparisons out of range, cannot occur after an import and are ignored.
+func (s *Store) PairsVoteMatrix(ctx context.Context, dataset string) (VoteMatrix, error) {
+	var m VoteMatrix
+	var nAnn int
+	if err := s.db.QueryRowContext(ctx, `
+SELECT (SELECT count(*) FROM ap_comparisons WHERE dataset = ?),
+       (SELECT coalesce(max(idx) + 1, 0) FROM ap_annotators WHERE dataset = ?)`, dataset, dataset).Scan(&m.N, &nAnn); err != nil {
+		return m, fmt.Errorf("data: vote matrix: %w", err)
+	}
+	if err := s.loadComparisonFacts(ctx, dataset, &m); err != nil {
+		return m, err
+	}
+	m.Votes = make([][]Pref, nAnn)
+	backing := make([]Pref, nAnn*m.N)
+	for a := range m.Votes {
+		m.Votes[a] = backing[a*m.N : (a+1)*m.N : (a+1)*m.N]
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT annotator, cmp // 16 AS word, sum((`+prefCodeSQL+`)::UBIGINT << (4 * (cmp % 16))::UBIGINT)::UBIGINT
+FROM ap_votes WHERE dataset = ?
+GROUP BY annotator, word`, dataset)
+	if err != nil {
+		return m, fmt.Errorf("data: vote matrix: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a, word int
+		var packed uint64
+		if err := rows.Scan(&a, &word, &packed); err != nil {
+			return m, fmt.Errorf("data: vote matrix: %w", err)
+		}
+		if a < 0 || a >= nAnn {
+			continue
+		}
+		votes := m.Votes[a]
+		for k, i := 0, word*votesPerWord; k < votesPerWord && i < m.N; k, i = k+1, i+1 {
+			votes[i] = Pref(packed >> (4 * k) & 0xf)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return m, fmt.Errorf("data: vote matrix: %w", err)
+	}
+	return m, nil
+}
+
+// loadComparisonFacts fills the models and lengths of a vote matrix.
+func (s *Store) loadComparisonFacts(ctx context.Context, dataset string, m *VoteMatrix) error {
+	m.ModelA, m.ModelB = make([]int32, m.N), make([]int32, m.N)
+	m.LenA, m.LenB = make([]int32, m.N), make([]int32, m.N)
+	for i := range m.ModelA {
+		m.ModelA[i], m.ModelB[i] = -1, -1
+	}
+	models, err := s.stringList(ctx, `
+SELECT DISTINCT m FROM (SELECT model_a AS m FROM ap_comparisons WHERE dataset = ? UNION ALL SELECT model_b FROM ap_comparisons WHERE dataset = ?)
+WHERE m IS NOT NULL ORDER BY m`, dataset, dataset)
+	if err != nil {
+		return fmt.Errorf("data: vote matrix models: %w", err)
+	}
+	m.Models = models
+	index := make(map[string]int32, len(models))
+	for i, name := range models {
+		index[name] = int32(i)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT idx, model_a, model_b, len_a, len_b FROM ap_comparisons WHERE dataset = ?`, dataset)
+	if err != nil {
+		return fmt.Errorf("data: vote matrix comparisons: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i int
+		var ma, mb sql.NullString
+		var la, lb int32
+		if err := rows.Scan(&i, &ma, &mb, &la, &lb); err != nil {
+			return fmt.Errorf("data: vote matrix comparisons: %w", err)
+		}
+		if i < 0 || i >= m.N {
+			continue
+		}
+		if ma.Valid {
+			m.ModelA[i] = index[ma.String]
+		}
+		if mb.Valid {
+			m.ModelB[i] = index[mb.String]
+		}
+		m.LenA[i], m.LenB[i] = la, lb
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("data: vote matrix comparisons: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) stringList(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// PairsMetaValues returns the values of one metadata key over a dataset,
+// most comparisons first, and each comparison's value.
+func (s *Store) PairsMetaValues(ctx context.Context, dataset, key string) (MetaValues, error) {
+	mv := MetaValues{Key: key}
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM ap_comparisons WHERE dataset = ?`, dataset).Scan(&n); err != nil {
+		return mv, fmt.Errorf("data: meta values: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT value, count(*) AS n FROM ap_meta WHERE dataset = ? AND key = ? AND value IS NOT NULL
+GROUP BY value ORDER BY n DESC, value`, dataset, key)
+	if err != nil {
+		return mv, fmt.Errorf("data: meta values: %w", err)
+	}
+	defer rows.Close()
+	index := map[string]int32{}
+	for rows.Next() {
+		var v MetaValue
+		if err := rows.Scan(&v.Value, &v.Count); err != nil {
+			return mv, fmt.Errorf("data: meta values: %w", err)
+		}
+		index[v.Value] = int32(len(mv.Values))
+		mv.Values = append(mv.Values, v)
+	}
+	if err := rows.Err(); err != nil {
+		return mv, fmt.Errorf("data: meta values: %w", err)
+	}
+	mv.Of = make([]int32, n)
+	for i := range mv.Of {
+		mv.Of[i] = -1
+	}
+	rows2, err := s.db.QueryContext(ctx, `SELECT cmp, value FROM ap_meta WHERE dataset = ? AND key = ? AND value IS NOT NULL`, dataset, key)
+	if err != nil {
+		return mv, fmt.Errorf("data: meta values: %w", err)
+	}
+	defer rows2.Close()
+	for rows2.Next() {
+		var i int
+		var v string
+		if err := rows2.Scan(&i, &v); err != nil {
+			return mv, fmt.Errorf("data: meta values: %w", err)
+		}
+		if i >= 0 && i < n {
+			mv.Of[i] = index[v]
+		}
+	}
+	if err := rows2.Err(); err != nil {
+		return mv, fmt.Errorf("data: meta values: %w", err)
+	}
+	return mv, nil
+}
+
+// PairsSearch returns the positions of the comparisons whose prompt or
+// either response contains text, case-insensitively, in ascending order.
+// text matches literally: LIKE wildcards in it are escaped.
+func (s *Store) PairsSearch(ctx context.Context, dataset, text string) ([]int32, error) {
+	pattern := "%" + escapeLike(text) + "%"
+	rows, err := s.db.QueryContext(ctx, `
+SELECT idx FROM ap_comparisons
+WHERE dataset = ? AND (prompt ILIKE ? ESCAPE '\' OR text_a ILIKE ? ESCAPE '\' OR text_b ILIKE ? ESCAPE '\')
+ORDER BY idx`, dataset, pattern, pattern, pattern)
+	if err != nil {
+		return nil, fmt.Errorf("data: search comparisons: %w", err)
+	}
+	defer rows.Close()
+	var out []int32
+	for rows.Next() {
+		var i int32
+		if err := rows.Scan(&i); err != nil {
+			return nil, fmt.Errorf("data: search comparisons: %w", err)
+		}
+		out = append(out, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("data: search comparisons: %w", err)
+	}
+	return out, nil
+}
+
+// PairsComparison is one comparison's prompt and responses.
+type PairsComparison struct {
+	Idx            int
+	ID, Prompt     string
+	HasPrompt      bool // false when the file gives no prompt
+	TextA, TextB   string
+	ModelA, ModelB string // "" when not named
+	LenA, LenB     int
+	AttrsA, AttrsB []KeyValue  // response keys beyond text and model, sorted by key
+	Metadata       []KeyValue  // in file order
+	Votes          []PairsVote // only PairsComparisonByID fills it
+}
+
+// KeyValue is a metadata entry or a response attribute, the value as text
+// (strings as is, other JSON values as JSON).
+type KeyValue struct{ Key, Value string }
+
+// PairsVote is one annotator's vote on a comparison.
+type PairsVote struct {
+	Annotator PairsAnnotator
+	Pref      string // as stored: text_a, text_b, tie, invalid...; "" when null
+	Null      bool   // the vote is null (no preference)
+	Reason    string // no_pref_reason, when given
+}
+
+// PairsComparisons returns the comparisons at the given positions, in the
+// order given; positions that do not exist are skipped. Callers pass one
+// page (tens of positions) at a time.
+func (s *Store) PairsComparisons(ctx context.Context, dataset string, idxs []int32) ([]PairsComparison, error) {
+	if len(idxs) == 0 {
+		return nil, nil
+	}
+	list := make([]int64, len(idxs))
+	for i, v := range idxs {
+		list[i] = int64(v)
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT idx, id, prompt, text_a, text_b, coalesce(model_a, ''), coalesce(model_b, ''), len_a, len_b,
+       coalesce(attrs_a, ''), coalesce(attrs_b, ''), coalesce(metadata, '')
+FROM ap_comparisons WHERE dataset = ? AND idx IN (SELECT unnest(?::BIGINT[]))`, dataset, list)
+	if err != nil {
+		return nil, fmt.Errorf("data: pairs comparisons: %w", err)
+	}
+	defer rows.Close()
+	byIdx := map[int]PairsComparison{}
+	for rows.Next() {
+		c, err := scanComparison(rows)
+		if err != nil {
+			return nil, fmt.Errorf("data: pairs comparisons: %w", err)
+		}
+		byIdx[c.Idx] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("data: pairs comparisons: %w", err)
+	}
+	out := make([]PairsComparison, 0, len(byIdx))
+	for _, i := range idxs {
+		if c, ok := byIdx[int(i)]; ok {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func scanComparison(rows interface{ Scan(...any) error }) (PairsComparison, error) {
+	var c PairsComparison
+	var prompt sql.NullString
+	var attrsA, attrsB, meta string
+	if err := rows.Scan(&c.Idx, &c.ID, &prompt, &c.TextA, &c.TextB, &c.ModelA, &c.ModelB, &c.LenA, &c.LenB, &attrsA, &attrsB, &meta); err != nil {
+		return c, err
+	}
+	c.Prompt, c.HasPrompt = prompt.String, prompt.Valid
+	var err error
+	if c.AttrsA, err = objectEntries(attrsA); err != nil {
+		return c, fmt.Errorf("comparison %s: attrs_a: %w", c.ID, err)
+	}
+	if c.AttrsB, err = objectEntries(attrsB); err != nil {
+		return c, fmt.Errorf("comparison %s: attrs_b: %w", c.ID, err)
+	}
+	if meta != "" {
+		pairs, err := orderedObject([]byte(meta))
+		if err != nil {
+			return c, fmt.Errorf("comparison %s: metadata: %w", c.ID, err)
+		}
+		for _, kv := range pairs {
+			c.Metadata = append(c.Metadata, KeyValue{Key: kv.key, Value: scalarText(kv.value)})
+		}
+	}
+	return c, nil
+}
+
+// objectEntries lists a stored JSON object's members ("" means none), keys
+// sorted (the importer writes response attributes through a map).
+func objectEntries(s string) ([]KeyValue, error) {
+	if s == "" {
+		return nil, nil
+	}
+	pairs, err := orderedObject([]byte(s))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]KeyValue, len(pairs))
+	for i, kv := range pairs {
+		out[i] = KeyValue{Key: kv.key, Value: scalarText(kv.value)}
+	}
+	slices.SortStableFunc(out, func(a, b KeyValue) int { return strings.Compare(a.Key, b.Key) })
+	return out, nil
+}
+
+// PairsComparisonByID returns one comparison with its metadata and every
+// annotator's vote (annotators in display order; those without a vote are
+// left out), or ErrNotFound.
+func (s *Store) PairsComparisonByID(ctx context.Context, dataset, id string) (PairsComparison, error) {
+	row := s.db.QueryRowContext(ctx, `
+SELECT idx, id, prompt, text_a, text_b, coalesce(model_a, ''), coalesce(model_b, ''), len_a, len_b,
+       coalesce(attrs_a, ''), coalesce(attrs_b, ''), coalesce(metadata, '')
+FROM ap_comparisons WHERE dataset = ? AND id = ?`, dataset, id)
+	c, err := scanComparison(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, fmt.Errorf("comparison %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return c, fmt.Errorf("data: pairs comparison: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT a.idx, a.id, a.name, a.description, a.type, a.declared, v.pref, coalesce(v.reason, '')
+FROM ap_votes v JOIN ap_annotators a ON a.dataset = v.dataset AND a.idx = v.annotator
+WHERE v.dataset = ? AND v.cmp = ? ORDER BY a.ord`, dataset, c.Idx)
+	if err != nil {
+		return c, fmt.Errorf("data: pairs comparison votes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var v PairsVote
+		var pref sql.NullString
+		a := &v.Annotator
+		if err := rows.Scan(&a.Idx, &a.ID, &a.Name, &a.Description, &a.Type, &a.Declared, &pref, &v.Reason); err != nil {
+			return c, fmt.Errorf("data: pairs comparison votes: %w", err)
+		}
+		v.Pref, v.Null = pref.String, !pref.Valid
+		c.Votes = append(c.Votes, v)
+	}
+	if err := rows.Err(); err != nil {
+		return c, fmt.Errorf("data: pairs comparison votes: %w", err)
+	}
+	return c, nil
+}

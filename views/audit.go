@@ -1,0 +1,127 @@
+package views
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+
+	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/data"
+)
+
+// AuditView is the audit page.
+type AuditView struct {
+	Audit      data.AuditDetail
+	Synthetic  bool
+	Filter     url.Values // the browser filter the page was opened from
+	Prev, Next string     // neighbour keys within the filter
+	Views      []ViewTab
+	View       string // the view shown
+	Branch     int    // the branch shown (0-based)
+	Branches   []BranchTab
+	Messages   []MessageView
+	SystemNote string // the auditor-set system prompt, shown first
+	Judge      *JudgeView
+	Labels     [][2]string // label name, value; sorted
+	LoadError  string      // the transcript could not be read or replayed
+}
+
+// ViewTab is a link to one view of the transcript.
+type ViewTab struct {
+	Name    string
+	Current bool
+	URL     templ.SafeURL
+}
+
+// BranchTab is a link to one branch of the shown view.
+type BranchTab struct {
+	Index    int
+	Current  bool
+	URL      templ.SafeURL
+	Label    string
+	Messages int
+}
+
+// MessageView is one message as shown.
+type MessageView struct {
+	Anchor     string // element id without "m-"
+	Role       string
+	Text       string
+	Reasoning  string
+	ToolCalls  []ToolCallView
+	ToolCallID string
+	Function   string
+	Error      string
+	Model      string
+	Shared     bool // part of the prefix shared with the previous branch
+	Long       bool
+	Other      []string // other content parts, as JSON
+}
+
+// ToolCallView is one tool call.
+type ToolCallView struct {
+	ID, Function, Arguments string
+}
+
+// JudgeView is the judge panel.
+type JudgeView struct {
+	Summary, Justification string
+	Highlights             []HighlightView
+}
+
+// HighlightView is one citation with where its parts point.
+type HighlightView struct {
+	Index       int
+	Description string
+	Parts       []HighlightPart
+}
+
+// HighlightPart is one cited quote.
+type HighlightPart struct {
+	MessageID string
+	Quote     string
+	Href      templ.SafeURL // link that shows the message (another view when needed)
+	Here      bool          // the message is on the page as shown
+}
+
+// Permalink is the audit's shareable link.
+func (v AuditView) Permalink() templ.SafeURL { return Path("audits", v.Audit.Key) }
+
+// MessageLink is the shareable link of one message.
+func (v AuditView) MessageLink(anchor string) string {
+	return string(v.Permalink()) + "#m-" + anchor
+}
+
+// NeighbourLink links to another audit with the same filter.
+func (v AuditView) NeighbourLink(key string) templ.SafeURL {
+	return PathQuery(v.Filter, "audits", key)
+}
+
+// BackLink returns to the browser with the filter.
+func (v AuditView) BackLink() templ.SafeURL { return PathQuery(v.Filter, "audits") }
+
+// RawLink downloads the transcript JSON.
+func (v AuditView) RawLink() templ.SafeURL {
+	return Path("audits", v.Audit.Key, "transcript.json")
+}
+
+// Outcome describes the audit's outcome.
+func (v AuditView) Outcome() string { return OutcomeText(v.Audit.AuditRow) }
+
+// ScoreClass is the colour class of a 1–10 score.
+func ScoreClass(s float64) string {
+	n := int(s + 0.5)
+	if n < 1 {
+		n = 1
+	}
+	if n > 10 {
+		n = 10
+	}
+	return "score-cell s" + strconv.Itoa(n)
+}
+
+// FmtScore formats a judge score.
+func FmtScore(s float64) string { return strconv.FormatFloat(s, 'g', 4, 64) }
+
+// FmtInt formats an int.
+func FmtInt(n int) string { return fmt.Sprint(n) }

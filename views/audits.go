@@ -1,0 +1,104 @@
+package views
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+
+	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/data"
+)
+
+// AuditListView is the audit browser.
+type AuditListView struct {
+	Query       url.Values // the filter, for links
+	Filter      data.AuditFilter
+	Scores      []string
+	Rows        []data.AuditRow
+	Total       int
+	Page, Per   int
+	Dimensions  []string
+	Experiments []data.ExperimentSummary
+	Synthetic   bool
+}
+
+// Pages is the number of pages.
+func (v AuditListView) Pages() int {
+	if v.Total == 0 {
+		return 1
+	}
+	return (v.Total + v.Per - 1) / v.Per
+}
+
+// PageLink links to another page of the same filter.
+func (v AuditListView) PageLink(page int) templ.SafeURL {
+	q := with(v.Query, "page", strconv.Itoa(page))
+	if page == 1 {
+		q.Del("page")
+	}
+	return PathQuery(q, "audits")
+}
+
+// AuditLink opens an audit, carrying the filter for previous/next.
+func (v AuditListView) AuditLink(key string) templ.SafeURL {
+	return PathQuery(v.Query, "audits", key)
+}
+
+// CSVLink exports the filter.
+func (v AuditListView) CSVLink() templ.SafeURL { return PathQuery(v.Query, "audits.csv") }
+
+// SortLink sorts by a column, flipping the direction when it already sorts.
+func (v AuditListView) SortLink(key string) templ.SafeURL {
+	dir := "asc"
+	if v.Filter.Sort == key && !v.Filter.Desc {
+		dir = "desc"
+	}
+	q := with(v.Query, "sort", key, "dir", dir)
+	q.Del("page")
+	return PathQuery(q, "audits")
+}
+
+// Range describes the rows shown.
+func (v AuditListView) Range() string {
+	if v.Total == 0 {
+		return "no audits match"
+	}
+	from := (v.Page-1)*v.Per + 1
+	to := from + len(v.Rows) - 1
+	return fmt.Sprintf("%d–%d of %d audits", from, to, v.Total)
+}
+
+// OutcomeText describes an audit's outcome.
+func OutcomeText(r data.AuditRow) string {
+	switch {
+	case r.FalsePositive.Valid && r.FalsePositive.Bool:
+		return "false positive"
+	case r.FalsePositive.Valid:
+		return "no false positive"
+	case r.Detected.Valid && r.Detected.Bool:
+		return "detected"
+	case r.Detected.Valid:
+		return "missed"
+	case r.Quality.Valid:
+		return fmt.Sprintf("quality %.0f", r.Quality.Float64)
+	case r.ProductionValue.Valid:
+		return fmt.Sprintf("value %.0f", r.ProductionValue.Float64)
+	}
+	return ""
+}
+
+// ScoreValue is the first score threshold, for the form.
+func (v AuditListView) ScoreValue() string {
+	if len(v.Scores) > 0 {
+		return v.Scores[0]
+	}
+	return ""
+}
+
+// EpochValue renders the epoch filter.
+func (v AuditListView) EpochValue() string {
+	if v.Filter.Epoch == nil {
+		return ""
+	}
+	return strconv.Itoa(*v.Filter.Epoch)
+}

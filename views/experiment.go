@@ -1,0 +1,162 @@
+package views
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+
+	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/data"
+)
+
+// ExperimentView is the experiment overview page.
+type ExperimentView struct {
+	Exp           data.Experiment
+	Query         url.Values // the page's state, for links
+	Filter        OverviewFilter
+	Runs, Rewards []Option
+	Cals, Epochs  []Option
+	Columns       []Column
+	Rows          []ScoreRow
+	Sort          string
+	Desc          bool
+	Dim           string
+	CorrNames     []string
+	CorrR, CorrP  [][]float64
+}
+
+// OverviewFilter is the overview's filter form state.
+type OverviewFilter struct{ Run, Reward, Kind, Cal, Epoch string }
+
+// Option is one choice of a select.
+type Option struct{ Value, Label string }
+
+// Column is a table column.
+type Column struct{ Key, Title string }
+
+// ScoreRow is one auditor's row.
+type ScoreRow struct {
+	Key, ID, Name, Kind, Run string
+	Cells                    []EstimateCell
+}
+
+// EstimateCell is a value with its interval.
+type EstimateCell struct {
+	Value, Lo, Hi float64
+	N             int
+	Dim           string
+}
+
+// Fmt formats a 0–100 estimate as "72.7 [70.1, 75.2]"; undefined parts are
+// "–".
+func (e EstimateCell) Fmt() string { return FmtEstimate(e.Value, e.Lo, e.Hi, 1) }
+
+// FmtEstimate formats a value and its interval with the given decimals.
+func FmtEstimate(v, lo, hi float64, decimals int) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	s := fmt.Sprintf("%.*f", decimals, v)
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return s
+	}
+	return s + fmt.Sprintf(" [%.*f, %.*f]", decimals, lo, decimals, hi)
+}
+
+// FmtValue formats just the value.
+func (e EstimateCell) FmtValue() string {
+	if math.IsNaN(e.Value) {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", e.Value)
+}
+
+// FmtCI formats just the interval.
+func (e EstimateCell) FmtCI() string {
+	if math.IsNaN(e.Value) || math.IsNaN(e.Lo) || math.IsNaN(e.Hi) {
+		return ""
+	}
+	return fmt.Sprintf("[%.1f, %.1f]", e.Lo, e.Hi)
+}
+
+// with returns the page's query with one key changed ("" removes it).
+func with(q url.Values, kv ...string) url.Values {
+	out := url.Values{}
+	for k, v := range q {
+		out[k] = append([]string(nil), v...)
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] == "" {
+			out.Del(kv[i])
+		} else {
+			out.Set(kv[i], kv[i+1])
+		}
+	}
+	return out
+}
+
+// SortLink is the link a column header points to: sort by it, flipping the
+// direction when it already sorts.
+func (v ExperimentView) SortLink(key string) templ.SafeURL {
+	dir := "desc"
+	if key == "name" {
+		dir = "asc"
+	}
+	if v.Sort == key {
+		if v.Desc {
+			dir = "asc"
+		} else {
+			dir = "desc"
+		}
+	}
+	return PathQuery(with(v.Query, "sort", key, "dir", dir), "experiments", v.Exp.ID)
+}
+
+// SortMark shows the sort direction on the sorted column.
+func (v ExperimentView) SortMark(key string) string {
+	if v.Sort != key {
+		return ""
+	}
+	if v.Desc {
+		return " ▼"
+	}
+	return " ▲"
+}
+
+// FigureURL is the overview figure in a format, with the page's filters.
+func (v ExperimentView) FigureURL(format string) templ.SafeURL {
+	return PathQuery(v.Query, "experiments", v.Exp.ID, "figures", "scores."+format)
+}
+
+// CSVURL is scores.csv with the page's filters.
+func (v ExperimentView) CSVURL() templ.SafeURL {
+	return PathQuery(v.Query, "experiments", v.Exp.ID, "scores.csv")
+}
+
+// DimLink switches the figure's dimension.
+func (v ExperimentView) DimLink(dim string) templ.SafeURL {
+	if dim == "composite" {
+		dim = ""
+	}
+	return PathQuery(with(v.Query, "dim", dim), "experiments", v.Exp.ID)
+}
+
+// AuditsLink lists the audits behind one cell.
+func (v ExperimentView) AuditsLink(auditor, dim string) templ.SafeURL {
+	q := url.Values{"exp": {v.Exp.ID}, "auditor": {auditor}}
+	switch dim {
+	case "audit_quality", "fp_calibration", "production", "auditbench_stc", "auditbench_default":
+		q.Set("eval", dim)
+	case "realism":
+		q.Set("eval", "realism")
+	}
+	return PathQuery(q, "audits")
+}
+
+// FmtCorr formats a correlation with its p-value.
+func FmtCorr(r, p float64) string {
+	if math.IsNaN(r) {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f (p=%.2g)", r, p)
+}

@@ -1,0 +1,258 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/petri"
+	"github.com/auditscope/auditscope/views"
+	"github.com/labstack/echo/v4"
+)
+
+// longMessage is the length above which a message is collapsible.
+const longMessage = 2000
+
+func (s *Server) showAudit(c echo.Context) error {
+	ctx := c.Request().Context()
+	key, err := s.store.ResolveAuditKey(ctx, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	a, err := s.store.Audit(ctx, key)
+	if err != nil {
+		return err
+	}
+	q := c.QueryParams()
+	fq := filterQuery(q)
+	f, err := parseAuditFilter(fq)
+	if err != nil {
+		return err
+	}
+	vm := views.AuditView{Audit: a, Filter: fq}
+	if exp, err := s.store.Experiment(ctx, a.Experiment); err == nil {
+		vm.Synthetic = exp.Synthetic
+	}
+	if len(fq) > 0 {
+		if vm.Prev, vm.Next, err = s.store.Neighbors(ctx, f, key); err != nil {
+			return err
+		}
+	}
+	if a.Labels != "" {
+		var labels map[string]string
+		if json.Unmarshal([]byte(a.Labels), &labels) == nil {
+			for k, v := range labels {
+				vm.Labels = append(vm.Labels, [2]string{k, v})
+			}
+			sort.Slice(vm.Labels, func(i, j int) bool { return vm.Labels[i][0] < vm.Labels[j][0] })
+		}
+	}
+	body, err := s.store.Transcript(ctx, a.Experiment, a.ID)
+	if err != nil {
+		vm.LoadError = "The transcript could not be read: " + userMessage(err)
+		return render(c, http.StatusOK, views.AuditPage(vm))
+	}
+	var t petri.Transcript
+	if err := json.Unmarshal(body, &t); err != nil {
+		vm.LoadError = "The transcript is not valid Petri JSON; download the raw JSON to inspect it."
+		return render(c, http.StatusOK, views.AuditPage(vm))
+	}
+	pv, err := t.Views()
+	if err != nil {
+		vm.LoadError = "The transcript's edits could not be replayed (" + err.Error() + "); showing what could be rebuilt."
+	}
+	if err := fillTranscript(&vm, pv, q, key); err != nil {
+		return err
+	}
+	if jo := t.Metadata.JudgeOutput; jo != nil {
+		vm.Judge = judgeView(jo, pv, vm.View, vm.Branch, key, fq)
+	}
+	return render(c, http.StatusOK, views.AuditPage(vm))
+}
+
+// userMessage keeps the part of an error meant for users.
+func userMessage(err error) string {
+	var ie *data.InputError
+	if errors.As(err, &ie) {
+		return ie.Error()
+	}
+	if errors.Is(err, data.ErrNotFound) {
+		return "it is missing from the database"
+	}
+	return "see the server log"
+}
+
+// viewURL links to a view and branch of the audit, keeping the filter.
+func viewURL(key string, fq url.Values, view string, branch int) url.Values {
+	q := url.Values{}
+	for k, v := range fq {
+		q[k] = v
+	}
+	if view != "" {
+		q.Set("view", view)
+	}
+	if branch >= 0 {
+		q.Set("branch", strconv.Itoa(branch))
+	}
+	return q
+}
+
+func fillTranscript(vm *views.AuditView, pv []petri.View, q url.Values, key string) error {
+	if len(pv) == 0 {
+		return nil
+	}
+	want := q.Get("view")
+	vi := 0
+	if want != "" {
+		vi = -1
+		for i, v := range pv {
+			if v.Name == want {
+				vi = i
+			}
+		}
+		if vi < 0 {
+			names := make([]string, len(pv))
+			for i, v := range pv {
+				names[i] = v.Name
+			}
+			return badRequestf("view: this transcript has the views %s, not %q", strings.Join(names, ", "), want)
+		}
+	}
+	view := pv[vi]
+	vm.View = view.Name
+	bi := len(view.Branches) - 1
+	if b := q.Get("branch"); b != "" {
+		n, err := strconv.Atoi(b)
+		if err != nil || n < 0 || n >= len(view.Branches) {
+			return badRequestf("branch: the %s view has branches 0 to %d, not %q", view.Name, len(view.Branches)-1, b)
+		}
+		bi = n
+	}
+	vm.Branch = bi
+	fq := vm.Filter
+	for _, v := range pv {
+		vm.Views = append(vm.Views, views.ViewTab{Name: v.Name, Current: v.Name == view.Name,
+			URL: views.PathQuery(viewURL(key, fq, v.Name, -1), "audits", key)})
+	}
+	for i, b := range view.Branches {
+		label := "branch " + strconv.Itoa(i+1)
+		if b.EndedBy != "" {
+			label += " (ended by " + b.EndedBy + ")"
+		} else {
+			label += " (final)"
+		}
+		vm.Branches = append(vm.Branches, views.BranchTab{Index: i, Current: i == bi, Label: label, Messages: len(b.Messages),
+			URL: views.PathQuery(viewURL(key, fq, view.Name, i), "audits", key)})
+	}
+	br := view.Branches[bi]
+	for i, m := range br.Messages {
+		mv := messageView(m, view.Name, bi, i)
+		mv.Shared = bi > 0 && i < br.Shared
+		vm.Messages = append(vm.Messages, mv)
+	}
+	return nil
+}
+
+func messageView(m petri.Message, view string, branch, i int) views.MessageView {
+	anchor := m.ID
+	if anchor == "" {
+		anchor = view + "-" + strconv.Itoa(branch) + "-" + strconv.Itoa(i)
+	}
+	mv := views.MessageView{Anchor: anchor, Role: m.Role, Text: m.Content.String(), Function: m.Function, Model: m.Model}
+	if len(m.ToolCallID) > 0 && m.Role == "tool" {
+		mv.ToolCallID = m.ToolCallID[0]
+	}
+	if m.Error != nil {
+		mv.Error = m.Error.Type + ": " + m.Error.Message
+	}
+	for _, p := range m.Content.Parts {
+		switch p.Type {
+		case "text":
+		case "reasoning":
+			if p.Redacted {
+				mv.Reasoning += "(redacted reasoning)\n"
+			} else {
+				mv.Reasoning += p.Reasoning + "\n"
+			}
+		default:
+			mv.Other = append(mv.Other, string(p.Raw))
+		}
+	}
+	for _, tc := range m.ToolCalls {
+		args, _ := json.MarshalIndent(tc.Arguments, "", "  ")
+		mv.ToolCalls = append(mv.ToolCalls, views.ToolCallView{ID: tc.ID, Function: tc.Function, Arguments: string(args)})
+	}
+	mv.Long = len(mv.Text) > longMessage
+	return mv
+}
+
+// judgeView builds the judge panel; each highlight links to a view and
+// branch that holds the cited message, preferring the one shown.
+func judgeView(jo *petri.JudgeOutput, pv []petri.View, view string, branch int, key string, fq url.Values) *views.JudgeView {
+	jv := &views.JudgeView{Summary: jo.Summary, Justification: jo.Justification}
+	where := func(id string) (string, int, bool) {
+		for _, v := range pv {
+			if v.Name != view {
+				continue
+			}
+			for _, m := range v.Branches[branch].Messages {
+				if m.ID == id {
+					return v.Name, branch, true
+				}
+			}
+		}
+		for _, v := range pv {
+			for bi := len(v.Branches) - 1; bi >= 0; bi-- {
+				for _, m := range v.Branches[bi].Messages {
+					if m.ID == id {
+						return v.Name, bi, false
+					}
+				}
+			}
+		}
+		return "", -1, false
+	}
+	for i, h := range jo.Highlights {
+		hv := views.HighlightView{Index: i + 1, Description: h.Description}
+		if h.Index != nil {
+			hv.Index = *h.Index
+		}
+		for _, p := range h.Parts {
+			v, b, here := where(p.MessageID)
+			hp := views.HighlightPart{MessageID: p.MessageID, Quote: p.QuotedText, Here: here}
+			if here || v == "" {
+				hp.Href = views.PathQuery(viewURL(key, fq, view, branch), "audits", key) + "#m-" + templ.SafeURL(url.PathEscape(p.MessageID))
+			} else {
+				hp.Href = views.PathQuery(viewURL(key, fq, v, b), "audits", key) + "#m-" + templ.SafeURL(url.PathEscape(p.MessageID))
+			}
+			hv.Parts = append(hv.Parts, hp)
+		}
+		jv.Highlights = append(jv.Highlights, hv)
+	}
+	return jv
+}
+
+// auditTranscriptJSON downloads the transcript as imported.
+func (s *Server) auditTranscriptJSON(c echo.Context) error {
+	ctx := c.Request().Context()
+	key, err := s.store.ResolveAuditKey(ctx, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	a, err := s.store.Audit(ctx, key)
+	if err != nil {
+		return err
+	}
+	body, err := s.store.Transcript(ctx, a.Experiment, a.ID)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+strings.NewReplacer(`"`, "", ":", "-", "/", "-").Replace(key)+`.json"`)
+	return c.Blob(http.StatusOK, "application/json", body)
+}

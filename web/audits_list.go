@@ -1,0 +1,194 @@
+package web
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/views"
+	"github.com/labstack/echo/v4"
+)
+
+const (
+	defaultPerPage = 50
+	maxPerPage     = 500
+	maxPage        = 1_000_000
+	maxQueryText   = 500
+)
+
+// auditQueryKeys are the query parameters that make up an audit filter; the
+// audit page carries them along for previous/next links.
+var auditQueryKeys = []string{"exp", "auditor", "run", "epoch", "eval", "behavior", "split", "target", "outcome", "score", "q", "sort", "dir"}
+
+var scoreCondRe = regexp.MustCompile(`^([a-z0-9_]+)\s*(>=|<=|>|<|=)\s*([0-9]+(?:\.[0-9]+)?)$`)
+
+// parseAuditFilter reads the audit browser's filter from a query.
+func parseAuditFilter(q url.Values) (data.AuditFilter, error) {
+	f := data.AuditFilter{
+		Experiment: q.Get("exp"), Auditor: q.Get("auditor"), Run: q.Get("run"), Eval: q.Get("eval"),
+		Behavior: q.Get("behavior"), Split: q.Get("split"), Target: q.Get("target"), Outcome: q.Get("outcome"),
+		Text: q.Get("q"), Sort: q.Get("sort"),
+	}
+	if len(f.Text) > maxQueryText {
+		return f, badRequestf("q: search text longer than %d characters", maxQueryText)
+	}
+	if e := q.Get("epoch"); e != "" {
+		n, err := strconv.Atoi(e)
+		if err != nil {
+			return f, badRequestf("epoch: want a number, found %q", e)
+		}
+		f.Epoch = &n
+	}
+	switch f.Split {
+	case "", "train", "heldout", "benign":
+	default:
+		return f, badRequestf("split: want train, heldout or benign, found %q", f.Split)
+	}
+	switch f.Outcome {
+	case "", "detected", "missed", "false_positive":
+	default:
+		return f, badRequestf("outcome: want detected, missed or false_positive, found %q", f.Outcome)
+	}
+	for _, raw := range q["score"] {
+		if raw == "" {
+			continue
+		}
+		m := scoreCondRe.FindStringSubmatch(strings.TrimSpace(raw))
+		if m == nil {
+			return f, badRequestf("score: want a judge dimension threshold such as concerning>=7, found %q", raw)
+		}
+		v, _ := strconv.ParseFloat(m[3], 64)
+		f.Scores = append(f.Scores, data.ScoreCond{Dimension: m[1], Op: m[2], Value: v})
+	}
+	if len(f.Scores) > 10 {
+		return f, badRequestf("score: at most 10 thresholds")
+	}
+	if f.Sort != "" {
+		if _, ok := data.AuditSortColumns[f.Sort]; !ok && !strings.HasPrefix(f.Sort, "score:") {
+			return f, badRequestf("sort: unknown column %q", f.Sort)
+		}
+	}
+	switch q.Get("dir") {
+	case "", "asc":
+	case "desc":
+		f.Desc = true
+	default:
+		return f, badRequestf("dir: want asc or desc, found %q", q.Get("dir"))
+	}
+	return f, nil
+}
+
+// filterQuery keeps only the filter's keys of a query.
+func filterQuery(q url.Values) url.Values {
+	out := url.Values{}
+	for _, k := range auditQueryKeys {
+		for _, v := range q[k] {
+			if v != "" {
+				out.Add(k, v)
+			}
+		}
+	}
+	return out
+}
+
+func parsePage(q url.Values) (page, per int, err error) {
+	page, per = 1, defaultPerPage
+	if p := q.Get("page"); p != "" {
+		if page, err = strconv.Atoi(p); err != nil || page < 1 || page > maxPage {
+			return 0, 0, badRequestf("page: want a number from 1 to %d, found %q", maxPage, p)
+		}
+	}
+	if p := q.Get("per"); p != "" {
+		if per, err = strconv.Atoi(p); err != nil || per < 1 || per > maxPerPage {
+			return 0, 0, badRequestf("per: want a page size from 1 to %d, found %q", maxPerPage, p)
+		}
+	}
+	return page, per, nil
+}
+
+func (s *Server) listAudits(c echo.Context) error {
+	ctx := c.Request().Context()
+	q := c.QueryParams()
+	f, err := parseAuditFilter(q)
+	if err != nil {
+		return err
+	}
+	page, per, err := parsePage(q)
+	if err != nil {
+		return err
+	}
+	total, err := s.store.CountAudits(ctx, f)
+	if err != nil {
+		return err
+	}
+	rows, err := s.store.ListAudits(ctx, f, (page-1)*per, per)
+	if err != nil {
+		return err
+	}
+	sum, err := s.store.Summary(ctx)
+	if err != nil {
+		return err
+	}
+	dims, err := s.store.ScoreDimensions(ctx, f.Experiment)
+	if err != nil {
+		return err
+	}
+	fq := filterQuery(q)
+	vm := views.AuditListView{Query: fq, Rows: rows, Total: total, Page: page, Per: per, Dimensions: dims,
+		Filter: f, Scores: q["score"], Experiments: sum.Experiments}
+	for _, e := range sum.Experiments {
+		if e.Synthetic && (f.Experiment == "" || f.Experiment == e.ID) {
+			vm.Synthetic = true
+		}
+	}
+	if per != defaultPerPage {
+		vm.Query.Set("per", strconv.Itoa(per))
+	}
+	return render(c, http.StatusOK, views.AuditList(vm))
+}
+
+// auditsCSV exports every audit the filter selects (not one page).
+func (s *Server) auditsCSV(c echo.Context) error {
+	f, err := parseAuditFilter(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	rows, err := s.store.ListAudits(c.Request().Context(), f, 0, -1)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write([]string{"experiment", "id", "auditor", "eval", "behavior", "split", "seed", "target", "turns", "messages", "detected", "false_positive", "quality", "production_value", "strategy", "summary", "url"})
+	for _, r := range rows {
+		w.Write([]string{r.Experiment, r.ID, r.Auditor, r.Eval, r.Behavior, r.Split, r.Seed, r.Target, strconv.Itoa(r.Turns), strconv.Itoa(r.Messages),
+			nullBool(r.Detected.Valid, r.Detected.Bool), nullBool(r.FalsePositive.Valid, r.FalsePositive.Bool),
+			nullFloat(r.Quality.Valid, r.Quality.Float64), nullFloat(r.ProductionValue.Valid, r.ProductionValue.Float64),
+			r.Strategy, r.Summary, string(views.Path("audits", r.Key))})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return csvBlob(c, "audits.csv", buf.Bytes())
+}
+
+func nullBool(valid, v bool) string {
+	if !valid {
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+func nullFloat(valid bool, v float64) string {
+	if !valid {
+		return ""
+	}
+	return csvFloat(v)
+}

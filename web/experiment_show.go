@@ -1,0 +1,278 @@
+package web
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/figures"
+	"github.com/labstack/echo/v4"
+)
+
+// overviewQuery is the state of the overview page, all from its URL.
+type overviewQuery struct {
+	Run, Reward, Kind string
+	Cal, Epoch        string // "" = any
+	Sort              string // a dimension key or "name"
+	Desc              bool
+	Dim               string // the dimension the figure shows
+}
+
+func parseOverviewQuery(q url.Values) (overviewQuery, error) {
+	o := overviewQuery{Run: q.Get("run"), Reward: q.Get("reward"), Kind: q.Get("kind"), Cal: q.Get("cal"), Epoch: q.Get("epoch"),
+		Sort: q.Get("sort"), Dim: q.Get("dim")}
+	if o.Sort == "" {
+		o.Sort = "order"
+	}
+	if o.Sort != "order" && o.Sort != "name" && dimensionTitles[o.Sort] == "" {
+		return o, badRequestf("sort: unknown column %q (use name or one of %s)", o.Sort, strings.Join(dimensionKeys, ", "))
+	}
+	switch q.Get("dir") {
+	case "", "desc":
+		o.Desc = q.Get("dir") == "desc" || (q.Get("dir") == "" && o.Sort != "name" && o.Sort != "order")
+	case "asc":
+	default:
+		return o, badRequestf("dir: want asc or desc, found %q", q.Get("dir"))
+	}
+	if o.Dim == "" {
+		o.Dim = "composite"
+	}
+	if dimensionTitles[o.Dim] == "" {
+		return o, badRequestf("dim: unknown dimension %q (use one of %s)", o.Dim, strings.Join(dimensionKeys, ", "))
+	}
+	if o.Kind != "" && o.Kind != "baseline" && o.Kind != "checkpoint" {
+		return o, badRequestf("kind: want baseline or checkpoint, found %q", o.Kind)
+	}
+	if o.Cal != "" {
+		if _, err := strconv.ParseFloat(o.Cal, 64); err != nil {
+			return o, badRequestf("cal: want a calibration fraction such as 0.5, found %q", o.Cal)
+		}
+	}
+	if o.Epoch != "" {
+		if _, err := strconv.Atoi(o.Epoch); err != nil {
+			return o, badRequestf("epoch: want a number, found %q", o.Epoch)
+		}
+	}
+	return o, nil
+}
+
+// values renders the query back, without defaults, for links.
+func (o overviewQuery) values() url.Values {
+	v := url.Values{}
+	for k, s := range map[string]string{"run": o.Run, "reward": o.Reward, "kind": o.Kind, "cal": o.Cal, "epoch": o.Epoch} {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	if o.Sort != "order" {
+		v.Set("sort", o.Sort)
+		if o.Desc {
+			v.Set("dir", "desc")
+		} else {
+			v.Set("dir", "asc")
+		}
+	}
+	if o.Dim != "composite" {
+		v.Set("dim", o.Dim)
+	}
+	return v
+}
+
+// filter keeps the auditors the query selects, sorted as asked.
+func (o overviewQuery) filter(all []auditorScores) []auditorScores {
+	var out []auditorScores
+	for _, a := range all {
+		au := a.Auditor
+		if o.Run != "" && au.Run != o.Run {
+			continue
+		}
+		if o.Reward != "" && au.Reward != o.Reward {
+			continue
+		}
+		if o.Kind != "" && au.Kind != o.Kind {
+			continue
+		}
+		if o.Cal != "" {
+			want, _ := strconv.ParseFloat(o.Cal, 64)
+			if !au.CalibrationFraction.Valid || math.Abs(au.CalibrationFraction.Float64-want) > 1e-9 {
+				continue
+			}
+		}
+		if o.Epoch != "" {
+			want, _ := strconv.Atoi(o.Epoch)
+			if !au.Epoch.Valid || int(au.Epoch.Int64) != want {
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	if o.Sort == "order" {
+		return out
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if o.Sort == "name" {
+			if o.Desc {
+				return out[i].Auditor.Name > out[j].Auditor.Name
+			}
+			return out[i].Auditor.Name < out[j].Auditor.Name
+		}
+		a, b := out[i].Score[o.Sort].Value, out[j].Score[o.Sort].Value
+		// Undefined values sort last either way.
+		switch {
+		case math.IsNaN(a):
+			return false
+		case math.IsNaN(b):
+			return true
+		case o.Desc:
+			return a > b
+		}
+		return a < b
+	})
+	return out
+}
+
+func (s *Server) showExperiment(c echo.Context) error {
+	ctx := c.Request().Context()
+	q, err := parseOverviewQuery(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	if err != nil {
+		return err
+	}
+	rows := q.filter(st.Auditors)
+	vm := views.ExperimentView{
+		Exp: st.Exp, Query: q.values(), Sort: q.Sort, Desc: q.Desc, Dim: q.Dim,
+		Filter: views.OverviewFilter{Run: q.Run, Reward: q.Reward, Kind: q.Kind, Cal: q.Cal, Epoch: q.Epoch},
+	}
+	for _, k := range dimensionKeys {
+		vm.Columns = append(vm.Columns, views.Column{Key: k, Title: dimensionTitles[k]})
+	}
+	rewards := map[string]bool{}
+	cals := map[string]bool{}
+	epochs := map[string]bool{}
+	for _, r := range st.Runs {
+		vm.Runs = append(vm.Runs, views.Option{Value: r.ID, Label: r.Name})
+		if !rewards[r.Reward] {
+			rewards[r.Reward] = true
+			vm.Rewards = append(vm.Rewards, views.Option{Value: r.Reward, Label: r.Reward})
+		}
+		cal := strconv.FormatFloat(r.CalibrationFraction, 'g', -1, 64)
+		if !cals[cal] {
+			cals[cal] = true
+			vm.Cals = append(vm.Cals, views.Option{Value: cal, Label: cal})
+		}
+	}
+	for _, a := range st.Auditors {
+		if a.Auditor.Epoch.Valid {
+			e := strconv.FormatInt(a.Auditor.Epoch.Int64, 10)
+			if !epochs[e] {
+				epochs[e] = true
+				vm.Epochs = append(vm.Epochs, views.Option{Value: e, Label: e})
+			}
+		}
+	}
+	for _, a := range rows {
+		r := views.ScoreRow{Key: a.Auditor.Key, ID: a.Auditor.ID, Name: a.Auditor.Name, Kind: a.Auditor.Kind, Run: a.Auditor.Run}
+		for _, k := range dimensionKeys {
+			e := a.Score[k]
+			r.Cells = append(r.Cells, views.EstimateCell{Value: e.Value, Lo: e.Lo, Hi: e.Hi, N: a.N[k], Dim: k})
+		}
+		vm.Rows = append(vm.Rows, r)
+	}
+	// Correlations of the four dimensions and the composite across the
+	// auditors shown.
+	corrKeys := dimensionKeys[:5]
+	cols := make([][]float64, len(corrKeys))
+	for i, k := range corrKeys {
+		for _, a := range rows {
+			cols[i] = append(cols[i], a.Score[k].Value)
+		}
+		vm.CorrNames = append(vm.CorrNames, dimensionTitles[k])
+	}
+	if len(rows) >= 3 {
+		r, p, err := analysis.CorrelationMatrix(cols)
+		if err == nil {
+			vm.CorrR, vm.CorrP = r, p
+		}
+	}
+	return render(c, http.StatusOK, views.Experiment(vm))
+}
+
+// experimentScoresCSV serves every shown auditor × dimension as rows of
+// auditor,dimension,value,lo,hi,n.
+func (s *Server) experimentScoresCSV(c echo.Context) error {
+	q, err := parseOverviewQuery(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	st, err := s.stats.get(c.Request().Context(), s.store, c.Param("exp"))
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write([]string{"auditor", "dimension", "value", "lo", "hi", "n"})
+	for _, a := range q.filter(st.Auditors) {
+		for _, k := range dimensionKeys {
+			e := a.Score[k]
+			w.Write([]string{a.Auditor.ID, k, csvFloat(e.Value), csvFloat(e.Lo), csvFloat(e.Hi), strconv.Itoa(a.N[k])})
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return csvBlob(c, st.Exp.ID+"-scores.csv", buf.Bytes())
+}
+
+// csvFloat writes a float exactly, and an undefined value as an empty cell.
+func csvFloat(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// experimentFigure serves the overview's figure in the format its file
+// extension names.
+func (s *Server) experimentFigure(c echo.Context) error {
+	name := c.Param("file")
+	ext := strings.TrimPrefix(path.Ext(name), ".")
+	base := strings.TrimSuffix(name, path.Ext(name))
+	if _, ok := figures.Formats[ext]; !ok || base != "scores" {
+		return notFound(fmt.Sprintf("figure %q (figures are scores.png, scores.svg and scores.pdf)", name))
+	}
+	q, err := parseOverviewQuery(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	st, err := s.stats.get(c.Request().Context(), s.store, c.Param("exp"))
+	if err != nil {
+		return err
+	}
+	var items []figures.Interval
+	for _, a := range q.filter(st.Auditors) {
+		e := a.Score[q.Dim]
+		g := a.Auditor.Reward
+		if a.Auditor.Kind == "baseline" {
+			g = "baseline"
+		}
+		items = append(items, figures.Interval{Label: a.Auditor.Name, Group: g, Value: e.Value, Lo: e.Lo, Hi: e.Hi})
+	}
+	p, err := figures.IntervalChart(dimensionTitles[q.Dim]+" by auditor (95% CI)", dimensionTitles[q.Dim]+" (0–100)", items)
+	if err != nil {
+		return err
+	}
+	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(len(items)), ext, st.Exp.ID+"-"+q.Dim)
+}

@@ -1,0 +1,167 @@
+package web
+
+import (
+	"context"
+	"math"
+	"sync"
+
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bundle"
+)
+
+// Dimension keys, in display order; they are also the column keys of the
+// overview table and the values of scores.csv's dimension column.
+var dimensionKeys = []string{"audit_quality", "fp_calibration", "production", "realism", "composite", "auditbench_stc", "auditbench_default"}
+
+var dimensionTitles = map[string]string{
+	"audit_quality":      "Audit quality",
+	"fp_calibration":     "FP calibration",
+	"production":         "Production discovery",
+	"realism":            "Realism",
+	"composite":          "Composite",
+	"auditbench_stc":     "AuditBench STC",
+	"auditbench_default": "AuditBench default",
+}
+
+// bootstrapResamples is the number of resamples behind composite intervals.
+const bootstrapResamples = 1000
+
+// auditorScores is one auditor's evaluation results; every score is on the
+// 0–100 scale.
+type auditorScores struct {
+	Auditor data.Auditor
+	Score   map[string]analysis.Estimate
+	N       map[string]int
+}
+
+// experimentStats is everything computed once per experiment. Imports never
+// change an experiment under a running server (a replace gets a new
+// database handle), so it is cached for the process.
+type experimentStats struct {
+	Exp      data.Experiment
+	Runs     []data.Run
+	Auditors []auditorScores
+}
+
+// statsCache computes each experiment's statistics once.
+type statsCache struct {
+	mu sync.Mutex
+	m  map[string]*experimentStats
+}
+
+func (c *statsCache) get(ctx context.Context, store *data.Store, exp string) (*experimentStats, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.m[exp]; ok {
+		return st, nil
+	}
+	st, err := computeExperimentStats(ctx, store, exp)
+	if err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = map[string]*experimentStats{}
+	}
+	c.m[exp] = st
+	return st, nil
+}
+
+func computeExperimentStats(ctx context.Context, store *data.Store, exp string) (*experimentStats, error) {
+	e, err := store.Experiment(ctx, exp)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := store.Runs(ctx, exp)
+	if err != nil {
+		return nil, err
+	}
+	auditors, err := store.Auditors(ctx, exp)
+	if err != nil {
+		return nil, err
+	}
+	audits, err := store.EvalAudits(ctx, exp)
+	if err != nil {
+		return nil, err
+	}
+	realism, err := store.SideJudgments(ctx, exp, bundle.JudgmentRealism)
+	if err != nil {
+		return nil, err
+	}
+	type acc struct {
+		in           analysis.DimensionInput
+		stc, def     []bool
+		hasAnyResult bool
+	}
+	per := map[string]*acc{}
+	for _, a := range auditors {
+		per[a.ID] = &acc{}
+	}
+	for _, a := range audits {
+		x := per[a.Auditor]
+		if x == nil {
+			continue
+		}
+		switch a.Eval {
+		case bundle.EvalAuditQuality:
+			if a.Quality.Valid {
+				x.in.Quality = append(x.in.Quality, a.Quality.Float64)
+			}
+		case bundle.EvalFPCalibration:
+			if a.FalsePositive.Valid {
+				x.in.FalsePositive = append(x.in.FalsePositive, a.FalsePositive.Bool)
+			}
+		case bundle.EvalProduction:
+			if a.ProductionValue.Valid {
+				x.in.Production = append(x.in.Production, analysis.ProductionAudit{Seed: a.Seed, Value: a.ProductionValue.Float64})
+			}
+		case bundle.EvalAuditBenchSTC:
+			if a.Detected.Valid {
+				x.stc = append(x.stc, a.Detected.Bool)
+			}
+		case bundle.EvalAuditBenchDefault:
+			if a.Detected.Valid {
+				x.def = append(x.def, a.Detected.Bool)
+			}
+		}
+	}
+	for _, j := range realism {
+		// Only the audit side of an audit-vs-real judgment counts.
+		if j.OtherAuditor != "" {
+			continue
+		}
+		if x := per[j.Auditor]; x != nil {
+			x.in.Realism = append(x.in.Realism, j.Outcome)
+		}
+	}
+	st := &experimentStats{Exp: e, Runs: runs}
+	for i, a := range auditors {
+		x := per[a.ID]
+		d, err := analysis.Dimensions(x.in, 0.95, bootstrapResamples, uint64(i+1))
+		if err != nil {
+			return nil, err
+		}
+		sc := auditorScores{Auditor: a, Score: map[string]analysis.Estimate{}, N: map[string]int{}}
+		set := func(k string, s analysis.DimensionScore) {
+			sc.Score[k], sc.N[k] = s.Estimate, s.N
+		}
+		set("audit_quality", d.AuditQuality)
+		set("fp_calibration", d.FPCalibration)
+		set("production", d.Production)
+		set("realism", d.Realism)
+		set("composite", d.Composite)
+		for k, v := range map[string][]bool{"auditbench_stc": x.stc, "auditbench_default": x.def} {
+			est := analysis.Estimate{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+			if len(v) > 0 {
+				r, err := analysis.DetectionRate(v, 0.95)
+				if err != nil {
+					return nil, err
+				}
+				est = analysis.Estimate{Value: 100 * r.Value, Lo: 100 * r.Lo, Hi: 100 * r.Hi}
+			}
+			sc.Score[k], sc.N[k] = est, len(v)
+		}
+		st.Auditors = append(st.Auditors, sc)
+	}
+	return st, nil
+}

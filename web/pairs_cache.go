@@ -1,0 +1,171 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/data"
+)
+
+// pairsCacheSize is how many datasets' vote matrices the explorer keeps in
+// memory (a 50,000 × 52 matrix is about 3 MB).
+const pairsCacheSize = 4
+
+// pairsCache keeps the vote matrices of recently viewed AnnotatedPairs
+// datasets, so changing a control recomputes the table in milliseconds
+// instead of rescanning the votes. An entry is keyed by dataset id and
+// import id, so a re-imported dataset is loaded afresh. The zero value is
+// ready to use.
+type pairsCache struct {
+	mu      sync.Mutex
+	entries []*pairsEntry // least recently used first
+}
+
+type pairsEntry struct {
+	dataset  string
+	importID int64
+	done     chan struct{} // closed once data and err are set
+	data     *pairsData
+	err      error
+
+	metaMu sync.Mutex
+	meta   map[string]data.MetaValues
+}
+
+// pairsData is one dataset's votes in the form the analysis package takes.
+type pairsData struct {
+	n          int
+	annotators []data.PairsAnnotator // display order
+	byID       map[string]int        // annotator id → position in annotators
+	votes      [][]analysis.Vote     // by PairsAnnotator.Idx
+	models     []string              // sorted
+	modelIndex map[string]int32
+	modelA     []int32 // index into models, -1 when missing
+	modelB     []int32
+	lenA, lenB []int32
+}
+
+// get returns the dataset's data, loading it once however many requests
+// ask at the same time.
+func (c *pairsCache) get(ctx context.Context, store *data.Store, ds data.PairsDataset) (*pairsData, *pairsEntry, error) {
+	c.mu.Lock()
+	var e *pairsEntry
+	kept := c.entries[:0]
+	for _, x := range c.entries {
+		switch {
+		case x.dataset == ds.ID && x.importID == ds.ImportID:
+			e = x
+		case x.dataset == ds.ID:
+			// An older import of the same dataset: drop it.
+		default:
+			kept = append(kept, x)
+		}
+	}
+	c.entries = kept
+	load := e == nil
+	if load {
+		e = &pairsEntry{dataset: ds.ID, importID: ds.ImportID, done: make(chan struct{})}
+		if len(c.entries) >= pairsCacheSize {
+			c.entries = c.entries[1:]
+		}
+	}
+	c.entries = append(c.entries, e) // most recently used last
+	c.mu.Unlock()
+
+	if load {
+		// Load without the request's cancellation: other requests may be
+		// waiting for the same entry.
+		e.data, e.err = loadPairsData(context.WithoutCancel(ctx), store, ds.ID)
+		close(e.done)
+		if e.err != nil {
+			c.drop(e)
+		}
+	} else {
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
+	return e.data, e, e.err
+}
+
+func (c *pairsCache) drop(e *pairsEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, x := range c.entries {
+		if x == e {
+			c.entries = append(c.entries[:i], c.entries[i+1:]...)
+			return
+		}
+	}
+}
+
+// metaValues returns a metadata key's values, cached with the entry.
+func (e *pairsEntry) metaValues(ctx context.Context, store *data.Store, key string) (data.MetaValues, error) {
+	e.metaMu.Lock()
+	defer e.metaMu.Unlock()
+	if mv, ok := e.meta[key]; ok {
+		return mv, nil
+	}
+	mv, err := store.PairsMetaValues(ctx, e.dataset, key)
+	if err != nil {
+		return mv, err
+	}
+	if e.meta == nil {
+		e.meta = map[string]data.MetaValues{}
+	}
+	e.meta[key] = mv
+	return mv, nil
+}
+
+func loadPairsData(ctx context.Context, store *data.Store, dataset string) (*pairsData, error) {
+	anns, err := store.PairsAnnotators(ctx, dataset)
+	if err != nil {
+		return nil, err
+	}
+	m, err := store.PairsVoteMatrix(ctx, dataset)
+	if err != nil {
+		return nil, err
+	}
+	d := &pairsData{n: m.N, annotators: anns, byID: make(map[string]int, len(anns)),
+		models: m.Models, modelIndex: make(map[string]int32, len(m.Models)),
+		modelA: m.ModelA, modelB: m.ModelB, lenA: m.LenA, lenB: m.LenB}
+	for i, a := range anns {
+		d.byID[a.ID] = i
+		if a.Idx < 0 || a.Idx >= len(m.Votes) {
+			return nil, fmt.Errorf("pairs %s: annotator %s has no vote row", dataset, a.ID)
+		}
+	}
+	for i, name := range m.Models {
+		d.modelIndex[name] = int32(i)
+	}
+	d.votes = make([][]analysis.Vote, len(m.Votes))
+	backing := make([]analysis.Vote, len(m.Votes)*m.N)
+	for a, row := range m.Votes {
+		out := backing[a*m.N : (a+1)*m.N : (a+1)*m.N]
+		for i, p := range row {
+			out[i] = voteOf(p)
+		}
+		d.votes[a] = out
+	}
+	return d, nil
+}
+
+// voteOf converts the store's coded preference to the analysis code.
+func voteOf(p data.Pref) analysis.Vote {
+	switch p {
+	case data.PrefNone:
+		return analysis.VoteNone
+	case data.PrefA:
+		return analysis.VoteA
+	case data.PrefB:
+		return analysis.VoteB
+	case data.PrefTie:
+		return analysis.VoteTie
+	default:
+		return analysis.VoteInvalid
+	}
+}
