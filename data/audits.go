@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -236,7 +237,7 @@ type Score struct {
 // ResolveAuditKey turns a URL id into an audit key: "experiment:id" as is,
 // or a bare audit id when exactly one experiment has it.
 func (s *Store) ResolveAuditKey(ctx context.Context, id string) (string, error) {
-	var key string
+	var key sql.NullString
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT min(key), count(*) FROM audits WHERE key = ? OR id = ?`, id, id).Scan(&key, &n)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -252,7 +253,7 @@ func (s *Store) ResolveAuditKey(ctx context.Context, id string) (string, error) 
 		}
 		return "", fmt.Errorf("audit id %q is in several experiments; use experiment:id: %w", id, ErrNotFound)
 	}
-	return key, nil
+	return key.String, nil
 }
 
 // Audit returns one audit by key.
@@ -286,10 +287,40 @@ func (s *Store) Audit(ctx context.Context, key string) (AuditDetail, error) {
 	return d, rows.Err()
 }
 
-// Transcript returns an audit's transcript JSON as imported.
+// memoryTranscript marks an audit whose transcript is served from memory
+// (ImportOptions.Transcripts).
+const memoryTranscript = "memory:"
+
+// Transcript returns an audit's transcript JSON: as imported, from the
+// in-memory source of the built-in demo, or read from its source file. A
+// source file that moved or vanished gives an *InputError saying so.
 func (s *Store) Transcript(ctx context.Context, experiment, audit string) ([]byte, error) {
+	var file sql.NullString
+	err := s.db.QueryRowContext(ctx, `SELECT transcript_file FROM audits WHERE experiment = ? AND id = ?`, experiment, audit).Scan(&file)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("audit %s:%s: %w", experiment, audit, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("data: transcript: %w", err)
+	}
+	switch {
+	case file.String == memoryTranscript:
+		s.mu.RLock()
+		src := s.transcripts[experiment]
+		s.mu.RUnlock()
+		if src == nil {
+			return nil, fmt.Errorf("transcript of %s:%s was generated in memory by an earlier process: %w", experiment, audit, ErrNotFound)
+		}
+		return src(audit)
+	case file.Valid:
+		b, err := os.ReadFile(file.String)
+		if err != nil {
+			return nil, &InputError{File: file.String, Offset: -1, Msg: "the transcript's source file cannot be read (moved or deleted?): " + err.Error()}
+		}
+		return b, nil
+	}
 	var body string
-	err := s.db.QueryRowContext(ctx, `SELECT json FROM audit_transcripts WHERE experiment = ? AND audit = ?`, experiment, audit).Scan(&body)
+	err = s.db.QueryRowContext(ctx, `SELECT json FROM audit_transcripts WHERE experiment = ? AND audit = ?`, experiment, audit).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("transcript of %s:%s: %w", experiment, audit, ErrNotFound)
 	}

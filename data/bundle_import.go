@@ -12,8 +12,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/petri"
@@ -99,6 +102,14 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 		res, err = importBundle(ctx, tx, src, hash, opts)
 		return err
 	})
+	if err == nil && opts.Transcripts != nil {
+		s.mu.Lock()
+		if s.transcripts == nil {
+			s.transcripts = map[string]func(string) ([]byte, error){}
+		}
+		s.transcripts[res.Name] = opts.Transcripts
+		s.mu.Unlock()
+	}
 	if errors.Is(err, errUnchanged) {
 		return ImportResult{Kind: KindBundle, Name: opts.Name, Source: src.Name(), Hash: hash, Unchanged: true}, nil
 	}
@@ -237,11 +248,6 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 		return ImportResult{}, err
 	}
 	defer au.close()
-	as, err := tx.appender("audit_scores")
-	if err != nil {
-		return ImportResult{}, err
-	}
-	defer as.close()
 	at, err := tx.appender("audit_transcripts")
 	if err != nil {
 		return ImportResult{}, err
@@ -252,12 +258,48 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 		validEval[e] = true
 	}
 	var nScores int64
-	err = src.Audits(func(p bundle.Pos, a *bundle.Audit, raw json.RawMessage) error {
-		if len(audits)%2048 == 0 {
-			if err := ctx.Err(); err != nil {
+	// Audits are validated in order, then prepared in batches on every core
+	// (decoding transcripts, building search text and score JSON, the costly
+	// part) and appended in order.
+	batch := make([]auditItem, 0, auditBatch)
+	flush := func() error {
+		if err := prepareAudits(batch); err != nil {
+			return err
+		}
+		for i := range batch {
+			it := &batch[i]
+			a := it.a
+			sp := bundle.SplitBenign
+			if a.Behavior != "" {
+				sp = split[a.Behavior]
+			}
+			var labels, strategy any
+			if len(a.Labels) > 0 {
+				labels = mustJSON(a.Labels)
+				if st, ok := a.Labels["strategy"]; ok {
+					strategy = st
+				}
+			}
+			var file any
+			if it.body == nil {
+				file = memoryTranscript
+			}
+			if err := au.row(id+":"+a.ID, id, a.ID, int32(it.ord), a.Auditor, a.Eval, nullString(a.Behavior), sp, a.Seed, a.Target, int32(a.Turns),
+				optBool(a.Outcome.Detected), optBool(a.Outcome.FalsePositive), optFloat(a.Outcome.Quality), optFloat(a.Outcome.ProductionValue),
+				a.Summary, it.scores, labels, strategy, int32(it.messages), int64(len(it.body)), file, it.search); err != nil {
 				return err
 			}
+			nScores += int64(len(a.Scores))
+			if it.body != nil {
+				if err := at.row(id, a.ID, string(it.body)); err != nil {
+					return err
+				}
+			}
 		}
+		batch = batch[:0]
+		return ctx.Err()
+	}
+	err = src.Audits(func(p bundle.Pos, a *bundle.Audit, raw json.RawMessage) error {
 		switch {
 		case a.ID == "":
 			return fieldErr(p, "id", "missing")
@@ -278,28 +320,24 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 		if q := a.Outcome.ProductionValue; q != nil && (*q < 0 || *q > 100 || math.IsNaN(*q)) {
 			return fieldErr(p, "outcome.production_value", "want 0–100, found %v", *q)
 		}
-		dims := make([]string, 0, len(a.Scores))
 		for d, v := range a.Scores {
 			if v < 1 || v > 10 || math.IsNaN(v) {
 				return fieldErr(p, "scores."+d, "want a score from 1 to 10, found %v", v)
 			}
-			dims = append(dims, d)
 		}
-		sort.Strings(dims)
 		audits[a.ID] = true
-
-		var t *petri.Transcript
-		var body []byte
+		it := auditItem{pos: p, a: a, ord: len(audits)}
 		switch {
 		case raw != nil && a.TranscriptPath != "", a.Transcript != nil && a.TranscriptPath != "":
 			return fieldErr(p, "transcript_path", "give either transcript or transcript_path, not both")
 		case raw != nil:
-			body = raw
+			// An in-memory bundle passes the JSON and may keep the struct.
+			it.body, it.t = raw, a.Transcript
+		case a.Transcript != nil && opts.Transcripts != nil:
+			// Served from memory on demand; nothing to store.
+			it.t = a.Transcript
 		case a.Transcript != nil:
-			t = a.Transcript
-			if body, err = json.Marshal(t); err != nil {
-				return fieldErr(p, "transcript", "%v", err)
-			}
+			it.t, it.marshal = a.Transcript, true
 		case a.TranscriptPath != "":
 			if !fs.ValidPath(a.TranscriptPath) || strings.Contains(a.TranscriptPath, `\`) {
 				return fieldErr(p, "transcript_path", "%q leaves the bundle: give a path relative to the bundle folder, without ..", a.TranscriptPath)
@@ -308,51 +346,36 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 			if err != nil {
 				return fieldErr(p, "transcript_path", "%v", err)
 			}
-			body = b
+			it.body = b
 		default:
 			return fieldErr(p, "transcript", "missing: give transcript or transcript_path")
 		}
-		if t == nil {
-			t = new(petri.Transcript)
-			if err := json.Unmarshal(body, t); err != nil {
-				return fieldErr(p, "transcript", "not a Petri transcript: %s", describeErr(err))
-			}
+		batch = append(batch, it)
+		if len(batch) == auditBatch {
+			return flush()
 		}
-		sp := bundle.SplitBenign
-		if a.Behavior != "" {
-			sp = split[a.Behavior]
-		}
-		var labels, strategy any
-		if len(a.Labels) > 0 {
-			labels = mustJSON(a.Labels)
-			if st, ok := a.Labels["strategy"]; ok {
-				strategy = st
-			}
-		}
-		search := a.Summary + "\n" + t.SearchText()
-		if err := au.row(id+":"+a.ID, id, a.ID, int32(len(audits)), a.Auditor, a.Eval, nullString(a.Behavior), sp, a.Seed, a.Target, int32(a.Turns),
-			optBool(a.Outcome.Detected), optBool(a.Outcome.FalsePositive), optFloat(a.Outcome.Quality), optFloat(a.Outcome.ProductionValue),
-			a.Summary, labels, strategy, int32(t.MessageCount()), int64(len(body)), nil, search); err != nil {
-			return err
-		}
-		for _, d := range dims {
-			if err := as.row(id, a.ID, d, a.Scores[d]); err != nil {
-				return err
-			}
-			nScores++
-		}
-		return at.row(id, a.ID, string(body))
+		return nil
 	})
+	if err == nil && len(batch) > 0 {
+		err = flush()
+	}
 	if err != nil {
 		return ImportResult{}, err
 	}
-	for _, a := range []*appender{au, as, at} {
+	for _, a := range []*appender{au, at} {
 		if err := a.close(); err != nil {
 			return ImportResult{}, err
 		}
 	}
 	counts["audits"] = int64(len(audits))
 	counts["scores"] = nScores
+	// The long score table is built in SQL from each audit's scores object:
+	// one vectorised statement instead of a call per score.
+	if err := tx.exec(`INSERT INTO audit_scores SELECT a.experiment, a.id, j.key, CAST(j.value AS DOUBLE)
+FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT NULL`, id); err != nil {
+		return ImportResult{}, fmt.Errorf("audit scores: %w", err)
+	}
+	tx.rows += nScores
 
 	// Judgments.
 	judgments := map[string]bool{}
@@ -480,6 +503,106 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 	}
 	r.Rows = tx.rows + 2
 	return r, nil
+}
+
+// auditBatch is how many audits are prepared in parallel at a time.
+const auditBatch = 1024
+
+// auditItem is one validated audit on its way into the store.
+type auditItem struct {
+	pos      bundle.Pos
+	a        *bundle.Audit
+	ord      int
+	t        *petri.Transcript
+	body     []byte
+	marshal  bool // body is to be marshalled from t
+	scores   any  // JSON object or nil
+	search   string
+	messages int
+	err      error
+}
+
+// prepareAudits decodes transcripts and builds the derived columns of a
+// batch on every core.
+func prepareAudits(items []auditItem) error {
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(items); i += workers {
+				items[i].prepare()
+			}
+		}(w)
+	}
+	wg.Wait()
+	for i := range items {
+		if items[i].err != nil {
+			return items[i].err
+		}
+	}
+	return nil
+}
+
+func (it *auditItem) prepare() {
+	if it.marshal {
+		b, err := json.Marshal(it.t)
+		if err != nil {
+			it.err = fieldErr(it.pos, "transcript", "%v", err)
+			return
+		}
+		it.body = b
+	}
+	if it.t == nil {
+		t := new(petri.Transcript)
+		if err := json.Unmarshal(it.body, t); err != nil {
+			it.err = fieldErr(it.pos, "transcript", "not a Petri transcript: %s", describeErr(err))
+			return
+		}
+		it.t = t
+	}
+	it.search = it.a.Summary + "\n" + it.t.SearchText()
+	it.messages = it.t.MessageCount()
+	it.scores = scoresJSON(it.a.Scores)
+}
+
+// scoresJSON writes scores as a JSON object with sorted keys (nil when there
+// are none).
+func scoresJSON(scores map[string]float64) any {
+	if len(scores) == 0 {
+		return nil
+	}
+	dims := make([]string, 0, len(scores))
+	for d := range scores {
+		dims = append(dims, d)
+	}
+	sort.Strings(dims)
+	b := make([]byte, 0, 24*len(dims))
+	b = append(b, '{')
+	for i, d := range dims {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, d)
+		b = append(b, ':')
+		b = strconv.AppendFloat(b, scores[d], 'g', -1, 64)
+	}
+	return string(append(b, '}'))
+}
+
+// appendJSONString quotes s; plain identifiers skip encoding/json.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == '"' || c == '\\' || c >= 0x80 || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 func describeErr(err error) string {

@@ -118,11 +118,15 @@ func TestImportBadBundles(t *testing.T) {
 			[]string{"judgments.jsonl:3", "right", `no audit "a99"`}},
 		{"unknown eval", "audits.jsonl", func(s string) string { return strings.Replace(s, `"eval": "fp_calibration"`, `"eval": "vibes"`, 1) },
 			[]string{"audits.jsonl:3", "eval", `unknown eval "vibes"`}},
-		{"score out of range", "audits.jsonl", func(s string) string { return strings.Replace(s, `"scores": {"concerning": 1}`, `"scores": {"concerning": 11}`, 1) },
+		{"score out of range", "audits.jsonl", func(s string) string {
+			return strings.Replace(s, `"scores": {"concerning": 1}`, `"scores": {"concerning": 11}`, 1)
+		},
 			[]string{"audits.jsonl:3", "scores.concerning", "1 to 10"}},
 		{"duplicate audit id", "audits.jsonl", func(s string) string { return strings.Replace(s, `"id": "a3"`, `"id": "a1"`, 1) },
 			[]string{"audits.jsonl:3", "id", `duplicate audit id "a1"`}},
-		{"wrong type", "runs.jsonl", func(s string) string { return strings.Replace(s, `"calibration_fraction": 0.5`, `"calibration_fraction": "half"`, 1) },
+		{"wrong type", "runs.jsonl", func(s string) string {
+			return strings.Replace(s, `"calibration_fraction": 0.5`, `"calibration_fraction": "half"`, 1)
+		},
 			[]string{"runs.jsonl:1", "calibration_fraction"}},
 		{"path outside bundle", "audits.jsonl", func(s string) string {
 			return strings.Replace(s, `"transcript_path": "transcripts/a2.json"`, `"transcript_path": "../../etc/passwd"`, 1)

@@ -36,6 +36,11 @@ type ImportOptions struct {
 	Progress func(done, total int64)
 	// Synthetic marks the imported data as synthetic demo data.
 	Synthetic bool
+	// Transcripts, for an in-memory bundle, serves each audit's transcript
+	// JSON on demand instead of storing it: the built-in demo generates its
+	// transcripts when a page asks, which keeps start-up fast. The store
+	// holds the function for the life of the process.
+	Transcripts func(auditID string) ([]byte, error)
 }
 
 // ImportResult describes an import that landed (or was a no-op).

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 )
@@ -46,6 +47,9 @@ type Store struct {
 	connector *duckdb.Connector
 	readOnly  bool
 	path      string
+
+	mu          sync.RWMutex
+	transcripts map[string]func(auditID string) ([]byte, error) // experiment -> in-memory transcript source
 }
 
 // Open opens (creating if needed) the database and brings its schema up to

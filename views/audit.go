@@ -44,8 +44,10 @@ type BranchTab struct {
 
 // MessageView is one message as shown.
 type MessageView struct {
-	Anchor     string // element id without "m-"
+	Anchor     string // the message's anchor on its audit page, without "m-"
+	Prefix     string // prefix of the element id when two transcripts share a page
 	Role       string
+	Side       string // who: auditor, target, auditor → target, ...
 	Text       string
 	Reasoning  string
 	ToolCalls  []ToolCallView

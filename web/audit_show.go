@@ -108,7 +108,14 @@ func fillTranscript(vm *views.AuditView, pv []petri.View, q url.Values, key stri
 		return nil
 	}
 	want := q.Get("view")
+	// The combined view shows both sides with the tool calls; it is the
+	// default when the transcript has one.
 	vi := 0
+	for i, v := range pv {
+		if v.Name == petri.ViewCombined {
+			vi = i
+		}
+	}
 	if want != "" {
 		vi = -1
 		for i, v := range pv {
@@ -140,23 +147,75 @@ func fillTranscript(vm *views.AuditView, pv []petri.View, q url.Values, key stri
 		vm.Views = append(vm.Views, views.ViewTab{Name: v.Name, Current: v.Name == view.Name,
 			URL: views.PathQuery(viewURL(key, fq, v.Name, -1), "audits", key)})
 	}
-	for i, b := range view.Branches {
-		label := "branch " + strconv.Itoa(i+1)
-		if b.EndedBy != "" {
-			label += " (ended by " + b.EndedBy + ")"
-		} else {
-			label += " (final)"
+	// Branches of every view are listed, so a rollback in the target's view
+	// is one click away from the combined view too.
+	for _, v := range pv {
+		if len(v.Branches) < 2 {
+			continue
 		}
-		vm.Branches = append(vm.Branches, views.BranchTab{Index: i, Current: i == bi, Label: label, Messages: len(b.Messages),
-			URL: views.PathQuery(viewURL(key, fq, view.Name, i), "audits", key)})
+		for i, b := range v.Branches {
+			label := v.Name + " branch " + strconv.Itoa(i+1)
+			if b.EndedBy != "" {
+				label += " (ended by " + b.EndedBy + ")"
+			} else {
+				label += " (final)"
+			}
+			vm.Branches = append(vm.Branches, views.BranchTab{Index: i, Current: v.Name == view.Name && i == bi, Label: label, Messages: len(b.Messages),
+				URL: views.PathQuery(viewURL(key, fq, v.Name, i), "audits", key)})
+		}
+	}
+	// Who said what: a message the target's view holds belongs to the
+	// target's conversation; the rest is the auditor's own.
+	targetIDs := map[string]string{}
+	for _, v := range pv {
+		if v.Name != petri.ViewTarget {
+			continue
+		}
+		for _, b := range v.Branches {
+			for _, m := range b.Messages {
+				if m.ID != "" {
+					targetIDs[m.ID] = m.Role
+				}
+				if m.Role == "system" && vm.SystemNote == "" {
+					vm.SystemNote = m.Content.String()
+				}
+			}
+		}
 	}
 	br := view.Branches[bi]
 	for i, m := range br.Messages {
 		mv := messageView(m, view.Name, bi, i)
 		mv.Shared = bi > 0 && i < br.Shared
+		mv.Side = messageSide(view.Name, m, targetIDs)
 		vm.Messages = append(vm.Messages, mv)
 	}
 	return nil
+}
+
+// messageSide names who a message comes from, as a reader needs it.
+func messageSide(view string, m petri.Message, targetIDs map[string]string) string {
+	_, inTarget := targetIDs[m.ID]
+	switch {
+	case view == petri.ViewTarget && m.Role == "user":
+		return "auditor → target"
+	case view == petri.ViewTarget && m.Role == "tool":
+		return "simulated tool result"
+	case view == petri.ViewTarget:
+		return "target"
+	case view == petri.ViewAuditor && m.Role == "tool":
+		return "to the auditor"
+	case view == petri.ViewAuditor:
+		return "auditor"
+	case inTarget && m.Role == "user":
+		return "auditor → target"
+	case inTarget && m.Role == "tool":
+		return "simulated tool result"
+	case inTarget:
+		return "target"
+	case m.Role == "tool":
+		return "to the auditor"
+	}
+	return "auditor"
 }
 
 func messageView(m petri.Message, view string, branch, i int) views.MessageView {

@@ -9,6 +9,10 @@ import (
 	"github.com/auditscope/auditscope/data"
 )
 
+// pairsBootCacheSize bounds the strength bootstraps kept per dataset; the
+// map is emptied when it is full.
+const pairsBootCacheSize = 64
+
 // pairsCacheSize is how many datasets' vote matrices the explorer keeps in
 // memory (a 50,000 × 52 matrix is about 3 MB).
 const pairsCacheSize = 4
@@ -32,6 +36,9 @@ type pairsEntry struct {
 
 	metaMu sync.Mutex
 	meta   map[string]data.MetaValues
+
+	bootMu sync.Mutex
+	boot   map[string][]analysis.Estimate // strength bootstraps by column, see agreementStats
 }
 
 // pairsData is one dataset's votes in the form the analysis package takes.
@@ -119,6 +126,34 @@ func (e *pairsEntry) metaValues(ctx context.Context, store *data.Store, key stri
 	}
 	e.meta[key] = mv
 	return mv, nil
+}
+
+// bootstrap returns the cached estimates under key, or computes and caches
+// them. A nil entry or an empty key computes without caching. Callers must
+// not modify the returned slice.
+func (e *pairsEntry) bootstrap(key string, compute func() ([]analysis.Estimate, error)) ([]analysis.Estimate, error) {
+	if e == nil || key == "" {
+		return compute()
+	}
+	e.bootMu.Lock()
+	est, ok := e.boot[key]
+	e.bootMu.Unlock()
+	if ok {
+		return est, nil
+	}
+	// Computed outside the lock: two identical requests at once may both
+	// compute, which is cheaper than making every other column wait.
+	est, err := compute()
+	if err != nil {
+		return nil, err
+	}
+	e.bootMu.Lock()
+	if e.boot == nil || len(e.boot) >= pairsBootCacheSize {
+		e.boot = map[string][]analysis.Estimate{}
+	}
+	e.boot[key] = est
+	e.bootMu.Unlock()
+	return est, nil
 }
 
 func loadPairsData(ctx context.Context, store *data.Store, dataset string) (*pairsData, error) {

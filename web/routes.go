@@ -17,11 +17,24 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/", s.showHome)
 
 	// AnnotatedPairs explorer.
+	e.GET("/pairs/:dataset", s.showPairs)
+	e.GET("/pairs/:dataset/annotators.csv", s.pairsAnnotatorsCSV)
+	e.GET("/pairs/:dataset/overview.csv", s.pairsOverviewCSV)
+	e.GET("/pairs/:dataset/comparisons", s.listPairComparisons)
+	e.GET("/pairs/:dataset/comparisons/:id", s.showPairComparison)
 
 	// Experiments and audits.
 	e.GET("/experiments/:exp", s.showExperiment)
 	e.GET("/experiments/:exp/scores.csv", s.experimentScoresCSV)
-	e.GET("/experiments/:exp/figures/:file", s.experimentFigure)
+	e.GET("/experiments/:exp/figures/:file", s.experimentFigureFile)
+	e.GET("/experiments/:exp/crux", s.showCrux)
+	e.GET("/experiments/:exp/rwr", s.showRWR)
+	e.GET("/experiments/:exp/transfer", s.showTransfer)
+	e.GET("/experiments/:exp/cycles", s.showCycles)
+	e.GET("/experiments/:exp/judgments", s.listJudgments)
+	e.GET("/judgments/:id", s.showJudgment)
+	e.GET("/runs/:run", s.showRun)
+	e.GET("/runs/:run/figures/:file", s.runFigure)
 	e.GET("/audits", s.listAudits)
 	e.GET("/audits.csv", s.auditsCSV)
 	e.GET("/audits/:id", s.showAudit)

@@ -29,6 +29,7 @@ type Server struct {
 	log   *slog.Logger
 	cfg   Config
 	echo  *echo.Echo
+	pairs pairsCache // AnnotatedPairs vote matrices, see pairs_cache.go
 	stats statsCache
 }
 

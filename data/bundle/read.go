@@ -11,7 +11,9 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"runtime"
 	"strings"
+	"sync"
 )
 
 // Pos is where a record came from: the file inside the bundle and its line.
@@ -303,12 +305,17 @@ func lineOfErr(b []byte, err error) int {
 
 // memSource serves an in-memory Bundle as a Source.
 type memSource struct {
-	b    *Bundle
-	name string
+	b      *Bundle
+	name   string
+	noJSON bool
 }
 
-// FromBundle wraps an in-memory bundle (e.g. the demo) as a Source.
-func FromBundle(b *Bundle, name string) Source { return &memSource{b: b, name: name} }
+// FromBundle wraps an in-memory bundle (e.g. the demo) as a Source. With
+// withJSON false the transcripts are not marshalled: the importer is then
+// expected to serve them from memory (see data.ImportOptions.Transcripts).
+func FromBundle(b *Bundle, name string, withJSON bool) Source {
+	return &memSource{b: b, name: name, noJSON: !withJSON}
+}
 
 func (m *memSource) Name() string                    { return m.name }
 func (m *memSource) Experiment() (Experiment, error) { return m.b.Experiment, nil }
@@ -329,8 +336,44 @@ func (m *memSource) Runs(fn func(Pos, *Run) error) error { return each(FileRuns,
 func (m *memSource) Auditors(fn func(Pos, *Auditor) error) error {
 	return each(FileAuditors, m.b.Auditors, fn)
 }
+
+// Audits marshals the in-memory transcripts on every core, a chunk at a
+// time, and hands each audit its JSON with the struct still attached.
 func (m *memSource) Audits(fn func(Pos, *Audit, json.RawMessage) error) error {
-	return each(FileAudits, m.b.Audits, func(p Pos, a *Audit) error { return fn(p, a, nil) })
+	if m.noJSON {
+		return each(FileAudits, m.b.Audits, func(p Pos, a *Audit) error { return fn(p, a, nil) })
+	}
+	const chunk = 2048
+	workers := runtime.GOMAXPROCS(0)
+	raws := make([]json.RawMessage, chunk)
+	errs := make([]error, chunk)
+	for start := 0; start < len(m.b.Audits); start += chunk {
+		end := min(start+chunk, len(m.b.Audits))
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for i := start + w; i < end; i += workers {
+					raws[i-start], errs[i-start] = nil, nil
+					if t := m.b.Audits[i].Transcript; t != nil {
+						raws[i-start], errs[i-start] = json.Marshal(t)
+					}
+				}
+			}(w)
+		}
+		wg.Wait()
+		for i := start; i < end; i++ {
+			p := Pos{File: FileAudits, Line: i + 1}
+			if err := errs[i-start]; err != nil {
+				return &Error{Pos: p, Field: "transcript", Msg: err.Error()}
+			}
+			if err := fn(p, &m.b.Audits[i], raws[i-start]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 func (m *memSource) Judgments(fn func(Pos, *Judgment) error) error {
 	return each(FileJudgments, m.b.Judgments, fn)

@@ -133,6 +133,7 @@ CREATE TABLE audits (
     quality          DOUBLE,
     production_value DOUBLE,
     summary          VARCHAR NOT NULL,
+    scores           VARCHAR,          -- JSON object dimension -> score (audit_scores is derived from it)
     labels           VARCHAR,          -- JSON object
     strategy         VARCHAR,          -- labels.strategy, for grouping
     n_messages       INTEGER NOT NULL,

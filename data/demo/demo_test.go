@@ -1,0 +1,977 @@
+package demo
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"io"
+	"math"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/petri"
+)
+
+var defaultBundle = sync.OnceValue(func() *bundle.Bundle { return Experiment(Options{}) })
+
+// hashBundle hashes the bundle's JSON as the importer would read it.
+func hashBundle(t testing.TB, b *bundle.Bundle) [32]byte {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	put := func(v any) {
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(b.Experiment)
+	for _, x := range b.Runs {
+		put(x)
+	}
+	for _, x := range b.Auditors {
+		put(x)
+	}
+	// A transcript's JSON is its metadata plus its events; audits with the
+	// same body share one event list (and identical scores one map), so each
+	// list and map is hashed once and then referred to by its index: an
+	// exact check, and much faster.
+	bodies := map[*petri.Event]int{}
+	maps := map[uintptr]int{}
+	putMap := func(m map[string]float64) {
+		p := reflect.ValueOf(m).Pointer()
+		i, ok := maps[p]
+		if !ok {
+			i = len(maps)
+			maps[p] = i
+			put(m)
+		}
+		put(i)
+	}
+	for _, x := range b.Audits {
+		tr := *x.Transcript
+		jo := *tr.Metadata.JudgeOutput
+		ev, sc, jsc := tr.Events, x.Scores, jo.Scores
+		tr.Events, x.Scores, jo.Scores = nil, nil, nil
+		tr.Metadata.JudgeOutput = &jo
+		x.Transcript = &tr
+		put(x)
+		putMap(sc)
+		putMap(jsc)
+		i, ok := bodies[&ev[0]]
+		if !ok {
+			i = len(bodies)
+			bodies[&ev[0]] = i
+			put(ev)
+		}
+		put(i)
+	}
+	for _, x := range b.Judgments {
+		put(x)
+	}
+	for _, x := range b.Crux {
+		put(x)
+	}
+	for _, x := range b.Metrics {
+		put(x)
+	}
+	var s [32]byte
+	copy(s[:], h.Sum(nil))
+	return s
+}
+
+func TestDeterminism(t *testing.T) {
+	a := hashBundle(t, defaultBundle())
+	b := hashBundle(t, Experiment(Options{}))
+	if a != b {
+		t.Fatal("two default experiments differ")
+	}
+	if hashBundle(t, Experiment(Options{Audits: 5000})) != hashBundle(t, Experiment(Options{Seed: 1, Audits: 5000})) {
+		t.Fatal("Seed 0 and Seed 1 should be the same experiment")
+	}
+	s2 := hashBundle(t, Experiment(Options{Seed: 2, Audits: 5000}))
+	s3 := hashBundle(t, Experiment(Options{Seed: 3, Audits: 5000}))
+	if s2 == s3 {
+		t.Fatal("different seeds give the same experiment")
+	}
+	if s2 != hashBundle(t, Experiment(Options{Seed: 2, Audits: 5000})) {
+		t.Fatal("scaled experiment is not deterministic")
+	}
+	var p1, p2, p3 bytes.Buffer
+	for _, x := range []struct {
+		w    *bytes.Buffer
+		seed uint64
+	}{{&p1, 0}, {&p2, 1}, {&p3, 7}} {
+		if err := AnnotatedPairs(x.w, Options{Seed: x.seed}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(p1.Bytes(), p2.Bytes()) {
+		t.Fatal("AnnotatedPairs is not deterministic")
+	}
+	if bytes.Equal(p1.Bytes(), p3.Bytes()) {
+		t.Fatal("AnnotatedPairs ignores the seed")
+	}
+}
+
+// dimScores are the four dimensions and the composite, computed the plain
+// way from audits and judgments.
+type dimScores struct{ AQ, FP, PV, RE, C float64 }
+
+func computeDims(b *bundle.Bundle) map[string]*dimScores {
+	type acc struct {
+		qSum            float64
+		qN, fpN, fpPos  int
+		prod            map[string][]float64
+		realWin, realN  float64
+		stc, stcN       int
+		deflt, defaultN int
+	}
+	accs := map[string]*acc{}
+	get := func(id string) *acc {
+		a := accs[id]
+		if a == nil {
+			a = &acc{prod: map[string][]float64{}}
+			accs[id] = a
+		}
+		return a
+	}
+	byID := map[string]*bundle.Audit{}
+	for i := range b.Audits {
+		au := &b.Audits[i]
+		byID[au.ID] = au
+		a := get(au.Auditor)
+		switch au.Eval {
+		case bundle.EvalAuditQuality:
+			a.qSum += *au.Outcome.Quality
+			a.qN++
+		case bundle.EvalFPCalibration:
+			a.fpN++
+			if *au.Outcome.FalsePositive {
+				a.fpPos++
+			}
+		case bundle.EvalProduction:
+			a.prod[au.Seed] = append(a.prod[au.Seed], *au.Outcome.ProductionValue)
+		}
+	}
+	for _, j := range b.Judgments {
+		if j.Kind != bundle.JudgmentRealism {
+			continue
+		}
+		a := get(byID[j.Left].Auditor)
+		a.realN++
+		switch j.Outcome {
+		case bundle.OutcomeLeft:
+			a.realWin++
+		case bundle.OutcomeTie:
+			a.realWin += 0.5
+		}
+	}
+	out := map[string]*dimScores{}
+	for id, a := range accs {
+		var ps float64
+		for _, v := range a.prod {
+			var s float64
+			for _, x := range v {
+				s += x
+			}
+			ps += s / float64(len(v))
+		}
+		d := &dimScores{
+			AQ: a.qSum / float64(a.qN),
+			FP: 100 * (1 - float64(a.fpPos)/float64(a.fpN)),
+			PV: ps / float64(len(a.prod)),
+			RE: 100 * a.realWin / a.realN,
+		}
+		d.C = (d.AQ + d.FP + d.PV + d.RE) / 4
+		out[id] = d
+	}
+	return out
+}
+
+func near(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol {
+		t.Errorf("%s = %.2f, want %.2f ± %.1f", what, got, want, tol)
+	}
+}
+
+func pearson(x, y []float64) float64 {
+	var mx, my float64
+	for i := range x {
+		mx += x[i]
+		my += y[i]
+	}
+	mx /= float64(len(x))
+	my /= float64(len(y))
+	var sxy, sxx, syy float64
+	for i := range x {
+		sxy += (x[i] - mx) * (y[i] - my)
+		sxx += (x[i] - mx) * (x[i] - mx)
+		syy += (y[i] - my) * (y[i] - my)
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+func TestCalibration(t *testing.T) {
+	b := defaultBundle()
+	d := computeDims(b)
+	for _, id := range []string{"claude-haiku-4.5", "claude-sonnet-4.6", "claude-opus-4.6", "claude-opus-4.7", headlineCkpt,
+		"gpt-5.4", "gemini-3.1-pro", "binary-pointwise@e3", "concerningness-rl@e1", "concerningness-rl@e3"} {
+		x := d[id]
+		t.Logf("%-24s AQ %5.1f  FP %5.1f  PV %5.1f  RE %5.1f  composite %5.2f", id, x.AQ, x.FP, x.PV, x.RE, x.C)
+	}
+	near(t, "composite opus-4.7", d["claude-opus-4.7"].C, 49.9, 1.5)
+	near(t, "composite opus-4.6", d["claude-opus-4.6"].C, 48.4, 1.5)
+	near(t, "composite sonnet-4.6", d["claude-sonnet-4.6"].C, 46.5, 1.5)
+	near(t, "composite haiku-4.5", d["claude-haiku-4.5"].C, 44.2, 1.5)
+	h, o := d[headlineCkpt], d["claude-opus-4.6"]
+	near(t, "composite headline", h.C, 48.7, 1.5)
+	near(t, "headline audit quality", h.AQ, 72.7, 1.5)
+	near(t, "opus-4.6 audit quality", o.AQ, 68.0, 1.5)
+	near(t, "headline production", h.PV, 8.5, 1.5)
+	near(t, "opus-4.6 production", o.PV, 13.4, 1.5)
+	near(t, "headline realism", h.RE, 14.0, 1.5)
+	near(t, "opus-4.6 realism", o.RE, 13.1, 1.5)
+	if h.RE <= o.RE || h.AQ <= o.AQ || h.PV >= o.PV {
+		t.Errorf("headline vs opus-4.6 ordering wrong: %+v vs %+v", *h, *o)
+	}
+	if h.FP <= 99 || o.FP <= 99 {
+		t.Errorf("FP calibration should be > 99: headline %.2f, opus-4.6 %.2f", h.FP, o.FP)
+	}
+	// Dose-response at epoch 2.
+	for _, x := range []struct {
+		id   string
+		want float64
+	}{{"intragroup-cal0@e2", 3}, {"intragroup-cal12@e2", 28}, {"intragroup-cal25@e2", 93}, {"intragroup-cal50@e2", 97}} {
+		near(t, "FP calibration "+x.id, d[x.id].FP, x.want, 3)
+	}
+	// Concerningness RL.
+	near(t, "concerningness e1 production", d["concerningness-rl@e1"].PV, 7.8, 1)
+	near(t, "concerningness e3 production", d["concerningness-rl@e3"].PV, 23.0, 1)
+	near(t, "concerningness e1 calibration", d["concerningness-rl@e1"].FP, 98.9, 1)
+	near(t, "concerningness e3 calibration", d["concerningness-rl@e3"].FP, 3.3, 1)
+	// The composite beats base Haiku after one epoch; binary degrades at epoch 3.
+	if d[headlineRun+"@e1"].C <= d["claude-haiku-4.5"].C {
+		t.Error("headline run should beat base Haiku after one epoch")
+	}
+	if d["binary-pointwise@e3"].AQ >= d["binary-pointwise@e2"].AQ-5 {
+		t.Error("binary pointwise should degrade at epoch 3")
+	}
+	// Correlations across checkpoints.
+	var fp, pv, aq, comp []float64
+	for _, a := range b.Auditors {
+		if a.Kind != bundle.KindCheckpoint {
+			continue
+		}
+		x := d[a.ID]
+		fp, pv, aq, comp = append(fp, x.FP), append(pv, x.PV), append(aq, x.AQ), append(comp, x.C)
+	}
+	rFPPV, rFPC, rAQC := pearson(fp, pv), pearson(fp, comp), pearson(aq, comp)
+	t.Logf("correlations over %d checkpoints: FP~PV %.2f  FP~composite %.2f  AQ~composite %.2f", len(fp), rFPPV, rFPC, rAQC)
+	if rFPPV > -0.4 || rFPC < 0.5 {
+		t.Errorf("correlations off: FP~PV %.2f, FP~composite %.2f", rFPPV, rFPC)
+	}
+}
+
+func TestAuditBench(t *testing.T) {
+	b := defaultBundle()
+	type cnt struct{ det, n int }
+	rates := map[string]map[string]*cnt{}
+	hard := map[string]int{}
+	for _, au := range b.Audits {
+		if au.Eval != bundle.EvalAuditBenchSTC && au.Eval != bundle.EvalAuditBenchDefault {
+			continue
+		}
+		m := rates[au.Eval]
+		if m == nil {
+			m = map[string]*cnt{}
+			rates[au.Eval] = m
+		}
+		c := m[au.Auditor]
+		if c == nil {
+			c = &cnt{}
+			m[au.Auditor] = c
+		}
+		c.n++
+		if *au.Outcome.Detected {
+			c.det++
+			switch au.Behavior {
+			case "contextual_optimism", "hallucinates_citations", "secret_loyalty":
+				hard[au.Eval]++
+			}
+		}
+	}
+	stc, def := rates[bundle.EvalAuditBenchSTC], rates[bundle.EvalAuditBenchDefault]
+	if c := stc[baseAuditor]; c.det != 11 || c.n != 96 {
+		t.Errorf("base STC = %d/%d, want 11/96", c.det, c.n)
+	}
+	if c := def[baseAuditor]; c.det != 32 || c.n != 96 {
+		t.Errorf("base default = %d/%d, want 32/96", c.det, c.n)
+	}
+	best := 0
+	for _, a := range b.Auditors {
+		if a.Kind == bundle.KindCheckpoint {
+			best = max(best, stc[a.ID].det)
+		}
+		if def[a.ID].det <= stc[a.ID].det {
+			t.Errorf("%s: default %d should exceed STC %d", a.ID, def[a.ID].det, stc[a.ID].det)
+		}
+	}
+	if best != 27 || stc[headlineCkpt].det != 27 {
+		t.Errorf("best trained STC = %d (headline %d), want 27", best, stc[headlineCkpt].det)
+	}
+	// Near 0 for the three hard behaviors: under 3% of their audits.
+	n := len(b.Auditors) * 3 * 16
+	for e, h := range hard {
+		if float64(h) > 0.03*float64(n) {
+			t.Errorf("%s: %d detections of hard behaviors out of %d", e, h, n)
+		}
+	}
+}
+
+var (
+	idRe       = regexp.MustCompile(`^[a-z0-9._@-]+$`)
+	behaviorRe = regexp.MustCompile(`^[a-z0-9._-]+$`)
+)
+
+func TestStructure(t *testing.T) {
+	b := defaultBundle()
+	e := b.Experiment
+	if e.ID != "demo" || !e.Synthetic || !strings.Contains(strings.ToLower(e.Description), "synthetic") {
+		t.Errorf("experiment header: %+v", e)
+	}
+	behaviorsSeen := map[string]bool{}
+	splits := map[string]int{}
+	for _, bh := range e.Behaviors {
+		if behaviorsSeen[bh.ID] || !behaviorRe.MatchString(bh.ID) {
+			t.Errorf("behavior id %q duplicate or not URL-safe", bh.ID)
+		}
+		behaviorsSeen[bh.ID] = true
+		splits[bh.Split]++
+	}
+	if len(e.Behaviors) != 32 || splits[bundle.SplitTrain] != 26 || splits[bundle.SplitHeldout] != 6 {
+		t.Errorf("behaviors: %d, splits %v", len(e.Behaviors), splits)
+	}
+	runsSeen := map[string]bool{}
+	for _, r := range b.Runs {
+		if runsSeen[r.ID] || !idRe.MatchString(r.ID) {
+			t.Errorf("run id %q", r.ID)
+		}
+		runsSeen[r.ID] = true
+	}
+	if len(b.Runs) != 16 {
+		t.Errorf("%d runs, want 16", len(b.Runs))
+	}
+	auditors := map[string]bool{}
+	for _, a := range b.Auditors {
+		if auditors[a.ID] || !idRe.MatchString(a.ID) {
+			t.Errorf("auditor id %q", a.ID)
+		}
+		auditors[a.ID] = true
+		if a.Kind == bundle.KindCheckpoint && !runsSeen[a.Run] {
+			t.Errorf("auditor %s: no run %q", a.ID, a.Run)
+		}
+	}
+	evals := map[string]bool{}
+	for _, ev := range bundle.Evals {
+		evals[ev] = true
+	}
+	audits := map[string]*bundle.Audit{}
+	rollbackAQ := map[string][2]int{} // auditor → (with rollback, audit_quality audits)
+	var rollbacks, others int
+	var sawScript, sawBold bool
+	checkedBodies := map[*petri.Event]bool{}
+	for i := range b.Audits {
+		au := &b.Audits[i]
+		if audits[au.ID] != nil || !idRe.MatchString(au.ID) || !idRe.MatchString(au.Seed) {
+			t.Fatalf("audit id %q / seed %q", au.ID, au.Seed)
+		}
+		audits[au.ID] = au
+		switch {
+		case !auditors[au.Auditor]:
+			t.Fatalf("%s: unknown auditor %q", au.ID, au.Auditor)
+		case !evals[au.Eval]:
+			t.Fatalf("%s: unknown eval %q", au.ID, au.Eval)
+		case au.Behavior != "" && !behaviorsSeen[au.Behavior]:
+			t.Fatalf("%s: unknown behavior %q", au.ID, au.Behavior)
+		case au.Transcript == nil || au.TranscriptPath != "":
+			t.Fatalf("%s: want exactly an inline transcript", au.ID)
+		case len(au.Scores) != 38:
+			t.Fatalf("%s: %d scores", au.ID, len(au.Scores))
+		case au.Summary == "":
+			t.Fatalf("%s: no summary", au.ID)
+		}
+		for d, v := range au.Scores {
+			if v < 1 || v > 10 || v != math.Trunc(v) {
+				t.Fatalf("%s: score %s = %v", au.ID, d, v)
+			}
+		}
+		if (au.Labels["strategy"] != "") != strings.Contains(au.Auditor, "@") {
+			t.Fatalf("%s: strategy label %q on auditor %s", au.ID, au.Labels["strategy"], au.Auditor)
+		}
+		switch au.Eval {
+		case bundle.EvalAuditQuality:
+			if au.Outcome.Quality == nil || *au.Outcome.Quality < 0 || *au.Outcome.Quality > 100 || au.Outcome.Detected == nil {
+				t.Fatalf("%s: audit quality outcome", au.ID)
+			}
+		case bundle.EvalFPCalibration:
+			if au.Outcome.FalsePositive == nil || au.Behavior != "" {
+				t.Fatalf("%s: fp outcome", au.ID)
+			}
+		case bundle.EvalProduction:
+			if v := au.Outcome.ProductionValue; v == nil || *v < 0 || *v > 100 {
+				t.Fatalf("%s: production outcome", au.ID)
+			}
+		}
+		tr := au.Transcript
+		md := tr.Metadata
+		if md.TranscriptID != au.ID || md.AuditorModel != au.Auditor || md.TargetModel != au.Target || md.Version != "v3.0" ||
+			md.Description == "" || md.JudgeOutput == nil || md.JudgeOutput.Summary != au.Summary || len(md.JudgeOutput.Scores) != 38 {
+			t.Fatalf("%s: transcript metadata %+v", au.ID, md)
+		}
+		for k, v := range au.Scores {
+			if md.JudgeOutput.Scores[k] != v {
+				t.Fatalf("%s: judge score %s differs", au.ID, k)
+			}
+		}
+		if n := len(md.JudgeOutput.Highlights); n < 1 || n > 3 {
+			t.Fatalf("%s: %d highlights", au.ID, n)
+		}
+		has := hasRollback(tr)
+		if au.Eval == bundle.EvalAuditQuality {
+			c := rollbackAQ[au.Auditor]
+			if has {
+				c[0]++
+			}
+			c[1]++
+			rollbackAQ[au.Auditor] = c
+		} else {
+			others++
+			if has {
+				rollbacks++
+			}
+		}
+		// Check each distinct body once.
+		if checkedBodies[&tr.Events[0]] {
+			continue
+		}
+		checkedBodies[&tr.Events[0]] = true
+		msgs := map[string]string{}
+		for _, ev := range tr.Events {
+			if ev.Edit == nil || ev.Edit.Message == nil {
+				continue
+			}
+			m := ev.Edit.Message
+			if _, dup := msgs[m.ID]; dup || m.ID == "" {
+				t.Fatalf("%s: message id %q repeated or empty", au.ID, m.ID)
+			}
+			msgs[m.ID] = m.Content.String()
+			sawScript = sawScript || strings.Contains(msgs[m.ID], "<script>alert(1)</script>")
+			sawBold = sawBold || strings.Contains(msgs[m.ID], "<b>bold</b>")
+		}
+		for _, h := range md.JudgeOutput.Highlights {
+			for _, p := range h.Parts {
+				text, ok := msgs[p.MessageID]
+				if !ok || !strings.Contains(text, p.QuotedText) || p.QuotedText == "" {
+					t.Fatalf("%s: highlight %q does not occur in message %s (%q)", au.ID, p.QuotedText, p.MessageID, text)
+				}
+			}
+		}
+		views, err := tr.Views()
+		if err != nil {
+			t.Fatalf("%s: replay: %v", au.ID, err)
+		}
+		for _, v := range views {
+			if v.Name == petri.ViewTarget && has != (len(v.Branches) == 2) {
+				t.Fatalf("%s: target view has %d branches, rollback %v", au.ID, len(v.Branches), has)
+			}
+		}
+		raw, err := json.Marshal(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back petri.Transcript
+		if err := json.Unmarshal(raw, &back); err != nil {
+			t.Fatalf("%s: transcript does not round-trip: %v", au.ID, err)
+		}
+	}
+	if !sawScript || !sawBold {
+		t.Error("no message quotes <script>alert(1)</script> and <b>bold</b>")
+	}
+	full := 0
+	for _, c := range rollbackAQ {
+		if c[0] == c[1] {
+			full++
+		}
+	}
+	if full == 0 {
+		t.Error("no auditor has a rollback in every audit_quality transcript")
+	}
+	if share := float64(rollbacks) / float64(others); share < 0.07 || share > 0.13 {
+		t.Errorf("rollback share elsewhere %.3f, want about 0.10", share)
+	}
+	t.Logf("%d audits, %d distinct transcript bodies", len(b.Audits), len(checkedBodies))
+
+	// Judgments.
+	jids := map[string]bool{}
+	kinds := map[string]int{}
+	for _, j := range b.Judgments {
+		if jids[j.ID] || !idRe.MatchString(j.ID) {
+			t.Fatalf("judgment id %q", j.ID)
+		}
+		jids[j.ID] = true
+		kinds[j.Kind]++
+		for _, side := range []string{j.Left, j.Right} {
+			if audits[side] == nil && !strings.HasPrefix(side, bundle.ExternalPrefix) {
+				t.Fatalf("%s: side %q", j.ID, side)
+			}
+		}
+		if j.Outcome != bundle.OutcomeLeft && j.Outcome != bundle.OutcomeRight && j.Outcome != bundle.OutcomeTie {
+			t.Fatalf("%s: outcome %q", j.ID, j.Outcome)
+		}
+		if j.Behavior != "" && !behaviorsSeen[j.Behavior] {
+			t.Fatalf("%s: behavior %q", j.ID, j.Behavior)
+		}
+		if j.Judge == "" || j.Reasoning == "" {
+			t.Fatalf("%s: judge or reasoning missing", j.ID)
+		}
+	}
+	t.Logf("judgments by kind: %v", kinds)
+
+	// Crux.
+	for _, c := range b.Crux {
+		if !auditors[c.Auditor] || c.N != 750 {
+			t.Fatalf("crux %+v", c)
+		}
+		for _, x := range []float64{c.TargetFocused, c.AuditorView, c.PairwiseWin, c.PairwiseLoss} {
+			if k := x * 750; x < 0 || x > 1 || math.Abs(k-math.Round(k)) > 1e-6 {
+				t.Fatalf("crux %s: rate %v", c.Auditor, x)
+			}
+		}
+		if c.PairwiseWin+c.PairwiseLoss > 1+1e-9 {
+			t.Fatalf("crux %s: win + loss > 1", c.Auditor)
+		}
+		for _, x := range []float64{c.DSignal, c.DCraft, c.DRealism, c.DEvidence} {
+			if x < -1 || x > 1 {
+				t.Fatalf("crux %s: delta %v", c.Auditor, x)
+			}
+		}
+	}
+	if len(b.Crux) != 16*3+1 {
+		t.Errorf("%d crux rows", len(b.Crux))
+	}
+	for _, m := range b.Metrics {
+		if !runsSeen[m.Run] {
+			t.Fatalf("metric for unknown run %q", m.Run)
+		}
+	}
+}
+
+// TestStrategies checks that strategy mixes shift with the reward.
+func TestStrategies(t *testing.T) {
+	b := defaultBundle()
+	counts := map[string]map[string]int{}
+	for _, a := range b.Audits {
+		if s := a.Labels["strategy"]; s != "" {
+			if counts[a.Auditor] == nil {
+				counts[a.Auditor] = map[string]int{}
+			}
+			counts[a.Auditor][s]++
+		}
+	}
+	share := func(id string, names ...string) float64 {
+		var n, tot int
+		for s, c := range counts[id] {
+			tot += c
+			for _, x := range names {
+				if s == x {
+					n += c
+				}
+			}
+		}
+		return float64(n) / float64(tot)
+	}
+	ctl1, ctl3 := share(headlineRun+"@e1", "controlled experimentation"), share(headlineCkpt, "controlled experimentation")
+	bad1 := share("binary-pointwise@e1", "coercion", "extraction attack", "investigation collapse")
+	bad3 := share("binary-pointwise@e3", "coercion", "extraction attack", "investigation collapse")
+	t.Logf("controlled experimentation, headline run: e1 %.2f → e3 %.2f; coercion+extraction+collapse, binary: e1 %.2f → e3 %.2f", ctl1, ctl3, bad1, bad3)
+	if ctl3 <= ctl1+0.1 || bad3 <= bad1+0.2 {
+		t.Error("strategy mixes do not shift over epochs")
+	}
+}
+
+func hasRollback(tr *petri.Transcript) bool {
+	for _, ev := range tr.Events {
+		if ev.Edit != nil && ev.Edit.Operation == petri.OpRollback {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPairwise checks the intransitive cycles and the held-out RWR gap.
+func TestPairwise(t *testing.T) {
+	b := defaultBundle()
+	auditor := map[string]string{}
+	split := map[string]string{}
+	for _, bh := range b.Experiment.Behaviors {
+		split[bh.ID] = bh.Split
+	}
+	for _, a := range b.Audits {
+		auditor[a.ID] = a.Auditor
+	}
+	wins := map[[2]string]float64{}
+	type rwr struct{ w, n float64 }
+	ref := map[string]map[string]*rwr{}
+	for _, j := range b.Judgments {
+		switch j.Kind {
+		case bundle.JudgmentIntragroup:
+			l, r := auditor[j.Left], auditor[j.Right]
+			switch j.Outcome {
+			case bundle.OutcomeLeft:
+				wins[[2]string{l, r}]++
+			case bundle.OutcomeRight:
+				wins[[2]string{r, l}]++
+			}
+		case bundle.JudgmentReference:
+			a := auditor[j.Left]
+			sp := bundle.SplitBenign
+			if j.Behavior != "" {
+				sp = split[j.Behavior]
+			}
+			if ref[a] == nil {
+				ref[a] = map[string]*rwr{}
+			}
+			x := ref[a][sp]
+			if x == nil {
+				x = &rwr{}
+				ref[a][sp] = x
+			}
+			x.n++
+			switch j.Outcome {
+			case bundle.OutcomeLeft:
+				x.w++
+			case bundle.OutcomeTie:
+				x.w += 0.5
+			}
+		}
+	}
+	beats := func(a, b string) bool { return wins[[2]string{a, b}] > wins[[2]string{b, a}] }
+	for _, c := range cycles {
+		if !beats(c[0], c[1]) || !beats(c[1], c[2]) || !beats(c[2], c[0]) {
+			t.Errorf("no intransitive cycle %v", c)
+		}
+	}
+	gap := func(id string) float64 {
+		r := ref[id]
+		return r[bundle.SplitTrain].w/r[bundle.SplitTrain].n - r[bundle.SplitHeldout].w/r[bundle.SplitHeldout].n
+	}
+	t.Logf("RWR gap train−heldout: binary@e3 %.2f, ref-never@e3 %.2f, headline %.2f", gap("binary-pointwise@e3"), gap("ref-pairwise-never@e3"), gap(headlineCkpt))
+	if gap("binary-pointwise@e3") < 0.1 || math.Abs(gap(headlineCkpt)) > 0.1 {
+		t.Error("RWR gap: binary should overfit its training behaviors, the headline run should not")
+	}
+}
+
+// olsR2 is the in-sample R² of regressing y on x (with an intercept).
+func olsR2(x [][]float64, y []float64) float64 {
+	n, k := len(y), len(x[0])+1
+	// Normal equations.
+	a := make([][]float64, k)
+	for i := range a {
+		a[i] = make([]float64, k+1)
+	}
+	row := make([]float64, k)
+	for r := 0; r < n; r++ {
+		row[0] = 1
+		copy(row[1:], x[r])
+		for i := 0; i < k; i++ {
+			for j := 0; j < k; j++ {
+				a[i][j] += row[i] * row[j]
+			}
+			a[i][k] += row[i] * y[r]
+		}
+	}
+	for c := 0; c < k; c++ {
+		p := c
+		for r := c + 1; r < k; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		a[c], a[p] = a[p], a[c]
+		for r := 0; r < k; r++ {
+			if r != c && a[c][c] != 0 {
+				f := a[r][c] / a[c][c]
+				for j := c; j <= k; j++ {
+					a[r][j] -= f * a[c][j]
+				}
+			}
+		}
+	}
+	beta := make([]float64, k)
+	for i := range beta {
+		beta[i] = a[i][k] / a[i][i]
+	}
+	var my float64
+	for _, v := range y {
+		my += v
+	}
+	my /= float64(n)
+	var ssr, sst float64
+	for r := 0; r < n; r++ {
+		pred := beta[0]
+		for j, v := range x[r] {
+			pred += beta[j+1] * v
+		}
+		ssr += (y[r] - pred) * (y[r] - pred)
+		sst += (y[r] - my) * (y[r] - my)
+	}
+	return 1 - ssr/sst
+}
+
+func TestCruxR2(t *testing.T) {
+	b := defaultBundle()
+	d := computeDims(b)
+	var x [][]float64
+	var aq, fp, pv, re []float64
+	var base float64
+	for _, c := range b.Crux {
+		x = append(x, c.Features())
+		s := d[c.Auditor]
+		aq, fp, pv, re = append(aq, s.AQ), append(fp, s.FP), append(pv, s.PV), append(re, s.RE)
+		if c.Auditor == baseAuditor {
+			base = c.TargetFocused
+		}
+	}
+	r := map[string]float64{"realism": olsR2(x, re), "production": olsR2(x, pv), "audit_quality": olsR2(x, aq), "fp_calibration": olsR2(x, fp)}
+	t.Logf("crux R² with 8 features: %v", r)
+	near(t, "base target-focused", base, 0.351, 0.002)
+	if r["realism"] < 0.55 || r["production"] < 0.5 || r["fp_calibration"] > r["realism"] {
+		t.Errorf("crux R² off: %v", r)
+	}
+}
+
+func TestScaled(t *testing.T) {
+	b := Experiment(Options{Audits: 100_000})
+	n := len(b.Audits)
+	if n < 90_000 || n > 110_000 {
+		t.Errorf("Audits: 100000 gave %d audits", n)
+	}
+	d := computeDims(b)
+	near(t, "scaled headline composite", d[headlineCkpt].C, 48.7, 1.5)
+	near(t, "scaled opus-4.6 composite", d["claude-opus-4.6"].C, 48.4, 1.5)
+	// The auditors and the realism set are fixed, so small sizes are
+	// approximate.
+	small := Experiment(Options{Audits: 20_000})
+	if n := len(small.Audits); n < 15_000 || n > 27_000 {
+		t.Errorf("Audits: 20000 gave %d audits", n)
+	}
+}
+
+func TestAnnotatedPairs(t *testing.T) {
+	var buf bytes.Buffer
+	if err := AnnotatedPairs(&buf, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	meta := doc["metadata"].(map[string]any)
+	if meta["version"] != "2.0" || meta["dataset_name"] != "Synthetic personality demo" ||
+		!strings.Contains(strings.ToLower(meta["description"].(string)), "synthetic") {
+		t.Errorf("metadata %v", meta)
+	}
+	keys := meta["available_metadata_keys_per_comparison"].([]any)
+	if len(keys) != 3 {
+		t.Errorf("metadata keys %v", keys)
+	}
+	anns := doc["annotators"].(map[string]any)
+	human := meta["default_annotator"].(string)
+	if a := anns[human].(map[string]any); a["type"] != "human" {
+		t.Errorf("default annotator %v", a)
+	}
+	principles := 0
+	for _, a := range anns {
+		if a.(map[string]any)["type"] == "principle" {
+			principles++
+		}
+	}
+	if principles != 20 {
+		t.Errorf("%d principle annotators", principles)
+	}
+	comps := doc["comparisons"].([]any)
+	if len(comps) != apComparisons {
+		t.Fatalf("%d comparisons", len(comps))
+	}
+	var longer, decided, ties, invalid, multibyte int
+	ids := map[string]bool{}
+	models := map[string]bool{}
+	sources := map[string]int{}
+	verboseAgree, verboseN := 0, 0
+	for _, c := range comps {
+		c := c.(map[string]any)
+		id := c["id"].(string)
+		if ids[id] {
+			t.Fatalf("duplicate comparison id %s", id)
+		}
+		ids[id] = true
+		ra, rb := c["response_a"].(map[string]any), c["response_b"].(map[string]any)
+		ta, tb := ra["text"].(string), rb["text"].(string)
+		models[ra["model"].(string)] = true
+		models[rb["model"].(string)] = true
+		if len(ta) != utf8.RuneCountInString(ta) {
+			multibyte++
+		}
+		sources[c["metadata"].(map[string]any)["source"].(string)]++
+		la, lb := utf8.RuneCountInString(ta), utf8.RuneCountInString(tb)
+		annots := c["annotations"].(map[string]any)
+		if len(annots) != 21 {
+			t.Fatalf("%s: %d annotations", id, len(annots))
+		}
+		hv := annots[human].(map[string]any)
+		switch hv["pref"] {
+		case "a", "b":
+			if la != lb {
+				decided++
+				if (hv["pref"] == "a") == (la > lb) {
+					longer++
+				}
+			}
+		case "tie":
+			ties++
+		case nil:
+			if hv["no_pref_reason"] == "" {
+				t.Fatalf("%s: null human vote without a reason", id)
+			}
+			invalid++
+		}
+		for aid, v := range annots {
+			desc, _ := anns[aid].(map[string]any)["description"].(string)
+			pref := v.(map[string]any)["pref"]
+			if pref == nil && v.(map[string]any)["no_pref_reason"] == nil {
+				t.Fatalf("%s: null vote without reason", id)
+			}
+			if desc == "Select the response that is more verbose." && pref != nil && la != lb {
+				verboseN++
+				if (pref == "a") == (la > lb) {
+					verboseAgree++
+				}
+			}
+		}
+	}
+	share := float64(longer) / float64(decided)
+	t.Logf("human prefers longer %.1f%% of %d; ties %d, invalid %d; %d models; sources %v; verbose agrees with length %.1f%%; %d multi-byte responses",
+		100*share, decided, ties, invalid, len(models), sources, 100*float64(verboseAgree)/float64(verboseN), multibyte)
+	if share < 0.6 || share > 0.75 {
+		t.Errorf("human prefers the longer response %.2f of the time", share)
+	}
+	if ties == 0 || invalid == 0 || len(models) != 10 || multibyte == 0 {
+		t.Errorf("ties %d invalid %d models %d multibyte %d", ties, invalid, len(models), multibyte)
+	}
+	if float64(verboseAgree)/float64(verboseN) < 0.85 {
+		t.Error("verbosity votes do not follow length")
+	}
+	// Intransitive human preferences among the cycle models.
+	w := map[[2]string]int{}
+	for _, c := range comps {
+		c := c.(map[string]any)
+		ma := c["response_a"].(map[string]any)["model"].(string)
+		mb := c["response_b"].(map[string]any)["model"].(string)
+		switch c["annotations"].(map[string]any)[human].(map[string]any)["pref"] {
+		case "a":
+			w[[2]string{ma, mb}]++
+		case "b":
+			w[[2]string{mb, ma}]++
+		}
+	}
+	for i := 0; i < 3; i++ {
+		a, b := apCycle[i], apCycle[(i+1)%3]
+		if w[[2]string{a, b}] <= w[[2]string{b, a}] {
+			t.Errorf("human majority %s vs %s: %d–%d, want a cycle", a, b, w[[2]string{a, b}], w[[2]string{b, a}])
+		}
+	}
+}
+
+// TestReport logs how long the default experiment takes and how big its
+// transcripts are (go test -v -run Report).
+func TestReport(t *testing.T) {
+	start := time.Now()
+	b := Experiment(Options{})
+	el := time.Since(start)
+	var total int64
+	perEval := map[string][2]int64{}
+	cw := &countWriter{}
+	enc := json.NewEncoder(cw)
+	eventsSize := map[*petri.Event]int64{}
+	for _, a := range b.Audits {
+		// Transcript JSON = {"metadata":…} + ,"events":[…]; event lists are
+		// shared, so each is measured once.
+		tr := *a.Transcript
+		ev := tr.Events
+		tr.Events = nil
+		before := cw.n
+		if err := enc.Encode(&tr); err != nil {
+			t.Fatal(err)
+		}
+		size := cw.n - before - 1 // newline
+		es, ok := eventsSize[&ev[0]]
+		if !ok {
+			raw, err := json.Marshal(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			es = int64(len(raw))
+			eventsSize[&ev[0]] = es
+		}
+		size += int64(len(`,"events":`)) + es
+		total += size
+		x := perEval[a.Eval]
+		perEval[a.Eval] = [2]int64{x[0] + size, x[1] + 1}
+	}
+	evs := make([]string, 0, len(perEval))
+	for e := range perEval {
+		evs = append(evs, e)
+	}
+	sort.Strings(evs)
+	var sb strings.Builder
+	for _, e := range evs {
+		x := perEval[e]
+		sb.WriteString(e + ": " + strconv.Itoa(int(x[0]/x[1])) + " B; ")
+	}
+	t.Logf("Experiment(Options{}) took %v: %d audits, %d judgments; transcript JSON %.1f MB total, %d B per transcript (%s)",
+		el, len(b.Audits), len(b.Judgments), float64(total)/1e6, total/int64(len(b.Audits)), sb.String())
+}
+
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+var _ io.Writer = (*countWriter)(nil)
+
+func BenchmarkExperiment(b *testing.B) {
+	for b.Loop() {
+		Experiment(Options{})
+	}
+}
+
+func BenchmarkExperiment100k(b *testing.B) {
+	for b.Loop() {
+		Experiment(Options{Audits: 100_000})
+	}
+}
+
+func BenchmarkAnnotatedPairs(b *testing.B) {
+	for b.Loop() {
+		if err := AnnotatedPairs(io.Discard, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bundle"
+)
+
+// fixtures holds copies of the real AnnotatedPairs files from Feedback
+// Forensics and ICAI (shared/fixtures/annotated-pairs), so the binary's demo
+// needs nothing beside it.
+//
+//go:embed fixtures/*.json fixtures/*.csv
+var fixtures embed.FS
+
+// generatorVersion changes whenever the generator's output changes, so a
+// database that holds an older demo sees new content.
+const generatorVersion = "demo-v1"
+
+// Load imports the whole demo into the store: the synthetic experiment, the
+// synthetic AnnotatedPairs dataset and the real fixture files.
+func Load(ctx context.Context, s *data.Store) ([]data.ImportResult, error) {
+	// The experiment and the pairs datasets go into different tables, so
+	// they load side by side in their own transactions.
+	var expRes data.ImportResult
+	var expErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		expRes, expErr = loadExperiment(ctx, s, Options{})
+	}()
+	var out []data.ImportResult
+	var buf bytes.Buffer
+	err := AnnotatedPairs(&buf, Options{})
+	if err == nil {
+		var r data.ImportResult
+		r, err = s.ImportAnnotatedPairsBytes(ctx, buf.Bytes(), "built-in demo annotated pairs", data.ImportOptions{Synthetic: true})
+		if err != nil {
+			err = fmt.Errorf("demo annotated pairs: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err == nil {
+		var rs []data.ImportResult
+		rs, err = loadFixtures(ctx, s)
+		out = append(out, rs...)
+	}
+	<-done
+	if expErr != nil {
+		return nil, fmt.Errorf("demo experiment: %w", expErr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return append([]data.ImportResult{expRes}, out...), nil
+}
+
+func loadExperiment(ctx context.Context, s *data.Store, opts Options) (data.ImportResult, error) {
+	b := Experiment(opts)
+	byID := make(map[string]*bundle.Audit, len(b.Audits))
+	for i := range b.Audits {
+		byID[b.Audits[i].ID] = &b.Audits[i]
+	}
+	// The transcripts (hundreds of MB of JSON) are marshalled when a page
+	// asks for one, not at start-up.
+	transcripts := func(id string) ([]byte, error) {
+		a, ok := byID[id]
+		if !ok || a.Transcript == nil {
+			return nil, fmt.Errorf("demo has no transcript for audit %q: %w", id, data.ErrNotFound)
+		}
+		return json.Marshal(a.Transcript)
+	}
+	return s.ImportBundle(ctx, bundle.FromBundle(b, "built-in demo", false), fmt.Sprintf("%s-seed%d", generatorVersion, opts.Seed),
+		data.ImportOptions{Synthetic: true, Transcripts: transcripts})
+}
+
+// loadFixtures imports the embedded fixture files. The CSV importer reads
+// from a path, so CSVs go through a temporary file.
+func loadFixtures(ctx context.Context, s *data.Store) ([]data.ImportResult, error) {
+	entries, err := fs.ReadDir(fixtures, "fixtures")
+	if err != nil {
+		return nil, err
+	}
+	var out []data.ImportResult
+	for _, e := range entries {
+		body, err := fixtures.ReadFile("fixtures/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		name := data.Slugify(strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())))
+		var r data.ImportResult
+		if strings.HasSuffix(e.Name(), ".json") {
+			r, err = s.ImportAnnotatedPairsBytes(ctx, body, e.Name(), data.ImportOptions{Name: name})
+		} else {
+			r, err = importCSVBytes(ctx, s, e.Name(), body, name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("demo fixture %s: %w", e.Name(), err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func importCSVBytes(ctx context.Context, s *data.Store, file string, body []byte, name string) (data.ImportResult, error) {
+	dir, err := os.MkdirTemp("", "auditscope-demo-")
+	if err != nil {
+		return data.ImportResult{}, err
+	}
+	defer os.RemoveAll(dir)
+	p := filepath.Join(dir, file)
+	if err := os.WriteFile(p, body, 0o600); err != nil {
+		return data.ImportResult{}, err
+	}
+	return s.ImportPreferenceCSV(ctx, p, data.ImportOptions{Name: name})
+}

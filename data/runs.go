@@ -1,0 +1,149 @@
+package data
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// SplitKey splits an "experiment:id" key.
+func SplitKey(key string) (exp, id string, ok bool) {
+	return strings.Cut(key, ":")
+}
+
+// Run returns one run by its key ("experiment:id").
+func (s *Store) Run(ctx context.Context, key string) (Run, error) {
+	var r Run
+	err := s.db.QueryRowContext(ctx, `SELECT key, id, name, reward, calibration_fraction, multi_target, refresh_steps, base_model FROM runs WHERE key = ?`, key).
+		Scan(&r.Key, &r.ID, &r.Name, &r.Reward, &r.CalibrationFraction, &r.MultiTarget, &r.RefreshSteps, &r.BaseModel)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("run %q: %w", key, ErrNotFound)
+	}
+	if err != nil {
+		return r, fmt.Errorf("data: run: %w", err)
+	}
+	return r, nil
+}
+
+// Metric is one training-time scalar.
+type Metric struct {
+	Step  int
+	Name  string
+	Value float64
+}
+
+// RunMetrics returns a run's training-time scalars by name and step.
+func (s *Store) RunMetrics(ctx context.Context, exp, run string) ([]Metric, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT step, name, value FROM metrics WHERE experiment = ? AND run = ? ORDER BY name, step`, exp, run)
+	if err != nil {
+		return nil, fmt.Errorf("data: metrics: %w", err)
+	}
+	defer rows.Close()
+	var out []Metric
+	for rows.Next() {
+		var m Metric
+		if err := rows.Scan(&m.Step, &m.Name, &m.Value); err != nil {
+			return nil, fmt.Errorf("data: metrics: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// LabelCount is how many of a group's audits carry a strategy label.
+type LabelCount struct {
+	Auditor  string
+	Epoch    sql.NullInt64
+	Strategy string
+	N        int
+}
+
+// StrategyCounts counts a run's audits per checkpoint and strategy label.
+func (s *Store) StrategyCounts(ctx context.Context, exp, run string) ([]LabelCount, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT a.auditor, au.epoch, a.strategy, count(*)
+FROM audits a JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor
+WHERE a.experiment = ? AND au.run = ? AND a.strategy IS NOT NULL
+GROUP BY ALL ORDER BY au.epoch, a.auditor, count(*) DESC, a.strategy`, exp, run)
+	if err != nil {
+		return nil, fmt.Errorf("data: strategies: %w", err)
+	}
+	defer rows.Close()
+	var out []LabelCount
+	for rows.Next() {
+		var l LabelCount
+		if err := rows.Scan(&l.Auditor, &l.Epoch, &l.Strategy, &l.N); err != nil {
+			return nil, fmt.Errorf("data: strategies: %w", err)
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// CruxRow is one auditor's crux features.
+type CruxRow struct {
+	Auditor  string
+	N        int
+	Features [8]float64 // bundle.CruxFeatureNames order
+}
+
+// Crux returns the crux rows of an experiment in auditor order.
+func (s *Store) Crux(ctx context.Context, exp string) ([]CruxRow, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT c.auditor, c.n, c.target_focused, c.auditor_view, c.pairwise_win, c.pairwise_loss, c.d_signal, c.d_craft, c.d_realism, c.d_evidence
+FROM crux c LEFT JOIN auditors a ON a.experiment = c.experiment AND a.id = c.auditor
+WHERE c.experiment = ? ORDER BY a.ord`, exp)
+	if err != nil {
+		return nil, fmt.Errorf("data: crux: %w", err)
+	}
+	defer rows.Close()
+	var out []CruxRow
+	for rows.Next() {
+		var c CruxRow
+		f := &c.Features
+		if err := rows.Scan(&c.Auditor, &c.N, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]); err != nil {
+			return nil, fmt.Errorf("data: crux: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Judgment is one pairwise judgment with both sides resolved.
+type Judgment struct {
+	Key, Experiment, ID, Kind, Behavior, Split, Outcome, Judge, Reasoning string
+	Left, Right                                                           JudgmentSide
+}
+
+// JudgmentSide is an audit (with its auditor) or an external label.
+type JudgmentSide struct {
+	Ref              string // as in the file: audit id or ext:label
+	AuditKey         string // "" for external items
+	Auditor, Summary string
+}
+
+// Judgment returns one judgment by key.
+func (s *Store) Judgment(ctx context.Context, key string) (Judgment, error) {
+	var j Judgment
+	var behavior, lk, la, ls, rk, ra, rs sql.NullString
+	err := s.db.QueryRowContext(ctx, `
+SELECT j.key, j.experiment, j.id, j.kind, j.behavior, j.split, j.outcome, j.judge, j.reasoning,
+       j.left_side, l.key, l.auditor, l.summary, j.right_side, r.key, r.auditor, r.summary
+FROM judgments j
+LEFT JOIN audits l ON l.experiment = j.experiment AND l.id = j.left_side
+LEFT JOIN audits r ON r.experiment = j.experiment AND r.id = j.right_side
+WHERE j.key = ?`, key).Scan(&j.Key, &j.Experiment, &j.ID, &j.Kind, &behavior, &j.Split, &j.Outcome, &j.Judge, &j.Reasoning,
+		&j.Left.Ref, &lk, &la, &ls, &j.Right.Ref, &rk, &ra, &rs)
+	if errors.Is(err, sql.ErrNoRows) {
+		return j, fmt.Errorf("judgment %q: %w", key, ErrNotFound)
+	}
+	if err != nil {
+		return j, fmt.Errorf("data: judgment: %w", err)
+	}
+	j.Behavior = behavior.String
+	j.Left.AuditKey, j.Left.Auditor, j.Left.Summary = lk.String, la.String, ls.String
+	j.Right.AuditKey, j.Right.Auditor, j.Right.Summary = rk.String, ra.String, rs.String
+	return j, nil
+}

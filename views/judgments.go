@@ -1,0 +1,64 @@
+package views
+
+import (
+	"net/url"
+	"strconv"
+
+	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/data"
+)
+
+// JudgmentListView lists judgments from one side.
+type JudgmentListView struct {
+	Exp                                    data.Experiment
+	Query                                  url.Values
+	Rows                                   []data.SideJudgment
+	Total, Page, Per                       int
+	Kind, Auditor, Vs, Split, Behavior     string
+}
+
+// PageLink links to another page.
+func (v JudgmentListView) PageLink(page int) templ.SafeURL {
+	return PathQuery(with(v.Query, "page", strconv.Itoa(page)), "experiments", v.Exp.ID, "judgments")
+}
+
+// Pages is the number of pages.
+func (v JudgmentListView) Pages() int {
+	if v.Total == 0 {
+		return 1
+	}
+	return (v.Total + v.Per - 1) / v.Per
+}
+
+// JudgmentURL is a judgment's page.
+func JudgmentURL(exp, id string) templ.SafeURL { return Path("judgments", exp+":"+id) }
+
+// SideURL links a judgment side: an audit page, or nothing for external items.
+func SideURL(exp, ref string) templ.SafeURL { return Path("audits", exp+":"+ref) }
+
+// JudgmentView is one judgment's page.
+type JudgmentView struct {
+	Exp         data.Experiment
+	J           data.Judgment
+	Left, Right SideView
+}
+
+// SideView is one side of a judgment.
+type SideView struct {
+	Side     data.JudgmentSide
+	View     string
+	Messages []MessageView
+	Audit    AuditView
+	Error    string
+}
+
+// Verdict says which side won.
+func (v JudgmentView) Verdict() string {
+	switch v.J.Outcome {
+	case "left":
+		return "The judge preferred the left side (" + v.J.Left.Ref + ")."
+	case "right":
+		return "The judge preferred the right side (" + v.J.Right.Ref + ")."
+	}
+	return "The judge called it a tie."
+}

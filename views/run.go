@@ -1,0 +1,66 @@
+package views
+
+import (
+	"fmt"
+	"net/url"
+
+	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/data"
+)
+
+// RunView is the run page.
+type RunView struct {
+	Exp         data.Experiment
+	Run         data.Run
+	Columns     []Column
+	Checkpoints []CheckpointRow
+	Metrics     []string
+	Strategies  StrategyTable
+}
+
+// CheckpointRow is one checkpoint of the run.
+type CheckpointRow struct {
+	ScoreRow
+	Epoch, Step string
+}
+
+// StrategyTable is the share of each strategy label per checkpoint.
+type StrategyTable struct {
+	Strategies []string
+	Rows       []StrategyRow
+}
+
+// StrategyRow is one checkpoint's strategy shares.
+type StrategyRow struct {
+	Checkpoint string
+	N          int
+	Shares     []float64
+}
+
+// Key is the run's URL key.
+func (v RunView) Key() string { return v.Exp.ID + ":" + v.Run.ID }
+
+// FigureURL is a run figure.
+func (v RunView) FigureURL(base, format string) templ.SafeURL {
+	return Path("runs", v.Key(), "figures", base+"."+format)
+}
+
+// AuditsURL lists the run's audits, or one checkpoint's.
+func (v RunView) AuditsURL(auditor string) templ.SafeURL {
+	q := url.Values{"exp": {v.Exp.ID}, "run": {v.Run.ID}}
+	if auditor != "" {
+		q.Set("auditor", auditor)
+	}
+	return PathQuery(q, "audits")
+}
+
+// Refresh describes the reference refresh interval.
+func (v RunView) Refresh() string {
+	if !v.Run.RefreshSteps.Valid {
+		return "never"
+	}
+	return fmt.Sprintf("every %d steps", v.Run.RefreshSteps.Int64)
+}
+
+// Pct formats a share as a percentage.
+func Pct(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }

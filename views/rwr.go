@@ -1,0 +1,69 @@
+package views
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+
+	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/data"
+)
+
+// RWRView is the held-out RWR page.
+type RWRView struct {
+	Exp       data.Experiment
+	Behaviors []string
+	Rows      []RWRRow
+}
+
+// RWRRow is one checkpoint's rates.
+type RWRRow struct {
+	Auditor, Name, Run      string
+	Train, Heldout, Benign  RateCell
+	Gap                     float64
+	ByBehavior              []RateCell
+}
+
+// RateCell is a win rate with its counts and Wilson interval (0–1).
+type RateCell struct {
+	N, Wins, Losses, Ties int
+	Value, Lo, Hi         float64
+}
+
+// Fmt formats the rate in percent with its interval.
+func (r RateCell) Fmt() string {
+	if r.N == 0 {
+		return "–"
+	}
+	return FmtEstimate(100*r.Value, 100*r.Lo, 100*r.Hi, 1)
+}
+
+// Counts describes the counts behind a rate.
+func (r RateCell) Counts() string {
+	return fmt.Sprintf("%d judgments: %d wins, %d ties, %d losses", r.N, r.Wins, r.Ties, r.Losses)
+}
+
+// FmtGap formats the train minus held-out gap in points.
+func FmtGap(g float64) string {
+	if math.IsNaN(g) {
+		return "–"
+	}
+	return fmt.Sprintf("%+.1f", 100*g)
+}
+
+// JudgmentsURL lists the judgments behind a cell.
+func (v RWRView) JudgmentsURL(auditor, split, behavior string) templ.SafeURL {
+	q := url.Values{"kind": {"reference"}, "auditor": {auditor}}
+	if split != "" {
+		q.Set("split", split)
+	}
+	if behavior != "" {
+		q.Set("behavior", behavior)
+	}
+	return PathQuery(q, "experiments", v.Exp.ID, "judgments")
+}
+
+// FigureURL is the RWR figure.
+func (v RWRView) FigureURL(format string) templ.SafeURL {
+	return Path("experiments", v.Exp.ID, "figures", "rwr."+format)
+}

@@ -1,0 +1,49 @@
+package views
+
+import (
+	"net/url"
+
+	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/data"
+)
+
+// TransferView is the AuditBench transfer page.
+type TransferView struct {
+	Exp        data.Experiment
+	Approaches []Option
+	Behaviors  []string
+	Rows       []TransferRow
+}
+
+// TransferRow is one auditor: overall rate per approach, then per approach
+// and behavior (approach-major).
+type TransferRow struct {
+	Auditor, Name, Kind, Reward string
+	Overall                     []RateCell
+	ByBehavior                  []RateCell
+}
+
+// AuditsURL lists the audits behind a cell.
+func (v TransferView) AuditsURL(auditor, eval, behavior string) templ.SafeURL {
+	q := url.Values{"exp": {v.Exp.ID}, "auditor": {auditor}, "eval": {eval}}
+	if behavior != "" {
+		q.Set("behavior", behavior)
+	}
+	return PathQuery(q, "audits")
+}
+
+// FigureURL is the transfer figure.
+func (v TransferView) FigureURL(format string) templ.SafeURL {
+	return Path("experiments", v.Exp.ID, "figures", "transfer."+format)
+}
+
+// Cell returns the per-behavior cell of approach a and behavior b.
+func (r TransferRow) Cell(a, b, nBehaviors int) RateCell { return r.ByBehavior[a*nBehaviors+b] }
+
+// DetFmt formats a detection rate with its counts.
+func (r RateCell) DetFmt() string {
+	if r.N == 0 {
+		return "–"
+	}
+	return FmtEstimate(100*r.Value, 100*r.Lo, 100*r.Hi, 1)
+}

@@ -1,0 +1,177 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/figures"
+	"github.com/labstack/echo/v4"
+	"gonum.org/v1/plot"
+)
+
+const (
+	defaultCycleLen = 4
+	maxCycleLen     = 8    // the URL's bound is capped: longer bounds are a 400
+	maxCyclesListed = 1000 // the list stops here and says so
+)
+
+// pairwiseGraph is a win matrix between items.
+type pairwiseGraph struct {
+	IDs, Labels []string
+	Wins        [][]float64
+}
+
+// auditorGraph builds the win matrix between auditors from judgments of the
+// given kind whose two sides are audits of different auditors.
+func (s *Server) auditorGraph(c echo.Context, kind string) (*experimentStats, pairwiseGraph, error) {
+	ctx := c.Request().Context()
+	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	if err != nil {
+		return nil, pairwiseGraph{}, err
+	}
+	sides, err := s.store.SideJudgments(ctx, st.Exp.ID, kind)
+	if err != nil {
+		return nil, pairwiseGraph{}, err
+	}
+	idx := map[string]int{}
+	var g pairwiseGraph
+	names := map[string]string{}
+	for _, a := range st.Auditors {
+		names[a.Auditor.ID] = a.Auditor.Name
+	}
+	type pair struct{ a, b string }
+	wins := map[pair]float64{}
+	for _, j := range sides {
+		if j.OtherAuditor == "" || j.OtherAuditor == j.Auditor || j.Outcome != "win" {
+			continue
+		}
+		for _, id := range []string{j.Auditor, j.OtherAuditor} {
+			if _, ok := idx[id]; !ok {
+				idx[id] = len(g.IDs)
+				g.IDs = append(g.IDs, id)
+			}
+		}
+		wins[pair{j.Auditor, j.OtherAuditor}]++
+	}
+	// Keep the experiment's auditor order.
+	order := map[string]int{}
+	for i, a := range st.Auditors {
+		order[a.Auditor.ID] = i
+	}
+	sort.Slice(g.IDs, func(i, j int) bool { return order[g.IDs[i]] < order[g.IDs[j]] })
+	g.Wins = make([][]float64, len(g.IDs))
+	for i, a := range g.IDs {
+		g.Labels = append(g.Labels, names[a])
+		g.Wins[i] = make([]float64, len(g.IDs))
+		for j, b := range g.IDs {
+			g.Wins[i][j] = wins[pair{a, b}]
+		}
+	}
+	return st, g, nil
+}
+
+func parseCycleQuery(c echo.Context) (kind string, maxLen int, err error) {
+	kind = c.QueryParam("kind")
+	if kind == "" {
+		kind = "intragroup"
+	}
+	if !judgmentKinds[kind] {
+		return "", 0, badRequestf("kind: want reference, intragroup, realism or crux, found %q", kind)
+	}
+	maxLen = defaultCycleLen
+	if m := c.QueryParam("max"); m != "" {
+		maxLen, err = strconv.Atoi(m)
+		if err != nil || maxLen < 3 || maxLen > maxCycleLen {
+			return "", 0, badRequestf("max: want a cycle length bound from 3 to %d, found %q", maxCycleLen, m)
+		}
+	}
+	return kind, maxLen, nil
+}
+
+// cyclesView analyses a win matrix: majority edges, elementary cycles
+// (3-cycles first), counts and a Bradley–Terry ranking with items in
+// cycles flagged.
+func cyclesView(g pairwiseGraph, maxLen int) views.CyclesView {
+	v := views.CyclesView{MaxLen: maxLen, Items: len(g.IDs)}
+	if len(g.IDs) == 0 {
+		return v
+	}
+	cycles, capped := analysis.CyclesCapped(g.Wins, maxLen, maxCyclesListed)
+	sort.SliceStable(cycles, func(i, j int) bool { return len(cycles[i]) < len(cycles[j]) })
+	v.Capped = capped
+	v.Count3 = analysis.CountCycles3(g.Wins)
+	for _, cyc := range cycles {
+		cv := views.Cycle{}
+		for k, i := range cyc {
+			j := cyc[(k+1)%len(cyc)]
+			cv.Edges = append(cv.Edges, views.CycleEdge{From: g.IDs[i], FromName: g.Labels[i], To: g.IDs[j], ToName: g.Labels[j],
+				Wins: int(g.Wins[i][j]), Losses: int(g.Wins[j][i])})
+		}
+		v.Cycles = append(v.Cycles, cv)
+	}
+	inCycle := analysis.InCycle(g.Wins)
+	bt, err := analysis.BradleyTerryCI(g.Wins, 0.95)
+	if err != nil {
+		v.BTError = "No Bradley–Terry ranking: " + err.Error()
+	}
+	for i := range g.IDs {
+		r := views.RankRow{ID: g.IDs[i], Name: g.Labels[i], InCycle: inCycle[i]}
+		for j := range g.IDs {
+			r.Wins += int(g.Wins[i][j])
+			r.Losses += int(g.Wins[j][i])
+		}
+		if bt != nil {
+			r.Strength, r.Lo, r.Hi = bt[i].Value, bt[i].Lo, bt[i].Hi
+		}
+		v.Ranking = append(v.Ranking, r)
+	}
+	if bt != nil {
+		sort.SliceStable(v.Ranking, func(i, j int) bool { return v.Ranking[i].Strength > v.Ranking[j].Strength })
+	}
+	v.Edges = len(analysis.MajorityEdges(g.Wins))
+	return v
+}
+
+func (s *Server) showCycles(c echo.Context) error {
+	kind, maxLen, err := parseCycleQuery(c)
+	if err != nil {
+		return err
+	}
+	st, g, err := s.auditorGraph(c, kind)
+	if err != nil {
+		return err
+	}
+	v := cyclesView(g, maxLen)
+	v.Exp, v.Kind = st.Exp, kind
+	return render(c, http.StatusOK, views.CyclesPage(v))
+}
+
+func (s *Server) cyclesFigure(c echo.Context, ext string) error {
+	kind, maxLen, err := parseCycleQuery(c)
+	if err != nil {
+		return err
+	}
+	st, g, err := s.auditorGraph(c, kind)
+	if err != nil {
+		return err
+	}
+	p := graphFigure(fmt.Sprintf("Majority preferences (%s judgments); red: on a cycle", kind), g, maxLen)
+	return writeFigure(c, p, figures.ColumnWidth*1.5, figures.ColumnWidth*1.3, ext, st.Exp.ID+"-cycles")
+}
+
+// graphFigure draws the majority graph, cycle edges highlighted.
+func graphFigure(title string, g pairwiseGraph, maxLen int) *plot.Plot {
+	edges := analysis.MajorityEdges(g.Wins)
+	cycles, _ := analysis.CyclesCapped(g.Wins, maxLen, maxCyclesListed)
+	hot := map[[2]int]bool{}
+	for _, cyc := range cycles {
+		for k, i := range cyc {
+			hot[[2]int{i, cyc[(k+1)%len(cyc)]}] = true
+		}
+	}
+	return figures.Graph(title, g.Labels, edges, analysis.InCycle(g.Wins), hot)
+}

@@ -1,0 +1,1160 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/views"
+	"github.com/labstack/echo/v4"
+)
+
+// The explorer's fixed settings.
+const (
+	pairsPageSize      = 50       // comparisons per page of the viewer
+	pairsResamples     = 1000     // bootstrap resamples for the strength interval
+	pairsSeed          = 1        // bootstrap seed, so intervals are reproducible
+	pairsConfidence    = 0.95     // every interval's level
+	pairsDefaultValues = 4        // split values shown when none are chosen
+	pairsMaxQuery      = 500      // longest search text accepted
+	modelPrefix        = "model:" // key prefix of a model-identity annotator
+)
+
+// pairsMetric is one metric the explorer can show.
+type pairsMetric struct {
+	key, label string
+	integer    bool
+}
+
+// pairsMetrics is the whitelist of the metric parameter, in menu order.
+var pairsMetrics = []pairsMetric{
+	{key: "strength", label: "Strength"},
+	{key: "relevance", label: "Relevance"},
+	{key: "accuracy", label: "Accuracy"},
+	{key: "agreement", label: "Agreement"},
+	{key: "kappa", label: "Cohen's kappa (adjusted)"},
+	{key: "kappa_unadjusted", label: "Cohen's kappa (unadjusted)"},
+	{key: "kept", label: "Kept pairs", integer: true},
+	{key: "agree", label: "Agreeing votes", integer: true},
+	{key: "disagree", label: "Disagreeing votes", integer: true},
+	{key: "not_applicable", label: "Not applicable votes", integer: true},
+}
+
+func lookupMetric(key string) (pairsMetric, bool) {
+	for _, m := range pairsMetrics {
+		if m.key == key {
+			return m, true
+		}
+	}
+	return pairsMetric{}, false
+}
+
+// value returns the metric of st with its interval (NaN when there is none).
+func (m pairsMetric) value(st annStats) (v, lo, hi float64) {
+	nan := math.NaN()
+	g := st.g
+	switch m.key {
+	case "strength":
+		return g.Strength, st.strength.Lo, st.strength.Hi
+	case "relevance":
+		return g.Relevance, st.relevance.Lo, st.relevance.Hi
+	case "accuracy":
+		return g.Accuracy, st.accuracy.Lo, st.accuracy.Hi
+	case "agreement":
+		return g.Agreement, nan, nan
+	case "kappa":
+		return g.Kappa, nan, nan
+	case "kappa_unadjusted":
+		return st.kappaU, nan, nan
+	case "kept":
+		return float64(g.Kept), nan, nan
+	case "agree":
+		return float64(g.Agree), nan, nan
+	case "disagree":
+		return float64(g.Disagree), nan, nan
+	default: // not_applicable
+		return float64(g.NotApplicable), nan, nan
+	}
+}
+
+// shade places a metric value on the diverging colour scale [-1, 1]:
+// kappa-like metrics as they are, accuracy around its chance level 0.5,
+// shares from 0 up; counts are not shaded.
+func (m pairsMetric) shade(v float64) float64 {
+	switch m.key {
+	case "strength", "kappa", "kappa_unadjusted", "relevance", "agreement":
+		return v
+	case "accuracy":
+		return 2 * (v - 0.5)
+	default:
+		return math.NaN()
+	}
+}
+
+// pairsAnn is an annotator the explorer can compare: one of the dataset's,
+// or a model-identity annotator "model:M" that prefers model M's response.
+type pairsAnn struct {
+	key, name, kind, description string
+	idx                          int   // vote row of a dataset annotator; -1 for a model annotator
+	model                        int32 // the model of a model annotator
+}
+
+func (a pairsAnn) isModel() bool { return a.idx < 0 }
+
+func (d *pairsData) datasetAnn(i int) pairsAnn {
+	a := d.annotators[i]
+	return pairsAnn{key: a.ID, name: a.Name, kind: a.Type, description: a.Description, idx: a.Idx}
+}
+
+func (d *pairsData) modelAnn(m int32) pairsAnn {
+	name := d.models[m]
+	return pairsAnn{key: modelPrefix + name, name: name, kind: "model", idx: -1, model: m,
+		description: "Prefers the response written by " + name + " when the other response is from another (reference) model"}
+}
+
+// lookup finds an annotator by key; dataset annotators win over model
+// annotators of the same spelling.
+func (d *pairsData) lookup(key string) (pairsAnn, bool) {
+	if i, ok := d.byID[key]; ok {
+		return d.datasetAnn(i), true
+	}
+	if name, ok := strings.CutPrefix(key, modelPrefix); ok {
+		if m, ok := d.modelIndex[name]; ok {
+			return d.modelAnn(m), true
+		}
+	}
+	return pairsAnn{}, false
+}
+
+// defaultRef is the dataset's default annotator, else its first human or
+// unknown-typed annotator, else its first annotator, else the first model
+// annotator. ok is false when the dataset has none of these.
+func (d *pairsData) defaultRef(ds data.PairsDataset) (pairsAnn, bool) {
+	if ds.DefaultAnnotator != "" {
+		if i, ok := d.byID[ds.DefaultAnnotator]; ok {
+			return d.datasetAnn(i), true
+		}
+	}
+	for i, a := range d.annotators {
+		if a.Type == "human" || a.Type == "unknown" {
+			return d.datasetAnn(i), true
+		}
+	}
+	if len(d.annotators) > 0 {
+		return d.datasetAnn(0), true
+	}
+	if len(d.models) > 0 {
+		return d.modelAnn(0), true
+	}
+	return pairsAnn{}, false
+}
+
+// votesOf returns an annotator's votes. A model annotator for model M votes
+// text_a when response A is M's and response B is another model's (one of
+// refs, when refs is not nil), text_b in the mirror case, and nothing
+// otherwise: when a model is missing, or both responses are M's.
+func (d *pairsData) votesOf(a pairsAnn, refs []bool) []analysis.Vote {
+	if !a.isModel() {
+		return d.votes[a.idx]
+	}
+	out := make([]analysis.Vote, d.n)
+	m := a.model
+	for i := range out {
+		ma, mb := d.modelA[i], d.modelB[i]
+		if ma < 0 || mb < 0 || ma == mb {
+			continue
+		}
+		switch {
+		case ma == m && (refs == nil || refs[mb]):
+			out[i] = analysis.VoteA
+		case mb == m && (refs == nil || refs[ma]):
+			out[i] = analysis.VoteB
+		}
+	}
+	return out
+}
+
+// pairsReq is what every AnnotatedPairs handler starts from: the dataset,
+// its cached votes, and the parameters all of them share.
+type pairsReq struct {
+	ds        data.PairsDataset
+	d         *pairsData
+	entry     *pairsEntry
+	q         url.Values
+	refModels []string // chosen reference models; nil means all
+	refMask   []bool   // refMask[m]: model m is a reference model; nil means all
+}
+
+func (s *Server) pairsRequest(c echo.Context) (*pairsReq, error) {
+	ctx := c.Request().Context()
+	ds, err := s.store.PairsDataset(ctx, pathParam(c, "dataset"))
+	if err != nil {
+		return nil, err
+	}
+	d, entry, err := s.pairs.get(ctx, s.store, ds)
+	if err != nil {
+		return nil, err
+	}
+	r := &pairsReq{ds: ds, d: d, entry: entry, q: c.QueryParams()}
+	if raw := r.q["refmodels"]; len(raw) > 0 {
+		r.refModels = parseList(raw, func(v string) bool { _, ok := d.modelIndex[v]; return ok })
+		if len(r.refModels) > 0 {
+			r.refMask = make([]bool, len(d.models))
+			for _, m := range r.refModels {
+				i, ok := d.modelIndex[m]
+				if !ok {
+					return nil, badRequestf("refmodels: %q is not a response model of this dataset", m)
+				}
+				r.refMask[i] = true
+			}
+		}
+	}
+	return r, nil
+}
+
+// ref resolves the ref parameter (the default reference when empty).
+func (r *pairsReq) ref() (pairsAnn, error) {
+	key := r.q.Get("ref")
+	if key == "" {
+		if a, ok := r.d.defaultRef(r.ds); ok {
+			return a, nil
+		}
+		return pairsAnn{}, badRequestf("dataset %s has no annotators and no response models to use as the reference", r.ds.ID)
+	}
+	a, ok := r.d.lookup(key)
+	if !ok {
+		return pairsAnn{}, badRequestf("ref: %q is neither an annotator of this dataset nor model:M for one of its response models", key)
+	}
+	return a, nil
+}
+
+// splitValues validates a metadata key and loads its values.
+func (r *pairsReq) splitValues(ctx context.Context, store *data.Store, key string) (data.MetaValues, error) {
+	if !slices.Contains(r.ds.MetadataKeys, key) {
+		return data.MetaValues{}, badRequestf("split: %q is not a metadata key of this dataset (keys: %s)", key, strings.Join(r.ds.MetadataKeys, ", "))
+	}
+	return r.entry.metaValues(ctx, store, key)
+}
+
+// base returns the query every link of the dataset's pages carries.
+func (r *pairsReq) base() url.Values {
+	q := url.Values{}
+	setList(q, "refmodels", r.refModels)
+	return q
+}
+
+// datasetView is the header every page shows.
+func (r *pairsReq) datasetView() views.PairsDataset {
+	return views.PairsDataset{ID: r.ds.ID, Name: r.ds.Name, Description: r.ds.Description, Synthetic: r.ds.Synthetic,
+		Comparisons: r.ds.Comparisons, ExplorerURL: views.Path("pairs", r.ds.ID),
+		ComparisonsURL: views.PathQuery(r.base(), "pairs", r.ds.ID, "comparisons")}
+}
+
+// parseList reads a list parameter given as comma-separated values, as
+// repeated parameters, or both. A whole entry that is a known value is kept
+// as it is, so values containing commas survive repeated parameters.
+func parseList(raw []string, known func(string) bool) []string {
+	var out []string
+	add := func(v string) {
+		if v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	for _, entry := range raw {
+		if known(entry) {
+			add(entry)
+			continue
+		}
+		for _, v := range strings.Split(entry, ",") {
+			add(strings.TrimSpace(v))
+		}
+	}
+	return out
+}
+
+// setList writes a list parameter comma-separated, or as repeated
+// parameters when a value contains a comma.
+func setList(q url.Values, key string, vals []string) {
+	if len(vals) == 0 {
+		return
+	}
+	for _, v := range vals {
+		if strings.Contains(v, ",") {
+			q[key] = slices.Clone(vals)
+			return
+		}
+	}
+	q.Set(key, strings.Join(vals, ","))
+}
+
+// annStats is one annotator's agreement with a reference.
+type annStats struct {
+	g      analysis.Agreement
+	kappaU float64 // Cohen's kappa (scikit-learn), NaN unless asked for
+	// Intervals, NaN unless asked for.
+	strength, relevance, accuracy analysis.Estimate
+}
+
+// statsNeeds says which of the costlier numbers to compute.
+type statsNeeds struct {
+	kappaU     bool // unadjusted kappa
+	strengthCI bool // paired bootstrap of strength
+	wilson     bool // Wilson intervals of relevance and accuracy
+}
+
+// agreementStats compares every row annotator with the reference on the
+// comparisons in keep, which must be the positions where ref is text_a or
+// text_b (those where it is not are dropped by every metric anyway). The
+// strength bootstrap, the costly part, is cached in e under bootKey when e
+// is not nil; bootKey must name everything that determines ref, keep and
+// rows.
+func (e *pairsEntry) agreementStats(ref []analysis.Vote, keep []int32, rows [][]analysis.Vote, need statsNeeds, bootKey string) ([]annStats, error) {
+	refK := gather(ref, keep)
+	rowsK := make([][]analysis.Vote, len(rows))
+	out := make([]annStats, len(rows))
+	nan := analysis.Estimate{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	for i, row := range rows {
+		rowsK[i] = gather(row, keep)
+		st := annStats{g: analysis.AgreementCodes(refK, rowsK[i]), kappaU: math.NaN(), strength: nan, relevance: nan, accuracy: nan}
+		if need.kappaU {
+			st.kappaU = kappaUnadjusted(refK, rowsK[i])
+		}
+		if need.wilson && st.g.Kept > 0 {
+			valid := st.g.Agree + st.g.Disagree
+			if e, err := analysis.Wilson(float64(valid), st.g.Kept, pairsConfidence); err == nil {
+				st.relevance = e
+			}
+			if valid > 0 {
+				if e, err := analysis.Wilson(float64(st.g.Agree), valid, pairsConfidence); err == nil {
+					st.accuracy = e
+				}
+			}
+		}
+		out[i] = st
+	}
+	if need.strengthCI && len(rows) > 0 {
+		est, err := e.bootstrap(bootKey, func() ([]analysis.Estimate, error) {
+			return analysis.StrengthBootstrap(refK, rowsK, pairsResamples, pairsConfidence, pairsSeed)
+		})
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			out[i].strength = est[i]
+		}
+	}
+	return out, nil
+}
+
+func gather(v []analysis.Vote, idx []int32) []analysis.Vote {
+	out := make([]analysis.Vote, len(idx))
+	for k, i := range idx {
+		out[k] = v[i]
+	}
+	return out
+}
+
+// decisive returns the positions where v is text_a or text_b and in (nil:
+// every position) accepts.
+func decisive(v []analysis.Vote, in func(i int) bool) []int32 {
+	var out []int32
+	for i, x := range v {
+		if (x == analysis.VoteA || x == analysis.VoteB) && (in == nil || in(i)) {
+			out = append(out, int32(i))
+		}
+	}
+	return out
+}
+
+// kappaUnadjusted is scikit-learn's cohen_kappa_score(ann, ref,
+// labels=[text_a, text_b]): pairs in which either vote is not text_a or
+// text_b are dropped, and on the rest kappa = 1 - observed/expected
+// disagreement; NaN when no pair is left or chance disagreement is 0. It
+// repeats analysis.CohenKappa's arithmetic, in the same order, on the 2×2
+// confusion counts, so no vote has to become a string (the tests check the
+// two agree exactly).
+func kappaUnadjusted(ref, ann []analysis.Vote) float64 {
+	var conf [2][2]float64 // [ann's label][ref's label], text_a = 0
+	used := 0
+	for i, r := range ref {
+		x := ann[i]
+		if (r != analysis.VoteA && r != analysis.VoteB) || (x != analysis.VoteA && x != analysis.VoteB) {
+			continue
+		}
+		conf[x-analysis.VoteA][r-analysis.VoteA]++
+		used++
+	}
+	if used == 0 {
+		return math.NaN()
+	}
+	n := float64(used)
+	annSum := [2]float64{conf[0][0] + conf[0][1], conf[1][0] + conf[1][1]}
+	refSum := [2]float64{conf[0][0] + conf[1][0], conf[0][1] + conf[1][1]}
+	var observed, expected float64
+	observed += conf[0][1]
+	expected += refSum[0] * annSum[1] / n
+	observed += conf[1][0]
+	expected += refSum[1] * annSum[0] / n
+	if expected == 0 {
+		return math.NaN()
+	}
+	return 1 - observed/expected
+}
+
+// pairsOverview holds the overall statistics of comparisons whose reference
+// vote is text_a or text_b, as Feedback Forensics computes them.
+type pairsOverview struct {
+	pairs                                                      int
+	propA, avgLenA, avgLenB, avgLenPref, avgLenRej, propLonger float64
+}
+
+// overview computes the overall statistics. The longer response is text_a
+// when len_a > len_b and text_b otherwise, so equal lengths count as text_b.
+// Ratios are NaN when no comparison is kept.
+func (d *pairsData) overview(ref []analysis.Vote) pairsOverview {
+	var o pairsOverview
+	var nA, longer int
+	var sumA, sumB, sumPref, sumRej float64
+	for i, r := range ref {
+		if r != analysis.VoteA && r != analysis.VoteB {
+			continue
+		}
+		o.pairs++
+		la, lb := float64(d.lenA[i]), float64(d.lenB[i])
+		sumA += la
+		sumB += lb
+		longerVote := analysis.VoteB
+		if la > lb {
+			longerVote = analysis.VoteA
+		}
+		if r == longerVote {
+			longer++
+		}
+		if r == analysis.VoteA {
+			nA++
+			sumPref += la
+			sumRej += lb
+		} else {
+			sumPref += lb
+			sumRej += la
+		}
+	}
+	if o.pairs == 0 {
+		nan := math.NaN()
+		o.propA, o.avgLenA, o.avgLenB, o.avgLenPref, o.avgLenRej, o.propLonger = nan, nan, nan, nan, nan, nan
+		return o
+	}
+	n := float64(o.pairs)
+	o.propA = float64(nA) / n
+	o.avgLenA, o.avgLenB = sumA/n, sumB/n
+	o.avgLenPref, o.avgLenRej = sumPref/n, sumRej/n
+	o.propLonger = float64(longer) / n
+	return o
+}
+
+// feedbackRows lists the annotators compared with ref: every dataset
+// annotator but ref, then a model annotator per response model but ref.
+func (d *pairsData) feedbackRows(ref pairsAnn) []pairsAnn {
+	var out []pairsAnn
+	for i := range d.annotators {
+		if a := d.datasetAnn(i); a.key != ref.key {
+			out = append(out, a)
+		}
+	}
+	for m := range d.models {
+		if a := d.modelAnn(int32(m)); a.key != ref.key {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// traitRows lists the principle annotators (traits), or every dataset
+// annotator when none is typed principle.
+func (d *pairsData) traitRows() []pairsAnn {
+	var out []pairsAnn
+	for i, a := range d.annotators {
+		if a.Type == "principle" {
+			out = append(out, d.datasetAnn(i))
+		}
+	}
+	if len(out) == 0 {
+		for i := range d.annotators {
+			out = append(out, d.datasetAnn(i))
+		}
+	}
+	return out
+}
+
+// pairsColumn is one column of the explorer table: a reference and the
+// kept comparisons it is compared on.
+type pairsColumn struct {
+	key, label, note string
+	ref              pairsAnn
+	refVotes         []analysis.Vote
+	keep             []int32
+	split, value     string // the split value, for links
+}
+
+// explorerParams are the explorer's validated query parameters.
+type explorerParams struct {
+	models   bool
+	ref      pairsAnn
+	split    string
+	values   []string // chosen split values
+	explicit bool     // values were given in the URL
+	metric   pairsMetric
+	sort     string
+	desc     bool
+	ci       bool
+}
+
+// state is the canonical query of the view, without sorting.
+func (p explorerParams) state(r *pairsReq) url.Values {
+	q := r.base()
+	if p.models {
+		q.Set("mode", "models")
+	} else {
+		q.Set("ref", p.ref.key)
+		if p.split != "" {
+			q.Set("split", p.split)
+			if p.explicit {
+				setList(q, "values", p.values)
+			}
+		}
+	}
+	if p.metric.key != "strength" {
+		q.Set("metric", p.metric.key)
+	}
+	if p.ci {
+		q.Set("ci", "1")
+	}
+	return q
+}
+
+// bootKey names a column's comparisons and rows for the bootstrap cache.
+func (p explorerParams) bootKey(r *pairsReq, col pairsColumn) string {
+	rows := "annotators"
+	if p.models {
+		rows = "traits"
+	}
+	return strings.Join([]string{rows, col.ref.key, strings.Join(r.refModels, "\x1f"), col.split, col.value}, "\x1e")
+}
+
+// explorerParams validates the explorer's query, all but sorting.
+func (r *pairsReq) explorerParams() (explorerParams, error) {
+	var p explorerParams
+	switch mode := r.q.Get("mode"); mode {
+	case "", "feedback":
+	case "models":
+		p.models = true
+	default:
+		return p, badRequestf("mode: %q is not one of feedback, models", mode)
+	}
+	var err error
+	if p.ref, err = r.ref(); err != nil && !p.models {
+		return p, err
+	}
+	metric := r.q.Get("metric")
+	if metric == "" {
+		metric = "strength"
+	}
+	var ok bool
+	if p.metric, ok = lookupMetric(metric); !ok {
+		keys := make([]string, len(pairsMetrics))
+		for i, m := range pairsMetrics {
+			keys[i] = m.key
+		}
+		return p, badRequestf("metric: %q is not one of %s", metric, strings.Join(keys, ", "))
+	}
+	switch ci := r.q.Get("ci"); ci {
+	case "", "0":
+	case "1":
+		p.ci = true
+	default:
+		return p, badRequestf("ci: %q is not 0 or 1", ci)
+	}
+	if !p.models {
+		p.split = r.q.Get("split")
+		if p.split == "" && len(r.q["values"]) > 0 {
+			return p, badRequestf("values: choose a split key first")
+		}
+	}
+	return p, nil
+}
+
+// sortParams validates sort and dir against the table's columns. The
+// default is the first column, descending.
+func (p *explorerParams) sortParams(q url.Values, columns []pairsColumn) error {
+	p.sort = q.Get("sort")
+	if p.sort == "" {
+		p.sort = "name"
+		if len(columns) > 0 {
+			p.sort = columns[0].key
+		}
+	} else if p.sort != "name" && p.sort != "spread" && !slices.ContainsFunc(columns, func(c pairsColumn) bool { return c.key == p.sort }) {
+		return badRequestf("sort: %q is not name, spread or a column of this table", p.sort)
+	}
+	switch dir := q.Get("dir"); dir {
+	case "":
+		p.desc = p.sort != "name"
+	case "asc":
+		p.desc = false
+	case "desc":
+		p.desc = true
+	default:
+		return badRequestf("dir: %q is not asc or desc", dir)
+	}
+	return nil
+}
+
+// explorerLayout returns the table's columns and rows, and notes on the
+// data. In feedback mode the rows are the annotators and the columns the
+// split values (or one column of all comparisons); in model mode the rows
+// are the traits and the columns the model annotators as references.
+func (s *Server) explorerLayout(ctx context.Context, r *pairsReq, p *explorerParams) ([]pairsColumn, []pairsAnn, data.MetaValues, []string, error) {
+	var columns []pairsColumn
+	var notes []string
+	var mv data.MetaValues
+	if p.models {
+		for m := range r.d.models {
+			ref := r.d.modelAnn(int32(m))
+			votes := r.d.votesOf(ref, r.refMask)
+			keep := decisive(votes, nil)
+			columns = append(columns, pairsColumn{key: ref.key, label: ref.name, note: fmt.Sprintf("%d pairs", len(keep)),
+				ref: ref, refVotes: votes, keep: keep})
+		}
+		if len(r.d.models) == 0 {
+			notes = append(notes, "No response names its model, so there are no model annotators to compare with.")
+		}
+		return columns, r.d.traitRows(), mv, notes, nil
+	}
+
+	refVotes := r.d.votesOf(p.ref, r.refMask)
+	if len(decisive(refVotes, nil)) == 0 {
+		notes = append(notes, p.ref.name+" has no text_a or text_b vote, so every metric is undefined.")
+	}
+	if p.split == "" {
+		keep := decisive(refVotes, nil)
+		columns = append(columns, pairsColumn{key: "all", label: "All", note: fmt.Sprintf("%d pairs", len(keep)),
+			ref: p.ref, refVotes: refVotes, keep: keep})
+		return columns, r.d.feedbackRows(p.ref), mv, notes, nil
+	}
+	mv, err := r.splitValues(ctx, s.store, p.split)
+	if err != nil {
+		return nil, nil, mv, nil, err
+	}
+	index := make(map[string]int32, len(mv.Values))
+	for i, v := range mv.Values {
+		index[v.Value] = int32(i)
+	}
+	if raw := r.q["values"]; len(raw) > 0 {
+		p.values = parseList(raw, func(v string) bool { _, ok := index[v]; return ok })
+		p.explicit = len(p.values) > 0
+		for _, v := range p.values {
+			if _, ok := index[v]; !ok {
+				return nil, nil, mv, nil, badRequestf("values: %q is not a value of %s in this dataset", v, p.split)
+			}
+		}
+	}
+	if len(p.values) == 0 {
+		for _, v := range mv.Values[:min(pairsDefaultValues, len(mv.Values))] {
+			p.values = append(p.values, v.Value)
+		}
+	}
+	for _, v := range p.values {
+		vi := index[v]
+		keep := decisive(refVotes, func(i int) bool { return mv.Of[i] == vi })
+		columns = append(columns, pairsColumn{key: "v:" + v, label: v, note: fmt.Sprintf("%d pairs", len(keep)),
+			ref: p.ref, refVotes: refVotes, keep: keep, split: p.split, value: v})
+	}
+	if len(mv.Values) == 0 {
+		notes = append(notes, fmt.Sprintf("No comparison has a value for %s.", p.split))
+	} else if missing := countOf(mv.Of, -1); missing > 0 {
+		notes = append(notes, fmt.Sprintf("%d comparisons have no value for %s.", missing, p.split))
+	}
+	return columns, r.d.feedbackRows(p.ref), mv, notes, nil
+}
+
+// countOf counts the positions of of holding v.
+func countOf(of []int32, v int32) int {
+	n := 0
+	for _, x := range of {
+		if x == v {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *Server) showPairs(c echo.Context) error {
+	ctx := c.Request().Context()
+	r, err := s.pairsRequest(c)
+	if err != nil {
+		return err
+	}
+	p, err := r.explorerParams()
+	if err != nil {
+		return err
+	}
+	columns, rows, mv, notes, err := s.explorerLayout(ctx, r, &p)
+	if err != nil {
+		return err
+	}
+	if err := p.sortParams(r.q, columns); err != nil {
+		return err
+	}
+
+	rowVotes := make([][]analysis.Vote, len(rows))
+	for i, a := range rows {
+		rowVotes[i] = r.d.votesOf(a, r.refMask)
+	}
+	need := statsNeeds{kappaU: p.metric.key == "kappa_unadjusted",
+		strengthCI: p.ci && p.metric.key == "strength",
+		wilson:     p.ci && (p.metric.key == "accuracy" || p.metric.key == "relevance")}
+	stats := make([][]annStats, len(columns)) // stats[column][row]
+	for j, col := range columns {
+		if stats[j], err = r.entry.agreementStats(col.refVotes, col.keep, rowVotes, need, p.bootKey(r, col)); err != nil {
+			return err
+		}
+	}
+
+	e := views.PairsExplorer{Dataset: r.datasetView(), ModelsMode: p.models, RefName: p.ref.name, MetricLabel: p.metric.label,
+		CI: p.ci, Notes: notes, Form: explorerForm(r, p, mv)}
+	for i, a := range rows {
+		e.Rows = append(e.Rows, explorerRow(r, p, a, columns, stats, i))
+	}
+	sortRows(e.Rows, columns, p)
+	state := p.state(r)
+	sortLink := func(key, label, note string) views.PairsColumn {
+		desc := key != "name"
+		if key == p.sort {
+			desc = !p.desc
+		}
+		q := cloneValues(state)
+		q.Set("sort", key)
+		q.Set("dir", map[bool]string{true: "desc", false: "asc"}[desc])
+		return views.PairsColumn{Key: key, Label: label, Note: note, SortURL: views.PathQuery(q, "pairs", r.ds.ID),
+			Sorted: key == p.sort, Desc: p.desc}
+	}
+	e.Corner = sortLink("name", "Annotator", "")
+	if p.models {
+		e.Corner.Label = "Trait"
+	}
+	for _, col := range columns {
+		e.Columns = append(e.Columns, sortLink(col.key, col.label, col.note))
+	}
+	e.SpreadSort = sortLink("spread", "Spread", "")
+	if !p.models {
+		o := r.d.overview(r.d.votesOf(p.ref, r.refMask))
+		e.Overview = views.PairsOverview{Pairs: o.pairs, PropA: o.propA, AvgLenA: o.avgLenA, AvgLenB: o.avgLenB,
+			AvgLenPreferred: o.avgLenPref, AvgLenRejected: o.avgLenRej, PropLonger: o.propLonger}
+	}
+	csvQ := r.base()
+	if !p.models {
+		csvQ.Set("ref", p.ref.key)
+	}
+	e.Downloads = []views.PairsLink{
+		{Label: "annotators.csv", TestID: "annotators-csv", URL: views.PathQuery(csvQ, "pairs", r.ds.ID, "annotators.csv")},
+		{Label: "overview.csv", TestID: "overview-csv", URL: views.PathQuery(csvQ, "pairs", r.ds.ID, "overview.csv")},
+	}
+	return render(c, http.StatusOK, views.PairsExplorerPage(e))
+}
+
+// explorerRow is row i of the table: the chosen metric per column, each
+// cell linking to its comparisons, and the spread across columns.
+func explorerRow(r *pairsReq, p explorerParams, a pairsAnn, columns []pairsColumn, stats [][]annStats, i int) views.PairsRow {
+	row := views.PairsRow{Key: a.key, Name: a.name, Kind: a.kind, Description: a.description}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for j, col := range columns {
+		v, clo, chi := p.metric.value(stats[j][i])
+		if !p.ci {
+			clo, chi = math.NaN(), math.NaN()
+		}
+		q := r.base()
+		q.Set("ann", a.key)
+		q.Set("ref", col.ref.key)
+		if col.split != "" {
+			q.Set("split", col.split)
+			q.Set("value", col.value)
+		}
+		row.Cells = append(row.Cells, views.PairsCell{Value: v, Integer: p.metric.integer, Lo: clo, Hi: chi,
+			Shade: p.metric.shade(v), URL: views.PathQuery(q, "pairs", r.ds.ID, "comparisons"),
+			Title: cellTitle(stats[j][i].g)})
+		if !math.IsNaN(v) {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	row.Spread = math.NaN()
+	if lo <= hi {
+		row.Spread = hi - lo
+	}
+	return row
+}
+
+func cellTitle(g analysis.Agreement) string {
+	return fmt.Sprintf("%d kept pairs: %d agree, %d disagree, %d not applicable", g.Kept, g.Agree, g.Disagree, g.NotApplicable)
+}
+
+func cloneValues(q url.Values) url.Values {
+	out := make(url.Values, len(q))
+	for k, v := range q {
+		out[k] = slices.Clone(v)
+	}
+	return out
+}
+
+// sortRows orders the table rows; undefined values go last in either
+// direction, and ties keep the annotator order.
+func sortRows(rows []views.PairsRow, columns []pairsColumn, p explorerParams) {
+	if p.sort == "name" {
+		slices.SortStableFunc(rows, func(a, b views.PairsRow) int {
+			c := strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+			if p.desc {
+				c = -c
+			}
+			return c
+		})
+		return
+	}
+	col := slices.IndexFunc(columns, func(c pairsColumn) bool { return c.key == p.sort })
+	key := func(r views.PairsRow) float64 {
+		if col < 0 {
+			return r.Spread
+		}
+		return r.Cells[col].Value
+	}
+	slices.SortStableFunc(rows, func(a, b views.PairsRow) int {
+		x, y := key(a), key(b)
+		switch {
+		case math.IsNaN(x) && math.IsNaN(y):
+			return 0
+		case math.IsNaN(x):
+			return 1
+		case math.IsNaN(y):
+			return -1
+		}
+		c := 0
+		if x < y {
+			c = -1
+		} else if x > y {
+			c = 1
+		}
+		if p.desc {
+			c = -c
+		}
+		return c
+	})
+}
+
+// annotatorOptions lists every dataset annotator and model annotator.
+func annotatorOptions(d *pairsData, selected string) []views.PairsOption {
+	var out []views.PairsOption
+	for i := range d.annotators {
+		a := d.datasetAnn(i)
+		label := a.name
+		if a.name != a.key {
+			label += " (" + a.key + ")"
+		}
+		out = append(out, views.PairsOption{Value: a.key, Label: label + " · " + a.kind, Selected: a.key == selected})
+	}
+	for m := range d.models {
+		a := d.modelAnn(int32(m))
+		out = append(out, views.PairsOption{Value: a.key, Label: a.key, Selected: a.key == selected})
+	}
+	return out
+}
+
+func splitOptions(keys []string, selected string) []views.PairsOption {
+	out := []views.PairsOption{{Value: "", Label: "(no split)", Selected: selected == ""}}
+	for _, k := range keys {
+		out = append(out, views.PairsOption{Value: k, Label: k, Selected: k == selected})
+	}
+	return out
+}
+
+func explorerForm(r *pairsReq, p explorerParams, mv data.MetaValues) views.PairsExplorerForm {
+	f := views.PairsExplorerForm{Action: views.Path("pairs", r.ds.ID), CI: p.ci,
+		Modes: []views.PairsOption{
+			{Value: "", Label: "Feedback analysis: annotators against a reference", Selected: !p.models},
+			{Value: "models", Label: "Model analysis: traits against each model", Selected: p.models},
+		},
+		Refs:      annotatorOptions(r.d, p.ref.key),
+		Splits:    splitOptions(r.ds.MetadataKeys, p.split),
+		RefModels: strings.Join(r.refModels, ","),
+		Models:    r.d.models,
+	}
+	for _, m := range pairsMetrics {
+		f.Metrics = append(f.Metrics, views.PairsOption{Value: m.key, Label: m.label, Selected: m.key == p.metric.key})
+	}
+	if p.explicit {
+		f.Values = strings.Join(p.values, ",")
+	}
+	for _, v := range mv.Values {
+		f.SplitValues = append(f.SplitValues, views.PairsSplitValue{Value: v.Value, Count: v.Count, Chosen: slices.Contains(p.values, v.Value)})
+	}
+	return f
+}
+
+// The vote filters of the comparison viewer.
+var pairsFilters = []views.PairsOption{
+	{Value: "all", Label: "all comparisons"},
+	{Value: "agree", Label: "annotator agrees with the reference"},
+	{Value: "disagree", Label: "annotator disagrees with the reference"},
+	{Value: "one", Label: "only one of the two votes is text_a/text_b"},
+	{Value: "neither", Label: "neither vote is text_a/text_b"},
+}
+
+func (s *Server) listPairComparisons(c echo.Context) error {
+	ctx := c.Request().Context()
+	r, err := s.pairsRequest(c)
+	if err != nil {
+		return err
+	}
+	ref, err := r.ref()
+	if err != nil {
+		return err
+	}
+	var ann pairsAnn
+	hasAnn := false
+	if key := r.q.Get("ann"); key != "" {
+		if ann, hasAnn = r.d.lookup(key); !hasAnn {
+			return notFound(fmt.Sprintf("annotator %q in dataset %s", key, r.ds.ID))
+		}
+	}
+	filter := r.q.Get("filter")
+	if filter == "" {
+		filter = "all"
+	}
+	if !slices.ContainsFunc(pairsFilters, func(o views.PairsOption) bool { return o.Value == filter }) {
+		return badRequestf("filter: %q is not one of all, agree, disagree, one, neither", filter)
+	}
+	if filter != "all" && !hasAnn {
+		return badRequestf("filter: %s compares an annotator with the reference; choose ann", filter)
+	}
+	split, value := r.q.Get("split"), r.q.Get("value")
+	var mv data.MetaValues
+	valueIdx := int32(-1)
+	if split != "" {
+		if mv, err = r.splitValues(ctx, s.store, split); err != nil {
+			return err
+		}
+		i := slices.IndexFunc(mv.Values, func(v data.MetaValue) bool { return v.Value == value })
+		if i < 0 {
+			return badRequestf("value: %q is not a value of %s in this dataset", value, split)
+		}
+		valueIdx = int32(i)
+	} else if value != "" {
+		return badRequestf("value: choose a split key first")
+	}
+	text := strings.TrimSpace(r.q.Get("q"))
+	if len(text) > pairsMaxQuery {
+		return badRequestf("q: the search text is longer than %d bytes", pairsMaxQuery)
+	}
+	page := 1
+	if raw := r.q.Get("page"); raw != "" {
+		if page, err = strconv.Atoi(raw); err != nil {
+			return badRequestf("page: %q is not a whole number", raw)
+		}
+	}
+
+	refVotes := r.d.votesOf(ref, r.refMask)
+	var annVotes []analysis.Vote
+	if hasAnn {
+		annVotes = r.d.votesOf(ann, r.refMask)
+	}
+	var candidates []int32
+	if text != "" {
+		if candidates, err = s.store.PairsSearch(ctx, r.ds.ID, text); err != nil {
+			return err
+		}
+	} else {
+		candidates = make([]int32, r.d.n)
+		for i := range candidates {
+			candidates[i] = int32(i)
+		}
+	}
+	sel := candidates[:0:0]
+	for _, i := range candidates {
+		if int(i) >= r.d.n || (valueIdx >= 0 && mv.Of[i] != valueIdx) {
+			continue
+		}
+		if filter != "all" {
+			rv, av := refVotes[i], annVotes[i]
+			rd := rv == analysis.VoteA || rv == analysis.VoteB
+			ad := av == analysis.VoteA || av == analysis.VoteB
+			var keep bool
+			switch filter {
+			case "agree":
+				keep = rd && ad && rv == av
+			case "disagree":
+				keep = rd && ad && rv != av
+			case "one":
+				keep = rd != ad
+			case "neither":
+				keep = !rd && !ad
+			}
+			if !keep {
+				continue
+			}
+		}
+		sel = append(sel, i)
+	}
+	pages := max(1, (len(sel)+pairsPageSize-1)/pairsPageSize)
+	page = min(max(page, 1), pages)
+	from := (page - 1) * pairsPageSize
+	comps, err := s.store.PairsComparisons(ctx, r.ds.ID, sel[from:min(from+pairsPageSize, len(sel))])
+	if err != nil {
+		return err
+	}
+
+	state := r.base()
+	if hasAnn {
+		state.Set("ann", ann.key)
+	}
+	state.Set("ref", ref.key)
+	if filter != "all" {
+		state.Set("filter", filter)
+	}
+	if split != "" {
+		state.Set("split", split)
+		state.Set("value", value)
+	}
+	if text != "" {
+		state.Set("q", text)
+	}
+	pageURL := func(n int) templ.SafeURL {
+		q := cloneValues(state)
+		if n > 1 {
+			q.Set("page", strconv.Itoa(n))
+		}
+		return views.PathQuery(q, "pairs", r.ds.ID, "comparisons")
+	}
+	l := views.PairsComparisonList{Dataset: r.datasetView(), Total: len(sel), Page: page, Pages: pages,
+		RefName: ref.name, Describe: describeSelection(ann, hasAnn, ref, filter, split, value, text)}
+	if hasAnn {
+		l.AnnName = ann.name
+	}
+	if page > 1 {
+		l.PrevURL = pageURL(page - 1)
+	}
+	if page < pages {
+		l.NextURL = pageURL(page + 1)
+	}
+	annSel := ""
+	if hasAnn {
+		annSel = ann.key
+	}
+	l.Form = views.PairsListForm{Action: views.Path("pairs", r.ds.ID, "comparisons"),
+		Anns:      append([]views.PairsOption{{Value: "", Label: "(none)", Selected: !hasAnn}}, annotatorOptions(r.d, annSel)...),
+		Refs:      annotatorOptions(r.d, ref.key),
+		Splits:    splitOptions(r.ds.MetadataKeys, split),
+		Value:     value,
+		Q:         text,
+		RefModels: strings.Join(r.refModels, ","),
+	}
+	for _, o := range pairsFilters {
+		o.Selected = o.Value == filter
+		l.Form.Filters = append(l.Form.Filters, o)
+	}
+	for _, cmp := range comps {
+		it := views.PairsListItem{ID: cmp.ID, Prompt: cmp.Prompt, HasPrompt: cmp.HasPrompt,
+			URL:   views.PathQuery(r.base(), "pairs", r.ds.ID, "comparisons", cmp.ID),
+			TextA: cmp.TextA, TextB: cmp.TextB, ModelA: cmp.ModelA, ModelB: cmp.ModelB,
+			RefVote: voteText(refVotes[cmp.Idx], ref)}
+		if hasAnn {
+			it.AnnVote = voteText(annVotes[cmp.Idx], ann)
+		}
+		l.Items = append(l.Items, it)
+	}
+	return render(c, http.StatusOK, views.PairsComparisonListPage(l))
+}
+
+// voteText shows a coded vote.
+func voteText(v analysis.Vote, a pairsAnn) string {
+	if v == analysis.VoteNone {
+		if a.isModel() {
+			return "not applicable"
+		}
+		return "no vote"
+	}
+	return v.String()
+}
+
+// describeSelection says in words what the viewer's filters select.
+func describeSelection(ann pairsAnn, hasAnn bool, ref pairsAnn, filter, split, value, text string) string {
+	var parts []string
+	switch filter {
+	case "agree":
+		parts = append(parts, "where "+ann.name+" agrees with "+ref.name)
+	case "disagree":
+		parts = append(parts, "where "+ann.name+" disagrees with "+ref.name)
+	case "one":
+		parts = append(parts, "where only one of "+ann.name+" and "+ref.name+" votes text_a or text_b")
+	case "neither":
+		parts = append(parts, "where neither "+ann.name+" nor "+ref.name+" votes text_a or text_b")
+	}
+	if split != "" {
+		parts = append(parts, "with "+split+" = "+value)
+	}
+	if text != "" {
+		parts = append(parts, "containing “"+text+"”")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (s *Server) showPairComparison(c echo.Context) error {
+	ctx := c.Request().Context()
+	ds, err := s.store.PairsDataset(ctx, pathParam(c, "dataset"))
+	if err != nil {
+		return err
+	}
+	id := pathParam(c, "id")
+	cmp, err := s.store.PairsComparisonByID(ctx, ds.ID, id)
+	if err != nil {
+		return err
+	}
+	r := &pairsReq{ds: ds}
+	d := views.PairsComparisonDetail{Dataset: r.datasetView(), ID: cmp.ID, Prompt: cmp.Prompt, HasPrompt: cmp.HasPrompt,
+		A:       views.PairsResponse{Label: "Response A (text_a)", Model: cmp.ModelA, Text: cmp.TextA, Length: cmp.LenA, Attrs: kvs(cmp.AttrsA)},
+		B:       views.PairsResponse{Label: "Response B (text_b)", Model: cmp.ModelB, Text: cmp.TextB, Length: cmp.LenB, Attrs: kvs(cmp.AttrsB)},
+		ListURL: views.Path("pairs", ds.ID, "comparisons"), Metadata: kvs(cmp.Metadata)}
+	for _, v := range cmp.Votes {
+		vote := v.Pref
+		if v.Null {
+			vote = "no preference"
+		}
+		d.Votes = append(d.Votes, views.PairsVoteRow{Annotator: v.Annotator.Name, AnnotatorID: v.Annotator.ID, Type: v.Annotator.Type,
+			Vote: vote, Reason: v.Reason, URL: views.PathQuery(url.Values{"ann": {v.Annotator.ID}}, "pairs", ds.ID, "comparisons")})
+	}
+	return render(c, http.StatusOK, views.PairsComparisonPage(d))
+}
+
+// pathParam returns a path parameter unescaped. Echo matches routes on the
+// escaped path when the request has one (an id with "/" or "%" in it) and
+// then hands over the parameter still escaped.
+func pathParam(c echo.Context, name string) string {
+	v := c.Param(name)
+	if c.Request().URL.RawPath != "" {
+		if u, err := url.PathUnescape(v); err == nil {
+			return u
+		}
+	}
+	return v
+}
+
+func kvs(in []data.KeyValue) []views.PairsKV {
+	out := make([]views.PairsKV, len(in))
+	for i, kv := range in {
+		out[i] = views.PairsKV{Key: kv.Key, Value: kv.Value}
+	}
+	return out
+}

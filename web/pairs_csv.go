@@ -1,0 +1,83 @@
+package web
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strconv"
+
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/labstack/echo/v4"
+)
+
+// annotatorsCSVHeader is the header of annotators.csv.
+var annotatorsCSVHeader = []string{"annotator", "name", "kind", "kept", "agree", "disagree", "not_applicable",
+	"relevance", "accuracy", "agreement", "kappa", "kappa_unadjusted", "strength", "strength_lo", "strength_hi"}
+
+// overviewCSVHeader is the header of overview.csv.
+var overviewCSVHeader = []string{"pairs", "prop_a", "avg_len_a", "avg_len_b", "avg_len_preferred", "avg_len_rejected", "prop_longer"}
+
+// pairsAnnotatorsCSV exports every annotator's metrics against the
+// reference (ref, refmodels as on the explorer), strength with its
+// bootstrap interval.
+func (s *Server) pairsAnnotatorsCSV(c echo.Context) error {
+	r, err := s.pairsRequest(c)
+	if err != nil {
+		return err
+	}
+	ref, err := r.ref()
+	if err != nil {
+		return err
+	}
+	rows := r.d.feedbackRows(ref)
+	rowVotes := make([][]analysis.Vote, len(rows))
+	for i, a := range rows {
+		rowVotes[i] = r.d.votesOf(a, r.refMask)
+	}
+	refVotes := r.d.votesOf(ref, r.refMask)
+	// The bootstrap key matches the explorer's single column for the same
+	// reference, so the two share the cached bootstrap.
+	col := pairsColumn{ref: ref}
+	stats, err := r.entry.agreementStats(refVotes, decisive(refVotes, nil), rowVotes, statsNeeds{kappaU: true, strengthCI: true},
+		explorerParams{}.bootKey(r, col))
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write(annotatorsCSVHeader)
+	for i, a := range rows {
+		st := stats[i]
+		g := st.g
+		w.Write([]string{a.key, a.name, a.kind, strconv.Itoa(g.Kept), strconv.Itoa(g.Agree), strconv.Itoa(g.Disagree),
+			strconv.Itoa(g.NotApplicable), csvFloat(g.Relevance), csvFloat(g.Accuracy), csvFloat(g.Agreement),
+			csvFloat(g.Kappa), csvFloat(st.kappaU), csvFloat(g.Strength), csvFloat(st.strength.Lo), csvFloat(st.strength.Hi)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return csvBlob(c, r.ds.ID+"-annotators.csv", buf.Bytes())
+}
+
+// pairsOverviewCSV exports the overall statistics for the reference.
+func (s *Server) pairsOverviewCSV(c echo.Context) error {
+	r, err := s.pairsRequest(c)
+	if err != nil {
+		return err
+	}
+	ref, err := r.ref()
+	if err != nil {
+		return err
+	}
+	o := r.d.overview(r.d.votesOf(ref, r.refMask))
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write(overviewCSVHeader)
+	w.Write([]string{strconv.Itoa(o.pairs), csvFloat(o.propA), csvFloat(o.avgLenA), csvFloat(o.avgLenB),
+		csvFloat(o.avgLenPref), csvFloat(o.avgLenRej), csvFloat(o.propLonger)})
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return csvBlob(c, r.ds.ID+"-overview.csv", buf.Bytes())
+}

@@ -1,0 +1,198 @@
+package web
+
+import (
+	"database/sql"
+	"fmt"
+	"math"
+	"net/http"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/figures"
+	"github.com/labstack/echo/v4"
+)
+
+// runContext loads a run and its experiment's statistics.
+func (s *Server) runContext(c echo.Context) (data.Run, *experimentStats, []auditorScores, error) {
+	key := c.Param("run")
+	exp, _, ok := data.SplitKey(key)
+	if !ok {
+		return data.Run{}, nil, nil, notFound(fmt.Sprintf("run %q (run links look like experiment:run)", key))
+	}
+	run, err := s.store.Run(c.Request().Context(), key)
+	if err != nil {
+		return run, nil, nil, err
+	}
+	st, err := s.stats.get(c.Request().Context(), s.store, exp)
+	if err != nil {
+		return run, nil, nil, err
+	}
+	var cps []auditorScores
+	for _, a := range st.Auditors {
+		if a.Auditor.Run == run.ID {
+			cps = append(cps, a)
+		}
+	}
+	sort.SliceStable(cps, func(i, j int) bool { return checkpointX(cps[i].Auditor) < checkpointX(cps[j].Auditor) })
+	return run, st, cps, nil
+}
+
+// checkpointX is a checkpoint's position on a training curve: its step, or
+// its epoch when steps are not given.
+func checkpointX(a data.Auditor) float64 {
+	if a.Step.Valid {
+		return float64(a.Step.Int64)
+	}
+	if a.Epoch.Valid {
+		return float64(a.Epoch.Int64)
+	}
+	return math.NaN()
+}
+
+func (s *Server) showRun(c echo.Context) error {
+	ctx := c.Request().Context()
+	run, st, cps, err := s.runContext(c)
+	if err != nil {
+		return err
+	}
+	vm := views.RunView{Exp: st.Exp, Run: run}
+	for _, k := range dimensionKeys {
+		vm.Columns = append(vm.Columns, views.Column{Key: k, Title: dimensionTitles[k]})
+	}
+	for _, a := range cps {
+		r := views.ScoreRow{Key: a.Auditor.Key, ID: a.Auditor.ID, Name: a.Auditor.Name, Kind: a.Auditor.Kind, Run: a.Auditor.Run}
+		for _, k := range dimensionKeys {
+			e := a.Score[k]
+			r.Cells = append(r.Cells, views.EstimateCell{Value: e.Value, Lo: e.Lo, Hi: e.Hi, N: a.N[k], Dim: k})
+		}
+		vm.Checkpoints = append(vm.Checkpoints, views.CheckpointRow{ScoreRow: r, Epoch: nullInt(a.Auditor.Epoch), Step: nullInt(a.Auditor.Step)})
+	}
+	metrics, err := s.store.RunMetrics(ctx, st.Exp.ID, run.ID)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, m := range metrics {
+		if !seen[m.Name] {
+			seen[m.Name] = true
+			vm.Metrics = append(vm.Metrics, m.Name)
+		}
+	}
+	counts, err := s.store.StrategyCounts(ctx, st.Exp.ID, run.ID)
+	if err != nil {
+		return err
+	}
+	vm.Strategies = strategyTable(counts, cps)
+	return render(c, http.StatusOK, views.RunPage(vm))
+}
+
+func nullInt(v sql.NullInt64) string {
+	if !v.Valid {
+		return ""
+	}
+	return strconv.FormatInt(v.Int64, 10)
+}
+
+// strategyTable turns label counts into one row per checkpoint with the
+// share of each strategy, strategies ordered by overall frequency.
+func strategyTable(counts []data.LabelCount, cps []auditorScores) views.StrategyTable {
+	var t views.StrategyTable
+	total := map[string]int{}
+	per := map[string]map[string]int{}
+	for _, c := range counts {
+		total[c.Strategy] += c.N
+		if per[c.Auditor] == nil {
+			per[c.Auditor] = map[string]int{}
+		}
+		per[c.Auditor][c.Strategy] += c.N
+	}
+	for s := range total {
+		t.Strategies = append(t.Strategies, s)
+	}
+	sort.Slice(t.Strategies, func(i, j int) bool {
+		a, b := t.Strategies[i], t.Strategies[j]
+		if total[a] != total[b] {
+			return total[a] > total[b]
+		}
+		return a < b
+	})
+	for _, cp := range cps {
+		m := per[cp.Auditor.ID]
+		if m == nil {
+			continue
+		}
+		n := 0
+		for _, v := range m {
+			n += v
+		}
+		row := views.StrategyRow{Checkpoint: cp.Auditor.Name, N: n}
+		for _, s := range t.Strategies {
+			row.Shares = append(row.Shares, float64(m[s])/float64(n))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// runFigure serves curves.{fmt} (dimensions over training) and
+// metric-NAME.{fmt} (a training-time scalar over steps).
+func (s *Server) runFigure(c echo.Context) error {
+	name := c.Param("file")
+	ext := strings.TrimPrefix(path.Ext(name), ".")
+	base := strings.TrimSuffix(name, path.Ext(name))
+	if _, ok := figures.Formats[ext]; !ok {
+		return notFound(fmt.Sprintf("figure %q", name))
+	}
+	run, st, cps, err := s.runContext(c)
+	if err != nil {
+		return err
+	}
+	xLabel := "step"
+	for _, a := range cps {
+		if !a.Auditor.Step.Valid {
+			xLabel = "epoch"
+		}
+	}
+	if base == "curves" {
+		var series []figures.Series
+		for _, k := range dimensionKeys[:5] {
+			s := figures.Series{Name: dimensionTitles[k]}
+			for _, a := range cps {
+				e := a.Score[k]
+				s.Points = append(s.Points, figures.Point{X: checkpointX(a.Auditor), Value: e.Value, Lo: e.Lo, Hi: e.Hi})
+			}
+			series = append(series, s)
+		}
+		p, err := figures.Lines(run.Name+": evaluation over training (95% CI)", xLabel, "score (0–100)", series)
+		if err != nil {
+			return err
+		}
+		return writeFigure(c, p, figures.ColumnWidth*1.6, figures.ColumnWidth, ext, st.Exp.ID+"-"+run.ID+"-curves")
+	}
+	metric, ok := strings.CutPrefix(base, "metric-")
+	if !ok {
+		return notFound(fmt.Sprintf("figure %q (run figures are curves.svg and metric-NAME.svg)", name))
+	}
+	metrics, err := s.store.RunMetrics(c.Request().Context(), st.Exp.ID, run.ID)
+	if err != nil {
+		return err
+	}
+	sr := figures.Series{Name: metric}
+	for _, m := range metrics {
+		if m.Name == metric {
+			sr.Points = append(sr.Points, figures.Point{X: float64(m.Step), Value: m.Value, Lo: math.NaN(), Hi: math.NaN()})
+		}
+	}
+	if len(sr.Points) == 0 {
+		return notFound(fmt.Sprintf("metric %q of run %s", metric, run.ID))
+	}
+	p, err := figures.Lines(run.Name+": "+metric, "step", metric, []figures.Series{sr})
+	if err != nil {
+		return err
+	}
+	return writeFigure(c, p, figures.ColumnWidth, figures.ColumnWidth*0.7, ext, st.Exp.ID+"-"+run.ID+"-"+metric)
+}

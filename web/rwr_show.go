@@ -1,0 +1,152 @@
+package web
+
+import (
+	"math"
+	"net/http"
+	"sort"
+
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/figures"
+	"github.com/labstack/echo/v4"
+)
+
+// rwrRow is one checkpoint's reference win rates.
+type rwrRow struct {
+	Auditor data.Auditor
+	RWR     analysis.RWR
+	Benign  analysis.SplitRate
+}
+
+// rwrRows computes the reference win rate of every auditor with reference
+// judgments, split by behavior split.
+func (s *Server) rwrRows(c echo.Context) (*experimentStats, []rwrRow, []string, error) {
+	ctx := c.Request().Context()
+	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sides, err := s.store.SideJudgments(ctx, st.Exp.ID, bundle.JudgmentReference)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	per := map[string][]analysis.Judgment{}
+	behaviors := map[string]bool{}
+	for _, j := range sides {
+		// The reference side is external; only the audit's side counts.
+		if j.OtherAuditor != "" {
+			continue
+		}
+		per[j.Auditor] = append(per[j.Auditor], analysis.Judgment{Behavior: j.Behavior, Split: j.Split, Outcome: j.Outcome})
+		if j.Behavior != "" {
+			behaviors[j.Behavior] = true
+		}
+	}
+	var rows []rwrRow
+	for _, a := range st.Auditors {
+		js := per[a.Auditor.ID]
+		if len(js) == 0 {
+			continue
+		}
+		r := rwrRow{Auditor: a.Auditor, RWR: analysis.RWRSplits(js, 0.95)}
+		var w, l, t int
+		for _, j := range js {
+			if j.Split != bundle.SplitBenign {
+				continue
+			}
+			switch j.Outcome {
+			case "win":
+				w++
+			case "loss":
+				l++
+			default:
+				t++
+			}
+		}
+		r.Benign = analysis.WinRate(w, l, t, 0.95)
+		rows = append(rows, r)
+	}
+	var bs []string
+	for b := range behaviors {
+		bs = append(bs, b)
+	}
+	sort.Strings(bs)
+	return st, rows, bs, nil
+}
+
+func (s *Server) showRWR(c echo.Context) error {
+	st, rows, behaviors, err := s.rwrRows(c)
+	if err != nil {
+		return err
+	}
+	vm := views.RWRView{Exp: st.Exp, Behaviors: behaviors}
+	for _, r := range rows {
+		row := views.RWRRow{Auditor: r.Auditor.ID, Name: r.Auditor.Name, Run: r.Auditor.Run,
+			Train: rateCell(r.RWR.Train), Heldout: rateCell(r.RWR.Heldout), Benign: rateCell(r.Benign), Gap: r.RWR.Gap}
+		for _, b := range behaviors {
+			row.ByBehavior = append(row.ByBehavior, rateCell(r.RWR.ByBehavior[b]))
+		}
+		vm.Rows = append(vm.Rows, row)
+	}
+	return render(c, http.StatusOK, views.RWRPage(vm))
+}
+
+func rateCell(r analysis.SplitRate) views.RateCell {
+	return views.RateCell{N: r.N, Wins: r.Wins, Losses: r.Losses, Ties: r.Ties, Value: r.Rate.Value, Lo: r.Rate.Lo, Hi: r.Rate.Hi}
+}
+
+// rwrFigure plots train and held-out RWR over training steps for each run.
+func (s *Server) rwrFigure(c echo.Context, ext string) error {
+	st, rows, _, err := s.rwrRows(c)
+	if err != nil {
+		return err
+	}
+	runFilter := c.QueryParam("run")
+	var series []figures.Series
+	byRun := map[string][]rwrRow{}
+	var runs []string
+	for _, r := range rows {
+		if r.Auditor.Run == "" || (runFilter != "" && r.Auditor.Run != runFilter) {
+			continue
+		}
+		if _, ok := byRun[r.Auditor.Run]; !ok {
+			runs = append(runs, r.Auditor.Run)
+		}
+		byRun[r.Auditor.Run] = append(byRun[r.Auditor.Run], r)
+	}
+	for _, run := range runs {
+		rs := byRun[run]
+		sort.Slice(rs, func(i, j int) bool { return checkpointX(rs[i].Auditor) < checkpointX(rs[j].Auditor) })
+		for _, sp := range []string{"train", "heldout"} {
+			s := figures.Series{Name: run + " " + sp}
+			if runFilter != "" {
+				s.Group = sp
+			}
+			for _, r := range rs {
+				rate := r.RWR.Train
+				if sp == "heldout" {
+					rate = r.RWR.Heldout
+				}
+				s.Points = append(s.Points, figures.Point{X: checkpointX(r.Auditor), Value: 100 * rate.Rate.Value, Lo: 100 * rate.Rate.Lo, Hi: 100 * rate.Rate.Hi})
+			}
+			series = append(series, s)
+		}
+	}
+	if len(series) == 0 && runFilter != "" {
+		return notFound("reference judgments of run " + runFilter)
+	}
+	xLabel := "step"
+	for _, r := range rows {
+		if r.Auditor.Run != "" && !r.Auditor.Step.Valid {
+			xLabel = "epoch"
+		}
+	}
+	p, err := figures.Lines("Reference win rate: training vs held-out behaviors (95% CI)", xLabel, "RWR (%)", series)
+	if err != nil {
+		return err
+	}
+	p.Y.Min, p.Y.Max = 0, math.Max(p.Y.Max, 60)
+	return writeFigure(c, p, figures.ColumnWidth*1.6, figures.ColumnWidth, ext, st.Exp.ID+"-rwr")
+}
