@@ -24,8 +24,8 @@ type CruxRow struct {
 
 // CruxFitRow is one dimension's R² values.
 type CruxFitRow struct {
-	Dim, Title                      string
-	N                               int
+	Dim, Title                       string
+	N                                int
 	R2Rates, LOORates, R2All, LOOAll float64
 }
 

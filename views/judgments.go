@@ -10,11 +10,11 @@ import (
 
 // JudgmentListView lists judgments from one side.
 type JudgmentListView struct {
-	Exp                                    data.Experiment
-	Query                                  url.Values
-	Rows                                   []data.SideJudgment
-	Total, Page, Per                       int
-	Kind, Auditor, Vs, Split, Behavior     string
+	Exp                                data.Experiment
+	Query                              url.Values
+	Rows                               []data.SideJudgment
+	Total, Page, Per                   int
+	Kind, Auditor, Vs, Split, Behavior string
 }
 
 // PageLink links to another page.

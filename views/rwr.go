@@ -18,10 +18,10 @@ type RWRView struct {
 
 // RWRRow is one checkpoint's rates.
 type RWRRow struct {
-	Auditor, Name, Run      string
-	Train, Heldout, Benign  RateCell
-	Gap                     float64
-	ByBehavior              []RateCell
+	Auditor, Name, Run     string
+	Train, Heldout, Benign RateCell
+	Gap                    float64
+	ByBehavior             []RateCell
 }
 
 // RateCell is a win rate with its counts and Wilson interval (0–1).
