@@ -147,3 +147,30 @@ WHERE j.key = ?`, key).Scan(&j.Key, &j.Experiment, &j.ID, &j.Kind, &behavior, &j
 	j.Right.AuditKey, j.Right.Auditor, j.Right.Summary = rk.String, ra.String, rs.String
 	return j, nil
 }
+
+// AuditJudgments lists the judgments an audit takes part in, from its side.
+func (s *Store) AuditJudgments(ctx context.Context, exp, audit string) ([]SideJudgment, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT j.id, j.kind, coalesce(j.behavior, ''), j.split,
+       CASE WHEN j.left_side = ? THEN j.right_side ELSE j.left_side END AS other,
+       coalesce(o.auditor, ''),
+       CASE WHEN j.outcome = 'tie' THEN 'tie'
+            WHEN (j.outcome = 'left') = (j.left_side = ?) THEN 'win' ELSE 'loss' END
+FROM judgments j
+LEFT JOIN audits o ON o.experiment = j.experiment AND o.id = (CASE WHEN j.left_side = ? THEN j.right_side ELSE j.left_side END)
+WHERE j.experiment = ? AND (j.left_side = ? OR j.right_side = ?)
+ORDER BY j.ord`, audit, audit, audit, exp, audit, audit)
+	if err != nil {
+		return nil, fmt.Errorf("data: audit judgments: %w", err)
+	}
+	defer rows.Close()
+	var out []SideJudgment
+	for rows.Next() {
+		j := SideJudgment{Audit: audit}
+		if err := rows.Scan(&j.ID, &j.Kind, &j.Behavior, &j.Split, &j.Other, &j.OtherAuditor, &j.Outcome); err != nil {
+			return nil, fmt.Errorf("data: audit judgments: %w", err)
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}

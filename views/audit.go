@@ -24,6 +24,7 @@ type AuditView struct {
 	Judge      *JudgeView
 	Labels     [][2]string // label name, value; sorted
 	LoadError  string      // the transcript could not be read or replayed
+	Judgments  []data.SideJudgment
 }
 
 // ViewTab is a link to one view of the transcript.

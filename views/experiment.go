@@ -11,18 +11,19 @@ import (
 
 // ExperimentView is the experiment overview page.
 type ExperimentView struct {
-	Exp           data.Experiment
-	Query         url.Values // the page's state, for links
-	Filter        OverviewFilter
-	Runs, Rewards []Option
-	Cals, Epochs  []Option
-	Columns       []Column
-	Rows          []ScoreRow
-	Sort          string
-	Desc          bool
-	Dim           string
-	CorrNames     []string
-	CorrR, CorrP  [][]float64
+	Exp                 data.Experiment
+	Query               url.Values // the page's state, for links
+	Filter              OverviewFilter
+	Runs, Rewards       []Option
+	Cals, Epochs        []Option
+	Columns             []Column
+	Rows                []ScoreRow
+	Sort                string
+	Desc                bool
+	Dim                 string
+	HasDose, HasRefresh bool
+	CorrNames           []string
+	CorrR, CorrP        [][]float64
 }
 
 // OverviewFilter is the overview's filter form state.
@@ -151,6 +152,11 @@ func (v ExperimentView) AuditsLink(auditor, dim string) templ.SafeURL {
 		q.Set("eval", "realism")
 	}
 	return PathQuery(q, "audits")
+}
+
+// SweepURL is the dose-response or refresh figure for a dimension.
+func (v ExperimentView) SweepURL(name, dim, format string) templ.SafeURL {
+	return PathQuery(url.Values{"dim": {dim}}, "experiments", v.Exp.ID, "figures", name+"."+format)
 }
 
 // FmtCorr formats a correlation with its p-value.

@@ -53,6 +53,9 @@ func (s *Server) showAudit(c echo.Context) error {
 			sort.Slice(vm.Labels, func(i, j int) bool { return vm.Labels[i][0] < vm.Labels[j][0] })
 		}
 	}
+	if vm.Judgments, err = s.store.AuditJudgments(ctx, a.Experiment, a.ID); err != nil {
+		return err
+	}
 	body, err := s.store.Transcript(ctx, a.Experiment, a.ID)
 	if err != nil {
 		vm.LoadError = "The transcript could not be read: " + userMessage(err)

@@ -135,6 +135,10 @@ func (s *Server) experimentFigureFile(c echo.Context) error {
 		return s.transferFigure(c, ext)
 	case base == "cycles":
 		return s.cyclesFigure(c, ext)
+	case base == "dose":
+		return s.doseFigure(c, ext)
+	case base == "refresh":
+		return s.refreshFigure(c, ext)
 	}
 	return notFound(fmt.Sprintf("figure %q", name))
 }

@@ -206,6 +206,8 @@ func (s *Server) showExperiment(c echo.Context) error {
 			vm.CorrR, vm.CorrP = r, p
 		}
 	}
+	vm.HasDose = len(doseSeries(st, "fp_calibration", 2)) > 0
+	vm.HasRefresh = len(refreshItems(st, "composite", 1)) > 0
 	return render(c, http.StatusOK, views.Experiment(vm))
 }
 

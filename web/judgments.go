@@ -13,41 +13,40 @@ import (
 
 var judgmentKinds = map[string]bool{"reference": true, "intragroup": true, "realism": true, "crux": true}
 
-// listJudgments lists an experiment's judgments from one auditor's side:
-// query kind, auditor, vs (the other auditor), split, behavior.
-func (s *Server) listJudgments(c echo.Context) error {
+// judgmentFilter is the judgment list's state: kind, auditor, vs (the
+// other auditor), split, behavior.
+type judgmentFilter struct{ Kind, Auditor, Vs, Split, Behavior string }
+
+// filteredJudgments returns the judgments a query selects, from the
+// auditor's side when one is given.
+func (s *Server) filteredJudgments(c echo.Context) (data.Experiment, judgmentFilter, []data.SideJudgment, error) {
 	ctx := c.Request().Context()
 	exp, err := s.store.Experiment(ctx, c.Param("exp"))
 	if err != nil {
-		return err
+		return exp, judgmentFilter{}, nil, err
 	}
 	q := c.QueryParams()
-	kind := q.Get("kind")
-	if kind != "" && !judgmentKinds[kind] {
-		return badRequestf("kind: want reference, intragroup, realism or crux, found %q", kind)
+	f := judgmentFilter{Kind: q.Get("kind"), Auditor: q.Get("auditor"), Vs: q.Get("vs"), Split: q.Get("split"), Behavior: q.Get("behavior")}
+	if f.Kind != "" && !judgmentKinds[f.Kind] {
+		return exp, f, nil, badRequestf("kind: want reference, intragroup, realism or crux, found %q", f.Kind)
 	}
 	kinds := []string{"reference", "intragroup", "realism", "crux"}
-	if kind != "" {
-		kinds = []string{kind}
-	}
-	page, per, err := parsePage(q)
-	if err != nil {
-		return err
+	if f.Kind != "" {
+		kinds = []string{f.Kind}
 	}
 	sides, err := s.store.SideJudgments(ctx, exp.ID, kinds...)
 	if err != nil {
-		return err
+		return exp, f, nil, err
 	}
-	auditor, vs, split, behavior := q.Get("auditor"), q.Get("vs"), q.Get("split"), q.Get("behavior")
 	var rows []data.SideJudgment
 	seen := map[string]bool{}
 	for _, j := range sides {
-		if (auditor != "" && j.Auditor != auditor) || (vs != "" && j.OtherAuditor != vs) ||
-			(split != "" && j.Split != split) || (behavior != "" && j.Behavior != behavior) {
+		if (f.Auditor != "" && j.Auditor != f.Auditor) || (f.Vs != "" && j.OtherAuditor != f.Vs) ||
+			(f.Split != "" && j.Split != f.Split) || (f.Behavior != "" && j.Behavior != f.Behavior) {
 			continue
 		}
 		// Without an auditor, a judgment between two audits shows once.
-		if auditor == "" {
+		if f.Auditor == "" {
 			if seen[j.ID] {
 				continue
 			}
@@ -55,12 +54,38 @@ func (s *Server) listJudgments(c echo.Context) error {
 		}
 		rows = append(rows, j)
 	}
-	vm := views.JudgmentListView{Exp: exp, Query: q, Total: len(rows), Page: page, Per: per,
-		Kind: kind, Auditor: auditor, Vs: vs, Split: split, Behavior: behavior}
+	return exp, f, rows, nil
+}
+
+// listJudgments lists an experiment's judgments.
+func (s *Server) listJudgments(c echo.Context) error {
+	page, per, err := parsePage(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	exp, f, rows, err := s.filteredJudgments(c)
+	if err != nil {
+		return err
+	}
+	vm := views.JudgmentListView{Exp: exp, Query: c.QueryParams(), Total: len(rows), Page: page, Per: per,
+		Kind: f.Kind, Auditor: f.Auditor, Vs: f.Vs, Split: f.Split, Behavior: f.Behavior}
 	from := min((page-1)*per, len(rows))
 	to := min(from+per, len(rows))
 	vm.Rows = rows[from:to]
 	return render(c, http.StatusOK, views.JudgmentList(vm))
+}
+
+// judgmentsCSV exports every judgment the query selects.
+func (s *Server) judgmentsCSV(c echo.Context) error {
+	exp, _, rows, err := s.filteredJudgments(c)
+	if err != nil {
+		return err
+	}
+	out := make([][]string, 0, len(rows))
+	for _, j := range rows {
+		out = append(out, []string{j.ID, j.Kind, j.Audit, j.Auditor, j.Other, j.OtherAuditor, j.Behavior, j.Split, j.Outcome})
+	}
+	return writeCSV(c, exp.ID+"-judgments.csv", []string{"judgment", "kind", "audit", "auditor", "other", "other_auditor", "behavior", "split", "result"}, out)
 }
 
 // showJudgment shows one pairwise judgment: both transcripts side by side

@@ -882,7 +882,7 @@ func splitOptions(keys []string, selected string) []views.PairsOption {
 }
 
 func explorerForm(r *pairsReq, p explorerParams, mv data.MetaValues) views.PairsExplorerForm {
-	f := views.PairsExplorerForm{Action: views.Path("pairs", r.ds.ID), CI: p.ci,
+	f := views.PairsExplorerForm{Action: views.Path("pairs", r.ds.ID), CI: p.ci, ModelsMode: p.models,
 		Modes: []views.PairsOption{
 			{Value: "", Label: "Feedback analysis: annotators against a reference", Selected: !p.models},
 			{Value: "models", Label: "Model analysis: traits against each model", Selected: p.models},

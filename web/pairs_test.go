@@ -264,7 +264,7 @@ func TestPairsOverviewCSV(t *testing.T) {
 	}
 }
 
-// cell returns the text of the explorer table's cells in the row of key.
+// cells returns the texts of the explorer table's cells in the row of key.
 func cells(t *testing.T, body, key string) []string {
 	t.Helper()
 	row := regexp.MustCompile(`(?s)<tr data-testid="pairs-row" data-key="` + regexp.QuoteMeta(key) + `">(.*?)</tr>`).FindStringSubmatch(body)

@@ -1,0 +1,146 @@
+package web
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/auditscope/auditscope/views/figures"
+	"github.com/labstack/echo/v4"
+	"gonum.org/v1/plot"
+)
+
+// sweepQuery is the state of the dose-response and refresh figures: which
+// dimension and which epoch.
+func sweepQuery(c echo.Context, defaultEpoch int) (dim string, epoch int, err error) {
+	dim = c.QueryParam("dim")
+	if dim == "" {
+		dim = "fp_calibration"
+	}
+	if dimensionTitles[dim] == "" {
+		return "", 0, badRequestf("dim: unknown dimension %q", dim)
+	}
+	epoch = defaultEpoch
+	if e := c.QueryParam("epoch"); e != "" {
+		if epoch, err = strconv.Atoi(e); err != nil {
+			return "", 0, badRequestf("epoch: want a number, found %q", e)
+		}
+	}
+	return dim, epoch, nil
+}
+
+// doseSeries groups single-target checkpoints at one epoch by reward and
+// returns, for rewards tried at two or more calibration fractions, the
+// dimension against the fraction: the paper's dose-response.
+func doseSeries(st *experimentStats, dim string, epoch int) []figures.Series {
+	type pt struct{ x, v, lo, hi float64 }
+	by := map[string][]pt{}
+	for _, a := range st.Auditors {
+		au := a.Auditor
+		if au.Kind != "checkpoint" || !au.CalibrationFraction.Valid || !au.Epoch.Valid || int(au.Epoch.Int64) != epoch || (au.MultiTarget.Valid && au.MultiTarget.Bool) {
+			continue
+		}
+		// A refresh sweep is a different experiment; keep its default.
+		if au.RefreshSteps.Valid && au.RefreshSteps.Int64 != 50 {
+			continue
+		}
+		e := a.Score[dim]
+		by[au.Reward] = append(by[au.Reward], pt{au.CalibrationFraction.Float64, e.Value, e.Lo, e.Hi})
+	}
+	var rewards []string
+	for r, pts := range by {
+		xs := map[float64]bool{}
+		for _, p := range pts {
+			xs[p.x] = true
+		}
+		if len(xs) >= 2 {
+			rewards = append(rewards, r)
+		}
+	}
+	sort.Strings(rewards)
+	var out []figures.Series
+	for _, r := range rewards {
+		pts := by[r]
+		sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
+		s := figures.Series{Name: r, Group: r}
+		for _, p := range pts {
+			s.Points = append(s.Points, figures.Point{X: p.x, Value: p.v, Lo: p.lo, Hi: p.hi})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// refreshItems returns reference-pairwise checkpoints without calibration at
+// one epoch, one per reference refresh interval, when there are two or more.
+func refreshItems(st *experimentStats, dim string, epoch int) []figures.Interval {
+	type item struct {
+		steps int64
+		it    figures.Interval
+	}
+	var items []item
+	for _, a := range st.Auditors {
+		au := a.Auditor
+		if au.Kind != "checkpoint" || au.Reward != "reference_pairwise" || !au.Epoch.Valid || int(au.Epoch.Int64) != epoch ||
+			(au.CalibrationFraction.Valid && au.CalibrationFraction.Float64 != 0) || (au.MultiTarget.Valid && au.MultiTarget.Bool) {
+			continue
+		}
+		label, steps := "never refreshed", int64(math.MaxInt64)
+		if au.RefreshSteps.Valid {
+			steps = au.RefreshSteps.Int64
+			label = fmt.Sprintf("every %d steps", steps)
+		}
+		e := a.Score[dim]
+		items = append(items, item{steps, figures.Interval{Label: label, Group: "reference_pairwise", Value: e.Value, Lo: e.Lo, Hi: e.Hi}})
+	}
+	if len(items) < 2 {
+		return nil
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].steps > items[j].steps })
+	out := make([]figures.Interval, len(items))
+	for i, it := range items {
+		out[i] = it.it
+	}
+	return out
+}
+
+func (s *Server) doseFigure(c echo.Context, ext string) error {
+	dim, epoch, err := sweepQuery(c, 2)
+	if err != nil {
+		return err
+	}
+	st, err := s.stats.get(c.Request().Context(), s.store, c.Param("exp"))
+	if err != nil {
+		return err
+	}
+	series := doseSeries(st, dim, epoch)
+	if len(series) == 0 {
+		return notFound(fmt.Sprintf("a calibration sweep at epoch %d in this experiment", epoch))
+	}
+	p, err := figures.Lines(fmt.Sprintf("%s vs calibration fraction (epoch %d, 95%% CI)", dimensionTitles[dim], epoch), "calibration fraction", dimensionTitles[dim]+" (0–100)", series)
+	if err != nil {
+		return err
+	}
+	return writeFigure(c, p, figures.ColumnWidth, figures.ColumnWidth*0.8, ext, st.Exp.ID+"-dose-"+dim)
+}
+
+func (s *Server) refreshFigure(c echo.Context, ext string) error {
+	dim, epoch, err := sweepQuery(c, 1)
+	if err != nil {
+		return err
+	}
+	st, err := s.stats.get(c.Request().Context(), s.store, c.Param("exp"))
+	if err != nil {
+		return err
+	}
+	items := refreshItems(st, dim, epoch)
+	if len(items) == 0 {
+		return notFound(fmt.Sprintf("a reference refresh sweep at epoch %d in this experiment", epoch))
+	}
+	var p *plot.Plot
+	if p, err = figures.IntervalChart(fmt.Sprintf("%s by reference refresh (epoch %d, 95%% CI)", dimensionTitles[dim], epoch), dimensionTitles[dim]+" (0–100)", items); err != nil {
+		return err
+	}
+	return writeFigure(c, p, figures.ColumnWidth, figures.IntervalChartHeight(len(items))+figures.ColumnWidth*0.2, ext, st.Exp.ID+"-refresh-"+dim)
+}

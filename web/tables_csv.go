@@ -1,0 +1,239 @@
+package web
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strconv"
+
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/labstack/echo/v4"
+)
+
+// The CSV twins of the experiment pages' tables. Each computes what its page
+// computes, from the same query, and writes every row.
+
+func writeCSV(c echo.Context, name string, header []string, rows [][]string) error {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write(header)
+	w.WriteAll(rows)
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return csvBlob(c, name, buf.Bytes())
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func rateCSV(r analysis.SplitRate) []string {
+	return []string{itoa(r.N), itoa(r.Wins), itoa(r.Ties), itoa(r.Losses), csvFloat(r.Rate.Value), csvFloat(r.Rate.Lo), csvFloat(r.Rate.Hi)}
+}
+
+// correlationsCSV: the correlation matrix of the overview (same filters).
+func (s *Server) correlationsCSV(c echo.Context) error {
+	q, err := parseOverviewQuery(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	st, err := s.stats.get(c.Request().Context(), s.store, c.Param("exp"))
+	if err != nil {
+		return err
+	}
+	rows := q.filter(st.Auditors)
+	keys := dimensionKeys[:5]
+	cols := make([][]float64, len(keys))
+	for i, k := range keys {
+		for _, a := range rows {
+			cols[i] = append(cols[i], a.Score[k].Value)
+		}
+	}
+	var out [][]string
+	if len(rows) >= 3 {
+		r, p, err := analysis.CorrelationMatrix(cols)
+		if err != nil {
+			return err
+		}
+		for i := range keys {
+			for j := range keys {
+				out = append(out, []string{keys[i], keys[j], csvFloat(r[i][j]), csvFloat(p[i][j]), itoa(len(rows))})
+			}
+		}
+	}
+	return writeCSV(c, st.Exp.ID+"-correlations.csv", []string{"dimension_a", "dimension_b", "r", "p", "auditors"}, out)
+}
+
+// cruxCSV: R² per dimension.
+func (s *Server) cruxCSV(c echo.Context) error {
+	st, d, err := s.cruxData(c)
+	if err != nil {
+		return err
+	}
+	var out [][]string
+	if len(d.Features) > 0 {
+		fits, err := analysis.CruxR2(d.Features, d.Targets)
+		if err != nil {
+			return err
+		}
+		for _, k := range cruxDims {
+			f := fits[k]
+			out = append(out, []string{k, itoa(f.N), csvFloat(f.R2Rates), csvFloat(f.LOORates), csvFloat(f.R2All), csvFloat(f.LOOAll)})
+		}
+	}
+	return writeCSV(c, st.Exp.ID+"-crux-r2.csv", []string{"dimension", "checkpoints", "r2_rates", "loo_r2_rates", "r2_all", "loo_r2_all"}, out)
+}
+
+// cruxFeaturesCSV: the eight features per checkpoint.
+func (s *Server) cruxFeaturesCSV(c echo.Context) error {
+	st, d, err := s.cruxData(c)
+	if err != nil {
+		return err
+	}
+	header := append([]string{"checkpoint"}, bundle.CruxFeatureNames...)
+	var out [][]string
+	for i, n := range d.Names {
+		row := []string{n}
+		for _, v := range d.Features[i] {
+			row = append(row, csvFloat(v))
+		}
+		out = append(out, row)
+	}
+	return writeCSV(c, st.Exp.ID+"-crux-features.csv", header, out)
+}
+
+// rwrCSV: train / held-out / benign reference win rates per checkpoint, and
+// per behavior (long format).
+func (s *Server) rwrCSV(c echo.Context) error {
+	st, rows, behaviors, err := s.rwrRows(c)
+	if err != nil {
+		return err
+	}
+	var out [][]string
+	for _, r := range rows {
+		add := func(split, behavior string, rate analysis.SplitRate) {
+			out = append(out, append([]string{r.Auditor.ID, split, behavior}, rateCSV(rate)...))
+		}
+		add("train", "", r.RWR.Train)
+		add("heldout", "", r.RWR.Heldout)
+		add("benign", "", r.Benign)
+		for _, b := range behaviors {
+			if br, ok := r.RWR.ByBehavior[b]; ok {
+				add("", b, br)
+			}
+		}
+	}
+	return writeCSV(c, st.Exp.ID+"-rwr.csv", []string{"auditor", "split", "behavior", "n", "wins", "ties", "losses", "rwr", "lo", "hi"}, out)
+}
+
+// transferCSV: detection per auditor × approach × behavior ("" = all).
+func (s *Server) transferCSV(c echo.Context) error {
+	vm, err := s.transferTable(c)
+	if err != nil {
+		return err
+	}
+	var out [][]string
+	for _, r := range vm.Rows {
+		for ai, ap := range vm.Approaches {
+			o := r.Overall[ai]
+			out = append(out, []string{r.Auditor, ap.Value, "", itoa(o.N), itoa(o.Wins), csvFloat(o.Value), csvFloat(o.Lo), csvFloat(o.Hi)})
+			for bi, b := range vm.Behaviors {
+				cell := r.Cell(ai, bi, len(vm.Behaviors))
+				out = append(out, []string{r.Auditor, ap.Value, b, itoa(cell.N), itoa(cell.Wins), csvFloat(cell.Value), csvFloat(cell.Lo), csvFloat(cell.Hi)})
+			}
+		}
+	}
+	return writeCSV(c, vm.Exp.ID+"-transfer.csv", []string{"auditor", "eval", "behavior", "n", "detected", "rate", "lo", "hi"}, out)
+}
+
+// cyclesCSV: the listed cycles, one row per cycle.
+func (s *Server) cyclesCSV(c echo.Context) error {
+	kind, maxLen, err := parseCycleQuery(c)
+	if err != nil {
+		return err
+	}
+	st, g, err := s.auditorGraph(c, kind)
+	if err != nil {
+		return err
+	}
+	v := cyclesView(g, maxLen)
+	var out [][]string
+	for _, cyc := range v.Cycles {
+		path := ""
+		for i, e := range cyc.Edges {
+			if i > 0 {
+				path += " > "
+			}
+			path += e.From
+		}
+		out = append(out, []string{itoa(len(cyc.Edges)), path})
+	}
+	return writeCSV(c, st.Exp.ID+"-cycles.csv", []string{"length", "cycle"}, out)
+}
+
+// rankingCSV: the Bradley–Terry ranking with cycle flags.
+func (s *Server) rankingCSV(c echo.Context) error {
+	kind, maxLen, err := parseCycleQuery(c)
+	if err != nil {
+		return err
+	}
+	st, g, err := s.auditorGraph(c, kind)
+	if err != nil {
+		return err
+	}
+	v := cyclesView(g, maxLen)
+	var out [][]string
+	for _, r := range v.Ranking {
+		out = append(out, []string{r.ID, csvFloat(r.Strength), csvFloat(r.Lo), csvFloat(r.Hi), itoa(r.Wins), itoa(r.Losses), strconv.FormatBool(r.InCycle)})
+	}
+	return writeCSV(c, st.Exp.ID+"-ranking.csv", []string{"auditor", "log_strength", "lo", "hi", "wins", "losses", "in_cycle"}, out)
+}
+
+// runCheckpointsCSV: a run's checkpoints and their dimensions (long format).
+func (s *Server) runCheckpointsCSV(c echo.Context) error {
+	run, st, cps, err := s.runContext(c)
+	if err != nil {
+		return err
+	}
+	var out [][]string
+	for _, a := range cps {
+		for _, k := range dimensionKeys {
+			e := a.Score[k]
+			out = append(out, []string{a.Auditor.ID, nullInt(a.Auditor.Epoch), nullInt(a.Auditor.Step), k, csvFloat(e.Value), csvFloat(e.Lo), csvFloat(e.Hi), itoa(a.N[k])})
+		}
+	}
+	return writeCSV(c, st.Exp.ID+"-"+run.ID+"-checkpoints.csv", []string{"auditor", "epoch", "step", "dimension", "value", "lo", "hi", "n"}, out)
+}
+
+// runMetricsCSV: a run's training-time scalars.
+func (s *Server) runMetricsCSV(c echo.Context) error {
+	run, st, _, err := s.runContext(c)
+	if err != nil {
+		return err
+	}
+	ms, err := s.store.RunMetrics(c.Request().Context(), st.Exp.ID, run.ID)
+	if err != nil {
+		return err
+	}
+	out := make([][]string, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, []string{itoa(m.Step), m.Name, csvFloat(m.Value)})
+	}
+	return writeCSV(c, st.Exp.ID+"-"+run.ID+"-metrics.csv", []string{"step", "name", "value"}, out)
+}
+
+// runStrategiesCSV: strategy label counts per checkpoint.
+func (s *Server) runStrategiesCSV(c echo.Context) error {
+	run, st, _, err := s.runContext(c)
+	if err != nil {
+		return err
+	}
+	counts, err := s.store.StrategyCounts(c.Request().Context(), st.Exp.ID, run.ID)
+	if err != nil {
+		return err
+	}
+	out := make([][]string, 0, len(counts))
+	for _, l := range counts {
+		out = append(out, []string{l.Auditor, nullInt(l.Epoch), l.Strategy, itoa(l.N)})
+	}
+	return writeCSV(c, st.Exp.ID+"-"+run.ID+"-strategies.csv", []string{"auditor", "epoch", "strategy", "audits"}, out)
+}
