@@ -160,7 +160,7 @@ func (s *Server) cyclesFigure(c echo.Context, ext string) error {
 		return err
 	}
 	p := graphFigure(fmt.Sprintf("Majority preferences (%s judgments); red: on a cycle", kind), g, maxLen)
-	return writeFigure(c, p, figures.ColumnWidth*1.5, figures.ColumnWidth*1.3, ext, st.Exp.ID+"-cycles")
+	return writeFigure(c, p, figures.ColumnWidth*2, figures.ColumnWidth*1.1, ext, st.Exp.ID+"-cycles")
 }
 
 // graphFigure draws the majority graph, cycle edges highlighted.

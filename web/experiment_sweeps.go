@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/auditscope/auditscope/views/figures"
 	"github.com/labstack/echo/v4"
@@ -35,18 +36,20 @@ func sweepQuery(c echo.Context, defaultEpoch int) (dim string, epoch int, err er
 // dimension against the fraction: the paper's dose-response.
 func doseSeries(st *experimentStats, dim string, epoch int) []figures.Series {
 	type pt struct{ x, v, lo, hi float64 }
+	// One series per reward and reference refresh interval: runs that
+	// differ in anything but the fraction are different curves.
 	by := map[string][]pt{}
 	for _, a := range st.Auditors {
 		au := a.Auditor
 		if au.Kind != "checkpoint" || !au.CalibrationFraction.Valid || !au.Epoch.Valid || int(au.Epoch.Int64) != epoch || (au.MultiTarget.Valid && au.MultiTarget.Bool) {
 			continue
 		}
-		// A refresh sweep is a different experiment; keep its default.
-		if au.RefreshSteps.Valid && au.RefreshSteps.Int64 != 50 {
-			continue
+		name := au.Reward
+		if au.RefreshSteps.Valid {
+			name += fmt.Sprintf(" (refresh %d)", au.RefreshSteps.Int64)
 		}
 		e := a.Score[dim]
-		by[au.Reward] = append(by[au.Reward], pt{au.CalibrationFraction.Float64, e.Value, e.Lo, e.Hi})
+		by[name] = append(by[name], pt{au.CalibrationFraction.Float64, e.Value, e.Lo, e.Hi})
 	}
 	var rewards []string
 	for r, pts := range by {
@@ -63,7 +66,8 @@ func doseSeries(st *experimentStats, dim string, epoch int) []figures.Series {
 	for _, r := range rewards {
 		pts := by[r]
 		sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
-		s := figures.Series{Name: r, Group: r}
+		group, _, _ := strings.Cut(r, " ")
+		s := figures.Series{Name: r, Group: group}
 		for _, p := range pts {
 			s.Points = append(s.Points, figures.Point{X: p.x, Value: p.v, Lo: p.lo, Hi: p.hi})
 		}

@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Formats lists the file formats every figure is offered in, with their
@@ -134,6 +136,13 @@ func (e errorPoints) XError(i int) (float64, float64) {
 func Write(w io.Writer, p *plot.Plot, width, height vg.Length, format string) error {
 	if _, ok := Formats[format]; !ok {
 		return fmt.Errorf("figures: unknown format %q", format)
+	}
+	if format == "png" {
+		// Twice the default resolution, so figures stay sharp on a slide.
+		c := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(2*vgimg.DefaultDPI))
+		p.Draw(draw.New(c))
+		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+		return err
 	}
 	wt, err := p.WriterTo(width, height, format)
 	if err != nil {

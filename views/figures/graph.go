@@ -20,7 +20,7 @@ func Graph(title string, labels []string, edges [][2]int, hot []bool, hotEdges m
 	p.Title.TextStyle.Font.Size = vg.Points(9)
 	p.HideAxes()
 	p.Add(&graphPlotter{labels: labels, edges: edges, hot: hot, hotEdges: hotEdges})
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -1.45, 1.45, -1.3, 1.3
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -2.6, 2.6, -1.25, 1.25
 	return p
 }
 

@@ -53,7 +53,8 @@ func styled(p *plot.Plot, title, xLabel, yLabel string) {
 func Lines(title, xLabel, yLabel string, series []Series) (*plot.Plot, error) {
 	p := plot.New()
 	styled(p, title, xLabel, yLabel)
-	p.Legend.Top = true
+	p.Legend.Top = false
+	p.Legend.Left = false
 	for i, s := range series {
 		col := cycle[i%len(cycle)]
 		if s.Group != "" {

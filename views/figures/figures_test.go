@@ -1,0 +1,104 @@
+package figures
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+)
+
+// update rewrites the golden files: go test ./views/figures -update
+var update = flag.Bool("update", false, "rewrite the golden SVG files")
+
+// golden compares a figure's SVG with testdata/NAME.svg. SVG (not PNG) is
+// compared because PNG bytes differ across CPUs.
+func golden(t *testing.T, name string, p *plot.Plot, w, h vg.Length) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Write(&buf, p, w, h, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", name+".svg")
+	if *update {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./views/figures -update to create it)", err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("%s differs from its golden file; inspect and run with -update if the change is intended", path)
+	}
+}
+
+func TestIntervalChartGolden(t *testing.T) {
+	items := []Interval{
+		{Label: "Claude Opus 4.7", Group: "baseline", Value: 49.9, Lo: 46.2, Hi: 54.5},
+		{Label: "Claude Haiku 4.5", Group: "baseline", Value: 44.2, Lo: 41.3, Hi: 48.3},
+		{Label: "ref-pairwise cal 4/8 e3", Group: "reference_pairwise", Value: 48.7, Lo: 45.0, Hi: 52.1},
+		{Label: "no data", Group: "baseline", Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()},
+		{Label: "one audit", Group: "intragroup_pairwise", Value: 30, Lo: math.NaN(), Hi: math.NaN()},
+	}
+	p, err := IntervalChart("Composite by auditor (95% CI)", "Composite (0–100)", items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "interval_chart", p, 2*ColumnWidth, IntervalChartHeight(len(items)))
+}
+
+func TestLinesGolden(t *testing.T) {
+	series := []Series{
+		{Name: "train", Group: "train", Points: []Point{{X: 100, Value: 40, Lo: 35, Hi: 45}, {X: 200, Value: 52, Lo: 47, Hi: 57}, {X: 300, Value: 58, Lo: 53, Hi: 63}}},
+		{Name: "heldout", Group: "heldout", Points: []Point{{X: 100, Value: 38, Lo: 30, Hi: 46}, {X: 200, Value: 41, Lo: 33, Hi: 49}, {X: 300, Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}}},
+	}
+	p, err := Lines("RWR over training", "step", "RWR (%)", series)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "lines", p, ColumnWidth, ColumnWidth*0.7)
+}
+
+func TestScatterGolden(t *testing.T) {
+	pts := []Point{{X: 10, Value: 12}, {X: 20, Value: 18}, {X: 30, Value: 33}, {X: math.NaN(), Value: 5}}
+	p, err := Scatter("Realism: crux prediction", "predicted", "observed", pts, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "scatter", p, ColumnWidth, ColumnWidth)
+}
+
+func TestGraphGolden(t *testing.T) {
+	labels := []string{"A", "B", "C", "D"}
+	edges := [][2]int{{0, 1}, {1, 2}, {2, 0}, {3, 0}}
+	hot := []bool{true, true, true, false}
+	hotEdges := map[[2]int]bool{{0, 1}: true, {1, 2}: true, {2, 0}: true}
+	golden(t, "graph", Graph("Majority preferences", labels, edges, hot, hotEdges), ColumnWidth*1.5, ColumnWidth*1.3)
+}
+
+func TestWriteFormats(t *testing.T) {
+	p, err := Scatter("x", "a", "b", []Point{{X: 1, Value: 2}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	magic := map[string]string{"png": "\x89PNG", "pdf": "%PDF", "svg": "<?xml"}
+	for f, m := range magic {
+		var buf bytes.Buffer
+		if err := Write(&buf, p, ColumnWidth, ColumnWidth, f); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(buf.Bytes(), []byte(m)) {
+			t.Errorf("%s output starts %q", f, buf.Bytes()[:8])
+		}
+	}
+	if err := Write(&bytes.Buffer{}, p, ColumnWidth, ColumnWidth, "gif"); err == nil {
+		t.Error("gif: want an error")
+	}
+}

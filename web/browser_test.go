@@ -1,0 +1,120 @@
+package web
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// browser starts headless Chromium against a test server of the demo. The
+// test is skipped without Chromium, except in CI, where it must run.
+func browser(t *testing.T) (context.Context, string) {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		if path, err = exec.LookPath("chromium-browser"); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatal("CI needs Chromium for the browser tests (apt-get install chromium)")
+			}
+			t.Skip("Chromium not installed")
+		}
+	}
+	srv := httptest.NewServer(mustDemo(t).Handler())
+	t.Cleanup(srv.Close)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1300, 900),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelC(); cancelA() })
+	// The first Run starts the browser; it must not carry a timeout.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, srv.URL
+}
+
+// step runs actions with a time limit.
+func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(c, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+func eval[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(c, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// TestBrowserAuditFlow opens the audit browser, filters, follows an audit
+// link, clicks a highlight, and checks the URL and the marked message.
+func TestBrowserAuditFlow(t *testing.T) {
+	ctx, base := browser(t)
+	step(t, ctx, "open the audit browser",
+		chromedp.Navigate(base+"/audits?exp=small"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="audit-table"]`)))
+	step(t, ctx, "filter by eval",
+		chromedp.SetValue(chromedp.CSS(`[data-testid="filter-eval"]`), "audit_quality"),
+		chromedp.Click(chromedp.CSS(`[data-testid="filter-apply"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="audit-count"]`)))
+	count := eval[string](t, ctx, `document.querySelector('[data-testid="audit-count"]').textContent`)
+	loc := eval[string](t, ctx, `location.href`)
+	if !strings.Contains(count, "of 2 audits") || !strings.Contains(loc, "eval=audit_quality") {
+		t.Fatalf("after filtering: count %q, URL %q", count, loc)
+	}
+	step(t, ctx, "follow the audit link",
+		chromedp.Click(chromedp.CSS(`a[data-testid="audit-link"][href^="/audits/small:a1"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="judge"]`)))
+	loc = eval[string](t, ctx, `location.pathname + location.search`)
+	if !strings.HasPrefix(loc, "/audits/small:a1?") || !strings.Contains(loc, "eval=audit_quality") {
+		t.Fatalf("audit URL %q: want /audits/small:a1 with the filter", loc)
+	}
+	step(t, ctx, "click a highlight",
+		chromedp.Click(chromedp.CSS(`a[data-testid="highlight"][data-highlight-msg="m13"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#m-m13.cited mark.hl`)))
+	if h := eval[string](t, ctx, `location.hash`); h != "#m-m13" {
+		t.Errorf("hash after the highlight: %q, want #m-m13", h)
+	}
+	marked := eval[string](t, ctx, `document.querySelector('#m-m13 mark.hl').textContent`)
+	if marked != "Moscow's concerns about NATO expansion deserve more weight" {
+		t.Errorf("marked text %q", marked)
+	}
+}
+
+// TestBrowserTranscriptInert loads an audit whose transcript holds <script>,
+// <img onerror> and javascript: links, and checks nothing ran and the text
+// shows literally.
+func TestBrowserTranscriptInert(t *testing.T) {
+	ctx, base := browser(t)
+	step(t, ctx, "open the audit",
+		chromedp.Navigate(base+"/audits/small:a2?view=target"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="transcript"]`)))
+	// Any alert would block the page; a script that ran would leave a trace.
+	if n := eval[int](t, ctx, `document.querySelectorAll('.transcript script, .transcript img').length`); n != 0 {
+		t.Errorf("transcript produced %d script/img elements", n)
+	}
+	text := eval[string](t, ctx, `document.querySelector('[data-testid="transcript"]').innerText`)
+	for _, lit := range []string{"<script>alert(1)</script>", "<img src=x onerror=alert(2)>", "[a link](javascript:alert(3))", "<b>bold</b>"} {
+		if !strings.Contains(text, lit) {
+			t.Errorf("transcript text does not show %q literally", lit)
+		}
+	}
+}
