@@ -501,3 +501,42 @@ func TestKappaUnadjusted(t *testing.T) {
 		}
 	}
 }
+
+// TestPairsConcurrent loads a dataset's votes from several requests at once:
+// they share one cache entry and get the same page.
+func TestPairsConcurrent(t *testing.T) {
+	ctx := context.Background()
+	store, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	if _, err := store.ImportAnnotatedPairsBytes(ctx, []byte(handDoc), "hand.json", data.ImportOptions{Name: "hand"}); err != nil {
+		t.Fatal(err)
+	}
+	s := New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	bodies := make([]string, 8)
+	var wg sync.WaitGroup
+	for i := range bodies {
+		wg.Go(func() {
+			path := "/pairs/hand?ci=1"
+			if i%2 == 1 {
+				path = "/pairs/hand/annotators.csv"
+			}
+			r := get(t, s, path)
+			if r.Code != http.StatusOK {
+				t.Errorf("GET %s: %d", path, r.Code)
+			}
+			bodies[i] = r.Body
+		})
+	}
+	wg.Wait()
+	for i := 2; i < len(bodies); i++ {
+		if bodies[i] != bodies[i%2] {
+			t.Errorf("response %d differs from response %d", i, i%2)
+		}
+	}
+	if n := len(s.pairs.entries); n != 1 {
+		t.Errorf("%d cache entries, want 1", n)
+	}
+}

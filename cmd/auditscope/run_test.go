@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func shared(t *testing.T, parts ...string) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	p := filepath.Join(append([]string{filepath.Dir(file), "..", "..", "..", "shared"}, parts...)...)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("shared fixture %s: %v", p, err)
+	}
+	return p
+}
+
+func runCmd(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestHelp(t *testing.T) {
+	out, _, err := runCmd(t, "--help")
+	if !errors.Is(err, errHelpShown) || exitCode(err) != 0 {
+		t.Fatalf("--help: err %v", err)
+	}
+	for _, cmd := range []string{"serve", "import", "demo", "export"} {
+		if !strings.Contains(out, cmd) {
+			t.Errorf("top help does not mention %s", cmd)
+		}
+		sub, _, err := runCmd(t, cmd, "--help")
+		if !errors.Is(err, errHelpShown) {
+			t.Errorf("%s --help: %v", cmd, err)
+		}
+		if !strings.Contains(sub, "Usage: auditscope "+cmd) || !strings.Contains(sub, "-") {
+			t.Errorf("%s --help output:\n%s", cmd, sub)
+		}
+	}
+	if _, _, err := runCmd(t, "frobnicate"); exitCode(err) != 2 {
+		t.Errorf("unknown command: exit %d, want 2", exitCode(err))
+	}
+	if _, _, err := runCmd(t, "import", "x.json"); exitCode(err) != 2 {
+		t.Errorf("import without --db: exit %d, want 2", exitCode(err))
+	}
+}
+
+func TestImportFixtures(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.duckdb")
+	files, err := filepath.Glob(filepath.Join(shared(t, "fixtures", "annotated-pairs"), "*"))
+	if err != nil || len(files) == 0 {
+		t.Fatal(err)
+	}
+	out, _, err := runCmd(t, append([]string{"import", "--db", db}, files...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != len(files) {
+		t.Fatalf("%d summary lines for %d files:\n%s", len(lines), len(files), out)
+	}
+	for _, want := range []string{"annotated_pairs icai-training-dataset---2025-08-22", "(4 annotators, 1 comparisons, 4 votes)", "preference_csv icai-synthetic_data_mixed_vqvtb_adcbg", "60 comparisons"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Again: every import is a no-op.
+	out, _, err = runCmd(t, append([]string{"import", "--db", db}, files...)...)
+	if err != nil || strings.Count(out, "unchanged") != len(files) {
+		t.Errorf("re-import: %v\n%s", err, out)
+	}
+	// A truncated file fails, names the file, and leaves the database as it was.
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	body, _ := os.ReadFile(files[0])
+	os.WriteFile(bad, body[:len(body)/3], 0o644)
+	_, _, err = runCmd(t, "import", "--db", db, bad)
+	if err == nil || !strings.Contains(err.Error(), "bad.json") || exitCode(err) != 1 {
+		t.Errorf("truncated import: %v", err)
+	}
+	out, _, err = runCmd(t, append([]string{"import", "--db", db}, files...)...)
+	if err != nil || strings.Count(out, "unchanged") != len(files) {
+		t.Errorf("after a failed import the database changed: %v\n%s", err, out)
+	}
+}
+
+// TestDemoRoundTrip writes the demo as a bundle, imports it into a file, and
+// checks the experiment's scores match the built-in demo's exactly.
+func TestDemoRoundTrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports the whole demo")
+	}
+	dir := filepath.Join(t.TempDir(), "bundle")
+	out, _, err := runCmd(t, "demo", "--out", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "58 auditors") {
+		t.Errorf("demo output: %s", out)
+	}
+	db := filepath.Join(t.TempDir(), "demo.duckdb")
+	if out, _, err = runCmd(t, "import", "--db", db, dir, filepath.Join(dir, "annotated_pairs.json")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "bundle demo:") || !strings.Contains(out, "3000 comparisons") {
+		t.Errorf("import output: %s", out)
+	}
+	want := filepath.Join(t.TempDir(), "want.csv")
+	got := filepath.Join(t.TempDir(), "got.csv")
+	if _, _, err := runCmd(t, "export", "/experiments/demo/scores.csv", "--out", want); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "export", "--db", db, "/experiments/demo/scores.csv", "--out", got); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(want)
+	b, _ := os.ReadFile(got)
+	if !bytes.Equal(a, b) || len(a) < 1000 {
+		t.Errorf("scores.csv differs between the built-in demo and its exported bundle (%d vs %d bytes)", len(a), len(b))
+	}
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil || recs[0][0] != "auditor" {
+		t.Errorf("exported CSV: %v %v", err, recs[:1])
+	}
+	// A figure exports too.
+	svg := filepath.Join(t.TempDir(), "f.svg")
+	if _, _, err := runCmd(t, "export", "--db", db, "/experiments/demo/figures/scores.svg", "--out", svg); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(svg); !bytes.Contains(b, []byte("<svg")) {
+		t.Error("exported figure is not SVG")
+	}
+	if _, _, err := runCmd(t, "export", "--db", db, "/experiments/nope", "--out", svg); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Errorf("export of a missing page: %v", err)
+	}
+}
+
+// TestServe starts serve on a database file, fetches the home page, and
+// stops it with the context (as SIGINT would).
+func TestServe(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	fixture := filepath.Join(shared(t, "fixtures", "annotated-pairs"), "icai-example-v2-models.json")
+	if _, _, err := runCmd(t, "import", "--db", db, fixture); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"serve", "--db", db, "--read-only", "--addr", addr}, &out, io.Discard) }()
+	var body string
+	for i := 0; i < 100; i++ {
+		resp, err := http.Get("http://" + addr + "/")
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			body = string(b)
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(body, `href="/pairs/icai-training-dataset---2025-08-22`) {
+		t.Errorf("home page of the served database:\n%.300s", body)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve returned %v after shutdown", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	if !strings.Contains(out.String(), "serving on http://localhost:"+strings.TrimPrefix(addr, "127.0.0.1:")) {
+		t.Errorf("serve output: %q", out.String())
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
