@@ -14,6 +14,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // apMetadata is the AnnotatedPairs top-level metadata block.
@@ -35,19 +38,21 @@ type apAnnotatorDecl struct {
 // apAnnotation is one annotator's vote; Pref stays raw so a missing key
 // (skipped, as Feedback Forensics does) differs from null (no preference).
 type apAnnotation struct {
-	Pref   json.RawMessage `json:"pref"`
-	Reason *string         `json:"no_pref_reason"`
+	Pref   jsontext.Value `json:"pref"`
+	Reason *string        `json:"no_pref_reason"`
 }
 
+// apComparison is one comparison as decoded; fields that may hold several
+// JSON types stay raw and are checked in row.
 type apComparison struct {
-	ID          json.RawMessage            `json:"id"`
-	Prompt      json.RawMessage            `json:"prompt"`
-	ResponseA   map[string]json.RawMessage `json:"response_a"`
-	ResponseB   map[string]json.RawMessage `json:"response_b"`
-	TextA       *string                    `json:"text_a"`
-	TextB       *string                    `json:"text_b"`
-	Annotations map[string]apAnnotation    `json:"annotations"`
-	Metadata    json.RawMessage            `json:"metadata"`
+	ID          jsontext.Value            `json:"id"`
+	Prompt      jsontext.Value            `json:"prompt"`
+	ResponseA   map[string]jsontext.Value `json:"response_a"`
+	ResponseB   map[string]jsontext.Value `json:"response_b"`
+	TextA       *string                   `json:"text_a"`
+	TextB       *string                   `json:"text_b"`
+	Annotations map[string]apAnnotation   `json:"annotations"`
+	Metadata    jsontext.Value            `json:"metadata"`
 }
 
 // apLoader receives a dataset as it is decoded and appends it to the store.
@@ -76,7 +81,7 @@ type apLoader struct {
 	n           int
 	votes       int64
 
-	cmp, vote, meta2 *appender
+	cmp, meta2 *appender
 }
 
 func newAPLoader(tx *importTx, file, hash string, opts ImportOptions, format string) *apLoader {
@@ -148,9 +153,6 @@ func (l *apLoader) start() error {
 	if l.cmp, err = l.tx.appender("ap_comparisons"); err != nil {
 		return err
 	}
-	if l.vote, err = l.tx.appender("ap_votes"); err != nil {
-		return err
-	}
 	if l.meta2, err = l.tx.appender("ap_meta"); err != nil {
 		return err
 	}
@@ -159,7 +161,7 @@ func (l *apLoader) start() error {
 
 func (l *apLoader) closeAppenders() error {
 	var errs []error
-	for _, a := range []*appender{l.cmp, l.vote, l.meta2} {
+	for _, a := range []*appender{l.cmp, l.meta2} {
 		if a != nil {
 			errs = append(errs, a.close())
 		}
@@ -181,6 +183,14 @@ type apVote struct {
 	pref, reason *string
 }
 
+// appendNullableJSON writes a JSON string or null.
+func appendNullableJSON(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return appendJSONString(b, *s)
+}
+
 func (l *apLoader) add(r apRow) error {
 	if err := l.start(); err != nil {
 		return err
@@ -192,22 +202,28 @@ func (l *apLoader) add(r apRow) error {
 	l.seenIDs[r.id] = struct{}{}
 	idx := l.n
 	l.n++
-	if err := l.cmp.row(l.dataset, int32(idx), r.id, nullString(r.prompt), r.textA, r.textB, nullString(r.modelA), nullString(r.modelB),
-		int32(utf8.RuneCountInString(r.textA)), int32(utf8.RuneCountInString(r.textB)), nullString(r.attrsA), nullString(r.attrsB), nullString(r.metadata)); err != nil {
-		return err
+	// Votes travel as one JSON list per comparison and are expanded into
+	// ap_votes by one SQL statement at the end: a row per vote through the
+	// Appender costs a cgo call per value.
+	votes := make([]byte, 0, 24*len(r.votes))
+	votes = append(votes, '[')
+	for i, v := range r.votes {
+		if i > 0 {
+			votes = append(votes, ',')
+		}
+		votes = append(votes, '[')
+		votes = strconv.AppendInt(votes, int64(l.annotator(v.annotator)), 10)
+		votes = append(votes, ',')
+		votes = appendNullableJSON(votes, v.pref)
+		votes = append(votes, ',')
+		votes = appendNullableJSON(votes, v.reason)
+		votes = append(votes, ']')
 	}
-	for _, v := range r.votes {
-		var pref, reason any
-		if v.pref != nil {
-			pref = *v.pref
-		}
-		if v.reason != nil {
-			reason = *v.reason
-		}
-		if err := l.vote.row(l.dataset, int32(idx), int32(l.annotator(v.annotator)), pref, reason); err != nil {
-			return err
-		}
-		l.votes++
+	votes = append(votes, ']')
+	l.votes += int64(len(r.votes))
+	if err := l.cmp.row(l.dataset, int32(idx), r.id, nullString(r.prompt), r.textA, r.textB, nullString(r.modelA), nullString(r.modelB),
+		int32(utf8.RuneCountInString(r.textA)), int32(utf8.RuneCountInString(r.textB)), nullString(r.attrsA), nullString(r.attrsB), nullString(r.metadata), string(votes)); err != nil {
+		return err
 	}
 	for _, kv := range r.metaPairs {
 		l.addMetaKey(kv[0])
@@ -230,13 +246,20 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 		if err := l.tx.claim(l.format, l.finalName, l.hash, l.replace); err != nil {
 			return ImportResult{}, err
 		}
-		for _, table := range []string{"ap_comparisons", "ap_votes", "ap_meta"} {
+		for _, table := range []string{"ap_comparisons", "ap_meta"} {
 			if err := l.tx.exec(`UPDATE `+table+` SET dataset = ? WHERE dataset = ?`, l.finalName, l.dataset); err != nil {
 				return ImportResult{}, fmt.Errorf("rename pending rows: %w", err)
 			}
 		}
 		l.dataset = l.finalName
 	}
+	if err := l.tx.exec(`INSERT INTO ap_votes
+SELECT c.dataset, c.idx, CAST(v->>'$[0]' AS INTEGER), v->>'$[1]', v->>'$[2]'
+FROM ap_comparisons c, unnest(CAST(c.votes AS JSON[])) AS u(v)
+WHERE c.dataset = ?`, l.dataset); err != nil {
+		return ImportResult{}, fmt.Errorf("expand votes: %w", err)
+	}
+	l.tx.rows += l.votes
 	ann, err := l.tx.appender("ap_annotators")
 	if err != nil {
 		return ImportResult{}, err
@@ -388,68 +411,66 @@ func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, op
 }
 
 // decodeAP walks the top-level object token by token and decodes one
-// comparison at a time.
+// comparison at a time (jsontext streams; encoding/json's Token API is several
+// times slower on large files).
 func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error {
-	dec := json.NewDecoder(r)
-	dec.UseNumber()
-	if err := expectDelim(dec, file, "", '{'); err != nil {
+	dec := jsontext.NewDecoder(r, jsontext.AllowDuplicateNames(true))
+	if err := expectKind(dec, file, '{'); err != nil {
 		return err
 	}
 	sawComparisons := false
-	for dec.More() {
-		tok, err := dec.Token()
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
 		if err != nil {
-			return jsonErr(file, dec, "", err)
+			return jsonErrV2(file, dec, err)
 		}
-		key, _ := tok.(string)
-		switch key {
+		switch key := tok.String(); key {
 		case "metadata":
 			var m apMetadata
-			if err := dec.Decode(&m); err != nil {
-				return jsonErr(file, dec, "metadata", err)
+			if err := jsonv2.UnmarshalDecode(dec, &m); err != nil {
+				return jsonErrV2(file, dec, err)
 			}
 			l.setMetadata(m)
 		case "annotators":
-			if err := expectDelim(dec, file, "annotators", '{'); err != nil {
+			if err := expectKind(dec, file, '{'); err != nil {
 				return err
 			}
-			for dec.More() {
-				tok, err := dec.Token()
+			for dec.PeekKind() != '}' {
+				tok, err := dec.ReadToken()
 				if err != nil {
-					return jsonErr(file, dec, "annotators", err)
+					return jsonErrV2(file, dec, err)
 				}
-				id, _ := tok.(string)
+				id := tok.String() // the token is only valid until the next read
 				var d apAnnotatorDecl
-				if err := dec.Decode(&d); err != nil {
-					return jsonErr(file, dec, "annotators."+id, err)
+				if err := jsonv2.UnmarshalDecode(dec, &d); err != nil {
+					return jsonErrV2(file, dec, err)
 				}
 				l.declare(id, d)
 			}
-			if _, err := dec.Token(); err != nil {
-				return jsonErr(file, dec, "annotators", err)
+			if _, err := dec.ReadToken(); err != nil {
+				return jsonErrV2(file, dec, err)
 			}
 		case "comparisons":
 			sawComparisons = true
-			if err := expectDelim(dec, file, "comparisons", '['); err != nil {
+			if err := expectKind(dec, file, '['); err != nil {
 				return err
 			}
 			v2 := strings.HasPrefix(l.meta.Version, "2")
-			for i := 0; dec.More(); i++ {
+			for i := 0; dec.PeekKind() != ']'; i++ {
 				if i%4096 == 0 {
 					if err := ctx.Err(); err != nil {
 						return err
 					}
 				}
-				path := "comparisons[" + strconv.Itoa(i) + "]"
 				var c apComparison
-				if err := dec.Decode(&c); err != nil {
-					return jsonErr(file, dec, path, err)
+				if err := jsonv2.UnmarshalDecode(dec, &c); err != nil {
+					return jsonErrV2(file, dec, err)
 				}
 				row, err := c.row(v2, l.haveMeta)
 				if err != nil {
 					var ie *InputError
 					if errors.As(err, &ie) {
-						ie.File, ie.Path = file, joinPath(path, ie.Path)
+						ie.File, ie.Path = file, joinPath("comparisons["+strconv.Itoa(i)+"]", ie.Path)
 						ie.Offset = dec.InputOffset()
 						ie.Line = lineAt(file, ie.Offset)
 					}
@@ -459,21 +480,21 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 					return err
 				}
 			}
-			if _, err := dec.Token(); err != nil {
-				return jsonErr(file, dec, "comparisons", err)
+			if _, err := dec.ReadToken(); err != nil {
+				return jsonErrV2(file, dec, err)
 			}
 		default:
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return jsonErr(file, dec, key, err)
+			if err := dec.SkipValue(); err != nil {
+				return jsonErrV2(file, dec, err)
 			}
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return jsonErr(file, dec, "", err)
+	if _, err := dec.ReadToken(); err != nil {
+		return jsonErrV2(file, dec, err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return &InputError{File: file, Offset: dec.InputOffset(), Line: lineAt(file, dec.InputOffset()), Msg: "unexpected data after the top-level object"}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		off := dec.InputOffset()
+		return &InputError{File: file, Offset: off, Line: lineAt(file, off), Msg: "unexpected data after the top-level object"}
 	}
 	if !sawComparisons {
 		return &InputError{File: file, Offset: -1, Path: "comparisons", Msg: "missing: an AnnotatedPairs file needs a comparisons list"}
@@ -481,40 +502,29 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 	return nil
 }
 
-func expectDelim(dec *json.Decoder, file, path string, want json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return jsonErr(file, dec, path, err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != want {
-		what := "an object"
+// expectKind reads the next token and checks it opens an object or array.
+func expectKind(dec *jsontext.Decoder, file string, want jsontext.Kind) error {
+	path := pointerPath(dec.StackPointer())
+	if k := dec.PeekKind(); k != want {
+		if k == 0 {
+			_, err := dec.ReadToken()
+			return jsonErrV2(file, dec, err)
+		}
+		what := "a JSON object"
 		if want == '[' {
 			what = "an array"
 		}
 		off := dec.InputOffset()
-		return &InputError{File: file, Offset: off, Line: lineAt(file, off), Path: path, Msg: fmt.Sprintf("want %s, found %v", what, describeToken(tok))}
+		return &InputError{File: file, Offset: off, Line: lineAt(file, off), Path: path, Msg: "want " + what + ", found " + kindName(k)}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return jsonErrV2(file, dec, err)
 	}
 	return nil
 }
 
-func describeToken(tok json.Token) string {
-	switch t := tok.(type) {
-	case json.Delim:
-		return "'" + t.String() + "'"
-	case string:
-		return "a string"
-	case json.Number, float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%v", tok)
-}
-
 // rawString decodes a JSON string (or returns ok=false for null/absent).
-func rawString(raw json.RawMessage, path string) (string, bool, error) {
+func rawString(raw []byte, path string) (string, bool, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return "", false, nil
@@ -522,14 +532,24 @@ func rawString(raw json.RawMessage, path string) (string, bool, error) {
 	if raw[0] != '"' {
 		return "", false, &InputError{Offset: -1, Path: path, Msg: "want a string, found " + jsonKind(raw)}
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	s, err := unquote(raw)
+	if err != nil {
 		return "", false, &InputError{Offset: -1, Path: path, Msg: err.Error()}
 	}
 	return s, true, nil
 }
 
-func jsonKind(raw json.RawMessage) string {
+// unquote decodes a JSON string the decoder has already validated; strings
+// without escapes (nearly all votes) skip the decoder.
+func unquote(raw []byte) (string, error) {
+	if len(raw) >= 2 && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	b, err := jsontext.AppendUnquote(nil, raw)
+	return string(b), err
+}
+
+func jsonKind(raw []byte) string {
 	if len(raw) == 0 {
 		return "nothing"
 	}
@@ -549,11 +569,10 @@ func jsonKind(raw json.RawMessage) string {
 }
 
 // scalarText renders a metadata value: strings as is, others as JSON.
-func scalarText(raw json.RawMessage) string {
+func scalarText(raw []byte) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		if s, err := unquote(raw); err == nil {
 			return s
 		}
 	}
@@ -642,27 +661,27 @@ type kv struct {
 
 // orderedObject returns an object's members in file order.
 func orderedObject(b []byte) ([]kv, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if _, err := dec.Token(); err != nil {
+	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true))
+	if _, err := dec.ReadToken(); err != nil {
 		return nil, err
 	}
 	var out []kv
-	for dec.More() {
-		tok, err := dec.Token()
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
 		if err != nil {
 			return nil, err
 		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
+		key := tok.String()
+		v, err := dec.ReadValue()
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, kv{tok.(string), v})
+		out = append(out, kv{key, append([]byte(nil), v...)})
 	}
 	return out, nil
 }
 
-func responseFields(resp map[string]json.RawMessage, path string) (text, model, attrs string, err error) {
+func responseFields(resp map[string]jsontext.Value, path string) (text, model, attrs string, err error) {
 	if resp == nil {
 		return "", "", "", &InputError{Offset: -1, Path: path, Msg: "missing: a format 2.0 comparison needs a response object with text"}
 	}
@@ -681,7 +700,7 @@ func responseFields(resp map[string]json.RawMessage, path string) (text, model, 
 	extra := map[string]json.RawMessage{}
 	for k, v := range resp {
 		if k != "text" && k != "model" {
-			extra[k] = v
+			extra[k] = json.RawMessage(v)
 		}
 	}
 	if len(extra) > 0 {

@@ -105,7 +105,8 @@ func (f AuditFilter) where() (string, []any, error) {
 		add("EXISTS (SELECT 1 FROM audit_scores s WHERE s.experiment = a.experiment AND s.audit = a.id AND s.dimension = ? AND s.score "+s.Op+" ?)", s.Dimension, s.Value)
 	}
 	if t := strings.TrimSpace(f.Text); t != "" {
-		add(`a.search_text ILIKE ? ESCAPE '\'`, "%"+escapeLike(t)+"%")
+		// search_text is stored lower-cased; LIKE on it is case-insensitive.
+		add(`a.search_text LIKE ? ESCAPE '\'`, "%"+escapeLike(strings.ToLower(t))+"%")
 	}
 	if len(conds) == 0 {
 		return "", nil, nil
@@ -194,6 +195,43 @@ func (s *Store) ListAudits(ctx context.Context, f AuditFilter, offset, limit int
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// ListAuditsPage returns one page of the audits a filter selects and how
+// many it selects in all, in one scan (the count rides along as a window).
+func (s *Store) ListAuditsPage(ctx context.Context, f AuditFilter, offset, limit int) ([]AuditRow, int, error) {
+	q, args, err := f.query(auditColumns + ", count(*) OVER () AS total")
+	if err != nil {
+		return nil, 0, fmt.Errorf("data: list audits: %w", err)
+	}
+	order, _, err := f.orderBy()
+	if err != nil {
+		return nil, 0, fmt.Errorf("data: list audits: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, q+order+" LIMIT ? OFFSET ?", append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("data: list audits: %w", err)
+	}
+	defer rows.Close()
+	var out []AuditRow
+	total := -1
+	for rows.Next() {
+		var r AuditRow
+		if err := rows.Scan(&r.Key, &r.Experiment, &r.ID, &r.Auditor, &r.AuditorName, &r.Eval, &r.Behavior, &r.Split, &r.Seed, &r.Target,
+			&r.Turns, &r.Messages, &r.Detected, &r.FalsePositive, &r.Quality, &r.ProductionValue, &r.Summary, &r.Strategy, &total, &r.SortScore); err != nil {
+			return nil, 0, fmt.Errorf("data: list audits: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("data: list audits: %w", err)
+	}
+	if total < 0 { // a page past the end: count separately
+		if total, err = s.CountAudits(ctx, f); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
 }
 
 // Neighbors returns the keys of the audits before and after key in the
@@ -333,7 +371,7 @@ func (s *Store) Transcript(ctx context.Context, experiment, audit string) ([]byt
 // ScoreDimensions lists the judge dimensions used in an experiment (all
 // experiments when exp is "").
 func (s *Store) ScoreDimensions(ctx context.Context, exp string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT dimension FROM audit_scores WHERE ? = '' OR experiment = ? ORDER BY dimension`, exp, exp)
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT dimension FROM experiment_dimensions WHERE ? = '' OR experiment = ? ORDER BY dimension`, exp, exp)
 	if err != nil {
 		return nil, fmt.Errorf("data: dimensions: %w", err)
 	}
@@ -347,4 +385,14 @@ func (s *Store) ScoreDimensions(ctx context.Context, exp string) ([]string, erro
 		out = append(out, d)
 	}
 	return out, rows.Err()
+}
+
+// Validate reports whether the filter turns into SQL: unknown sort columns
+// and comparison operators are errors.
+func (f AuditFilter) Validate() error {
+	if _, _, err := f.where(); err != nil {
+		return err
+	}
+	_, _, err := f.orderBy()
+	return err
 }

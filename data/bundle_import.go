@@ -111,9 +111,18 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 		s.mu.Unlock()
 	}
 	if errors.Is(err, errUnchanged) {
-		return ImportResult{Kind: KindBundle, Name: opts.Name, Source: src.Name(), Hash: hash, Unchanged: true}, nil
+		return ImportResult{Kind: sourceKind(src), Name: opts.Name, Source: src.Name(), Hash: hash, Unchanged: true}, nil
 	}
 	return res, bundleErr(src.Name(), err)
+}
+
+// sourceKind is the import kind a source records: KindBundle, or the kind
+// a converted source (Petri transcripts, Inspect logs) reports.
+func sourceKind(src bundle.Source) string {
+	if k, ok := src.(interface{ Kind() string }); ok && k.Kind() != "" {
+		return k.Kind()
+	}
+	return KindBundle
 }
 
 func fieldErr(p bundle.Pos, field, format string, args ...any) error {
@@ -139,7 +148,8 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 	if id == "" {
 		id = Slugify(exp.Name)
 	}
-	if err := tx.claim(KindBundle, id, hash, opts.Replace); err != nil {
+	kind := sourceKind(src)
+	if err := tx.claim(kind, id, hash, opts.Replace); err != nil {
 		return ImportResult{}, err
 	}
 	counts := map[string]int64{}
@@ -375,6 +385,9 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT NULL`, id); err != nil {
 		return ImportResult{}, fmt.Errorf("audit scores: %w", err)
 	}
+	if err := tx.exec(`INSERT INTO experiment_dimensions SELECT experiment, dimension, count(*) FROM audit_scores WHERE experiment = ? GROUP BY ALL`, id); err != nil {
+		return ImportResult{}, fmt.Errorf("audit dimensions: %w", err)
+	}
 	tx.rows += nScores
 
 	// Judgments.
@@ -492,13 +505,16 @@ FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT 
 	}
 	counts["metrics"] = nMetrics
 
-	r := ImportResult{Kind: KindBundle, Name: id, Source: src.Name(), Hash: hash, Counts: counts}
+	r := ImportResult{Kind: kind, Name: id, Source: src.Name(), Hash: hash, Counts: counts}
+	if n, ok := src.(interface{ Notes() []string }); ok {
+		r.Notes = n.Notes()
+	}
 	importID, err := tx.record(&r)
 	if err != nil {
 		return r, err
 	}
 	if err := tx.exec(`INSERT INTO experiments (id, import_id, name, description, synthetic, format) VALUES (?, ?, ?, ?, ?, ?)`,
-		id, importID, exp.Name, exp.Description, exp.Synthetic || opts.Synthetic, KindBundle); err != nil {
+		id, importID, exp.Name, exp.Description, exp.Synthetic || opts.Synthetic, kind); err != nil {
 		return r, fmt.Errorf("insert experiment: %w", err)
 	}
 	r.Rows = tx.rows + 2
@@ -562,7 +578,9 @@ func (it *auditItem) prepare() {
 		}
 		it.t = t
 	}
-	it.search = it.a.Summary + "\n" + it.t.SearchText()
+	// Stored lower-cased so search is a plain LIKE (several times faster
+	// than ILIKE over hundreds of MB).
+	it.search = strings.ToLower(it.a.Summary + "\n" + it.t.SearchText())
 	it.messages = it.t.MessageCount()
 	it.scores = scoresJSON(it.a.Scores)
 }

@@ -36,6 +36,11 @@ type ImportOptions struct {
 	Progress func(done, total int64)
 	// Synthetic marks the imported data as synthetic demo data.
 	Synthetic bool
+	// Eval and Behavior, for Petri transcripts and Inspect logs, set every
+	// audit's eval kind (one of bundle.Evals) and planted behavior, over what
+	// the files' tags and metadata say.
+	Eval     string
+	Behavior string
 	// Transcripts, for an in-memory bundle, serves each audit's transcript
 	// JSON on demand instead of storing it: the built-in demo generates its
 	// transcripts when a page asks, which keeps start-up fast. The store
@@ -180,7 +185,7 @@ func (tx *importTx) deleteDataset(name string) error {
 }
 
 func (tx *importTx) deleteExperiment(name string) error {
-	for _, table := range []string{"audit_scores", "audit_transcripts", "judgments", "crux", "metrics", "audits", "auditors", "runs", "behaviors", "experiments"} {
+	for _, table := range []string{"experiment_dimensions", "audit_scores", "audit_transcripts", "judgments", "crux", "metrics", "audits", "auditors", "runs", "behaviors", "experiments"} {
 		col := "experiment"
 		if table == "experiments" {
 			col = "id"
@@ -244,8 +249,12 @@ func (s *Store) Import(ctx context.Context, path string, opts ImportOptions) ([]
 		r, err = s.ImportPreferenceCSV(ctx, path, opts)
 	case KindBundle:
 		r, err = s.ImportBundleFile(ctx, path, opts)
+	case KindPetri:
+		r, err = s.ImportPetri(ctx, path, opts)
+	case KindInspect:
+		r, err = s.ImportInspect(ctx, path, opts)
 	default:
-		return nil, &InputError{File: path, Offset: -1, Msg: fmt.Sprintf("%s files are not supported yet", kind)}
+		return nil, &InputError{File: path, Offset: -1, Msg: fmt.Sprintf("%s files are not supported", kind)}
 	}
 	if err != nil {
 		return nil, err
@@ -264,7 +273,11 @@ func DetectKind(path string) (string, error) {
 		if _, err := os.Stat(filepath.Join(path, "experiment.json")); err == nil {
 			return KindBundle, nil
 		}
-		return "", &InputError{File: path, Offset: -1, Msg: "folder has no experiment.json (an auditscope bundle needs one)"}
+		// A folder of Petri transcripts and Inspect logs.
+		if kind, err := detectLogFolder(path); err != nil || kind != "" {
+			return kind, err
+		}
+		return "", &InputError{File: path, Offset: -1, Msg: "folder has no experiment.json (an auditscope bundle needs one) and no Petri transcripts or Inspect logs (.json, .eval)"}
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
@@ -276,7 +289,7 @@ func DetectKind(path string) (string, error) {
 	case ".json":
 		return sniffJSON(path)
 	}
-	return "", &InputError{File: path, Offset: -1, Msg: "unknown file type: want an AnnotatedPairs .json, a preference .csv, or a bundle folder or .zip"}
+	return "", &InputError{File: path, Offset: -1, Msg: "unknown file type: want an AnnotatedPairs, Petri or Inspect .json, an Inspect .eval, a preference .csv, or a bundle folder or .zip"}
 }
 
 // sniffJSON reads top-level keys until one tells the format apart.

@@ -2,9 +2,13 @@ package data
 
 import (
 	"bufio"
+	"strconv"
+
 	"encoding/json"
 	"errors"
 	"fmt"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"io"
 	"os"
 	"strings"
@@ -96,4 +100,80 @@ func lineAt(file string, offset int64) int {
 			return line
 		}
 	}
+}
+
+// jsonErrV2 turns a jsontext / json v2 error into an InputError with the byte
+// offset, the line and the JSON path of the failing value.
+func jsonErrV2(file string, dec *jsontext.Decoder, err error) error {
+	ie := &InputError{File: file, Offset: -1}
+	var syn *jsontext.SyntacticError
+	var sem *jsonv2.SemanticError
+	switch {
+	case errors.As(err, &syn):
+		ie.Offset, ie.Path = syn.ByteOffset, pointerPath(syn.JSONPointer)
+		ie.Msg = "invalid JSON: " + syn.Err.Error()
+		if errors.Is(syn.Err, io.ErrUnexpectedEOF) {
+			ie.Msg = "the file ends in the middle of the JSON (truncated?)"
+		}
+	case errors.As(err, &sem):
+		ie.Offset, ie.Path = sem.ByteOffset, pointerPath(sem.JSONPointer)
+		want := "another type"
+		if sem.GoType != nil {
+			want = goTypeName(sem.GoType.String())
+		}
+		ie.Msg = fmt.Sprintf("want %s, found %s", want, kindName(sem.JSONKind))
+		if sem.Err != nil && sem.JSONKind == 0 {
+			ie.Msg = sem.Err.Error()
+		}
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		ie.Offset = dec.InputOffset()
+		ie.Msg = "the file ends in the middle of the JSON (truncated?)"
+	default:
+		var inner *InputError
+		if errors.As(err, &inner) {
+			return inner
+		}
+		ie.Offset = dec.InputOffset()
+		ie.Msg = err.Error()
+	}
+	if ie.Offset >= 0 {
+		ie.Line = lineAt(file, ie.Offset)
+	}
+	return ie
+}
+
+// pointerPath writes a JSON Pointer (/comparisons/3/prompt) as a path
+// (comparisons[3].prompt).
+func pointerPath(p jsontext.Pointer) string {
+	var b strings.Builder
+	for tok := range p.Tokens() {
+		if n, err := strconv.Atoi(tok); err == nil && n >= 0 {
+			fmt.Fprintf(&b, "[%d]", n)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+// kindName names a JSON kind in words.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "nothing (the file ends)"
 }

@@ -69,3 +69,22 @@ FROM experiments e ORDER BY e.id`)
 	}
 	return out, rows2.Err()
 }
+
+// ExperimentList lists the experiments' ids, names and synthetic flags:
+// the cheap part of Summary, for pages that need a selector.
+func (s *Store) ExperimentList(ctx context.Context) ([]ExperimentSummary, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, name, description, format, synthetic FROM experiments ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("data: experiments: %w", err)
+	}
+	defer rows.Close()
+	var out []ExperimentSummary
+	for rows.Next() {
+		var e ExperimentSummary
+		if err := rows.Scan(&e.ID, &e.Name, &e.Description, &e.Format, &e.Synthetic); err != nil {
+			return nil, fmt.Errorf("data: experiments: %w", err)
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}

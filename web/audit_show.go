@@ -198,6 +198,17 @@ func fillTranscript(vm *views.AuditView, pv []petri.View, q url.Values, key stri
 // messageSide names who a message comes from, as a reader needs it.
 func messageSide(view string, m petri.Message, targetIDs map[string]string) string {
 	_, inTarget := targetIDs[m.ID]
+	if len(targetIDs) == 0 && view != petri.ViewAuditor {
+		// No target view (an Inspect sample, a legacy file): the
+		// conversation is the model's own, so the role says who spoke.
+		switch m.Role {
+		case "assistant":
+			return "model"
+		case "tool":
+			return "tool result"
+		}
+		return m.Role
+	}
 	switch {
 	case view == petri.ViewTarget && m.Role == "user":
 		return "auditor → target"

@@ -123,15 +123,11 @@ func (s *Server) listAudits(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	total, err := s.store.CountAudits(ctx, f)
+	rows, total, err := s.store.ListAuditsPage(ctx, f, (page-1)*per, per)
 	if err != nil {
 		return err
 	}
-	rows, err := s.store.ListAudits(ctx, f, (page-1)*per, per)
-	if err != nil {
-		return err
-	}
-	sum, err := s.store.Summary(ctx)
+	exps, err := s.store.ExperimentList(ctx)
 	if err != nil {
 		return err
 	}
@@ -141,8 +137,8 @@ func (s *Server) listAudits(c echo.Context) error {
 	}
 	fq := filterQuery(q)
 	vm := views.AuditListView{Query: fq, Rows: rows, Total: total, Page: page, Per: per, Dimensions: dims,
-		Filter: f, Scores: q["score"], Experiments: sum.Experiments}
-	for _, e := range sum.Experiments {
+		Filter: f, Scores: q["score"], Experiments: exps}
+	for _, e := range exps {
 		if e.Synthetic && (f.Experiment == "" || f.Experiment == e.ID) {
 			vm.Synthetic = true
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/demo"
+	"github.com/labstack/echo/v4"
 )
 
 // demoServer is one server on the built-in demo, shared by the tests of
@@ -75,3 +76,6 @@ func contains(t testing.TB, what, body string, wants ...string) {
 		}
 	}
 }
+
+// mustEcho is a bare echo instance for building contexts in tests.
+func mustEcho() *echo.Echo { return echo.New() }

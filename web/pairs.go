@@ -695,44 +695,90 @@ func countOf(of []int32, v int32) int {
 	return n
 }
 
-func (s *Server) showPairs(c echo.Context) error {
-	ctx := c.Request().Context()
-	r, err := s.pairsRequest(c)
-	if err != nil {
-		return err
-	}
+// explorerTable is the explorer's table before display: the validated
+// parameters, the columns and rows, and every row's statistics per column.
+type explorerTable struct {
+	p       explorerParams
+	columns []pairsColumn
+	rows    []pairsAnn
+	mv      data.MetaValues
+	notes   []string
+	stats   [][]annStats // stats[column][row]
+}
+
+// explorerTable validates the explorer's query and computes its table; the
+// explorer page and its figures share it. need says which costlier numbers
+// to compute, given the parameters.
+func (s *Server) explorerTable(ctx context.Context, r *pairsReq, need func(explorerParams) statsNeeds) (explorerTable, error) {
+	var t explorerTable
 	p, err := r.explorerParams()
 	if err != nil {
-		return err
+		return t, err
 	}
 	columns, rows, mv, notes, err := s.explorerLayout(ctx, r, &p)
 	if err != nil {
-		return err
+		return t, err
 	}
 	if err := p.sortParams(r.q, columns); err != nil {
-		return err
+		return t, err
 	}
-
 	rowVotes := make([][]analysis.Vote, len(rows))
 	for i, a := range rows {
 		rowVotes[i] = r.d.votesOf(a, r.refMask)
 	}
-	need := statsNeeds{kappaU: p.metric.key == "kappa_unadjusted",
-		strengthCI: p.ci && p.metric.key == "strength",
-		wilson:     p.ci && (p.metric.key == "accuracy" || p.metric.key == "relevance")}
-	stats := make([][]annStats, len(columns)) // stats[column][row]
+	needs := need(p)
+	stats := make([][]annStats, len(columns))
 	for j, col := range columns {
-		if stats[j], err = r.entry.agreementStats(col.refVotes, col.keep, rowVotes, need, p.bootKey(r, col)); err != nil {
-			return err
+		if stats[j], err = r.entry.agreementStats(col.refVotes, col.keep, rowVotes, needs, p.bootKey(r, col)); err != nil {
+			return t, err
 		}
 	}
+	return explorerTable{p: p, columns: columns, rows: rows, mv: mv, notes: notes, stats: stats}, nil
+}
+
+// pageNeeds are the numbers the explorer page shows: the unadjusted kappa
+// when it is the metric, and the chosen metric's interval when asked for.
+func pageNeeds(p explorerParams) statsNeeds {
+	return statsNeeds{kappaU: p.metric.key == "kappa_unadjusted",
+		strengthCI: p.ci && p.metric.key == "strength",
+		wilson:     p.ci && (p.metric.key == "accuracy" || p.metric.key == "relevance")}
+}
+
+// query is the view's canonical query with its sorting, when the request
+// chose one.
+func (t explorerTable) query(r *pairsReq) url.Values {
+	q := t.p.state(r)
+	if r.q.Get("sort") != "" || r.q.Get("dir") != "" {
+		q.Set("sort", t.p.sort)
+		q.Set("dir", map[bool]string{true: "desc", false: "asc"}[t.p.desc])
+	}
+	return q
+}
+
+// viewRows are the table's rows as shown, in display order.
+func (t explorerTable) viewRows(r *pairsReq) []views.PairsRow {
+	out := make([]views.PairsRow, 0, len(t.rows))
+	for i, a := range t.rows {
+		out = append(out, explorerRow(r, t.p, a, t.columns, t.stats, i))
+	}
+	sortRows(out, t.columns, t.p)
+	return out
+}
+
+func (s *Server) showPairs(c echo.Context) error {
+	r, err := s.pairsRequest(c)
+	if err != nil {
+		return err
+	}
+	t, err := s.explorerTable(c.Request().Context(), r, pageNeeds)
+	if err != nil {
+		return err
+	}
+	p, columns, notes, mv := t.p, t.columns, t.notes, t.mv
 
 	e := views.PairsExplorer{Dataset: r.datasetView(), ModelsMode: p.models, RefName: p.ref.name, MetricLabel: p.metric.label,
 		CI: p.ci, Notes: notes, Form: explorerForm(r, p, mv)}
-	for i, a := range rows {
-		e.Rows = append(e.Rows, explorerRow(r, p, a, columns, stats, i))
-	}
-	sortRows(e.Rows, columns, p)
+	e.Rows = t.viewRows(r)
 	state := p.state(r)
 	sortLink := func(key, label, note string) views.PairsColumn {
 		desc := key != "name"
@@ -762,10 +808,18 @@ func (s *Server) showPairs(c echo.Context) error {
 	if !p.models {
 		csvQ.Set("ref", p.ref.key)
 	}
+	tableQ := t.query(r)
 	e.Downloads = []views.PairsLink{
+		{Label: "table.csv", TestID: "table-csv", URL: views.PathQuery(tableQ, "pairs", r.ds.ID, "table.csv")},
 		{Label: "annotators.csv", TestID: "annotators-csv", URL: views.PathQuery(csvQ, "pairs", r.ds.ID, "annotators.csv")},
 		{Label: "overview.csv", TestID: "overview-csv", URL: views.PathQuery(csvQ, "pairs", r.ds.ID, "overview.csv")},
 	}
+	e.Figures = explorerFigures(r, t)
+	modelsQ := r.base()
+	if !p.models {
+		modelsQ.Set("ref", p.ref.key)
+	}
+	e.ModelsURL = views.PathQuery(modelsQ, "pairs", r.ds.ID, "models")
 	return render(c, http.StatusOK, views.PairsExplorerPage(e))
 }
 
@@ -955,6 +1009,10 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 	} else if value != "" {
 		return badRequestf("value: choose a split key first")
 	}
+	models, err := r.modelsFilter()
+	if err != nil {
+		return err
+	}
 	text := strings.TrimSpace(r.q.Get("q"))
 	if len(text) > pairsMaxQuery {
 		return badRequestf("q: the search text is longer than %d bytes", pairsMaxQuery)
@@ -984,7 +1042,7 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 	}
 	sel := candidates[:0:0]
 	for _, i := range candidates {
-		if int(i) >= r.d.n || (valueIdx >= 0 && mv.Of[i] != valueIdx) {
+		if int(i) >= r.d.n || (valueIdx >= 0 && mv.Of[i] != valueIdx) || !models.match(r.d.modelA[i], r.d.modelB[i]) {
 			continue
 		}
 		if filter != "all" {
@@ -1028,6 +1086,7 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 		state.Set("split", split)
 		state.Set("value", value)
 	}
+	setList(state, "models", models.names)
 	if text != "" {
 		state.Set("q", text)
 	}
@@ -1039,7 +1098,7 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 		return views.PathQuery(q, "pairs", r.ds.ID, "comparisons")
 	}
 	l := views.PairsComparisonList{Dataset: r.datasetView(), Total: len(sel), Page: page, Pages: pages,
-		RefName: ref.name, Describe: describeSelection(ann, hasAnn, ref, filter, split, value, text)}
+		RefName: ref.name, Describe: describeSelection(ann, hasAnn, ref, filter, split, value, text, models.names)}
 	if hasAnn {
 		l.AnnName = ann.name
 	}
@@ -1058,6 +1117,7 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 		Refs:      annotatorOptions(r.d, ref.key),
 		Splits:    splitOptions(r.ds.MetadataKeys, split),
 		Value:     value,
+		Models:    strings.Join(models.names, ","),
 		Q:         text,
 		RefModels: strings.Join(r.refModels, ","),
 	}
@@ -1090,8 +1150,14 @@ func voteText(v analysis.Vote, a pairsAnn) string {
 }
 
 // describeSelection says in words what the viewer's filters select.
-func describeSelection(ann pairsAnn, hasAnn bool, ref pairsAnn, filter, split, value, text string) string {
+func describeSelection(ann pairsAnn, hasAnn bool, ref pairsAnn, filter, split, value, text string, models []string) string {
 	var parts []string
+	switch len(models) {
+	case 1:
+		parts = append(parts, "with a response by "+models[0])
+	case 2:
+		parts = append(parts, "between "+models[0]+" and "+models[1])
+	}
 	switch filter {
 	case "agree":
 		parts = append(parts, "where "+ann.name+" agrees with "+ref.name)

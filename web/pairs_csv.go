@@ -81,3 +81,34 @@ func (s *Server) pairsOverviewCSV(c echo.Context) error {
 	}
 	return csvBlob(c, r.ds.ID+"-overview.csv", buf.Bytes())
 }
+
+// tableCSVHeader is the header of table.csv.
+var tableCSVHeader = []string{"annotator", "name", "kind", "column", "reference", "split", "split_value", "metric", "value", "lo", "hi", "pairs"}
+
+// pairsTableCSV exports the explorer's table as shown, from the same query:
+// one row per annotator (or trait) and column, in the table's order, the
+// interval filled when ci=1 and the metric has one.
+func (s *Server) pairsTableCSV(c echo.Context) error {
+	r, err := s.pairsRequest(c)
+	if err != nil {
+		return err
+	}
+	t, err := s.explorerTable(c.Request().Context(), r, pageNeeds)
+	if err != nil {
+		return err
+	}
+	index := make(map[string]int, len(t.rows))
+	for i, a := range t.rows {
+		index[a.key] = i
+	}
+	var out [][]string
+	for _, row := range t.viewRows(r) {
+		i := index[row.Key]
+		for j, col := range t.columns {
+			cell := row.Cells[j]
+			out = append(out, []string{row.Key, row.Name, row.Kind, col.label, col.ref.key, col.split, col.value, t.p.metric.key,
+				csvFloat(cell.Value), csvFloat(cell.Lo), csvFloat(cell.Hi), strconv.Itoa(t.stats[j][i].g.Kept)})
+		}
+	}
+	return writeCSV(c, figureStem(r.ds.ID)+"-table.csv", tableCSVHeader, out)
+}

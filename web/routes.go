@@ -12,11 +12,18 @@ import (
 func (s *Server) routes(e *echo.Echo) {
 	e.Use(middleware.Recover())
 	e.Use(securityHeaders)
+	e.Use(limitQuery)
 	e.Use(middleware.BodyLimit("1M"))
 
 	e.GET("/", s.showHome)
 
 	// AnnotatedPairs explorer.
+	e.GET("/pairs/:dataset/table.csv", s.pairsTableCSV)
+	e.GET("/pairs/:dataset/figures/:file", s.pairsFigureFile)
+	e.GET("/pairs/:dataset/models", s.showPairsModels)
+	e.GET("/pairs/:dataset/models.csv", s.pairsModelsCSV)
+	e.GET("/pairs/:dataset/ranking.csv", s.pairsRankingCSV)
+	e.GET("/pairs/:dataset/cycles.csv", s.pairsCyclesCSV)
 	e.GET("/pairs/:dataset", s.showPairs)
 	e.GET("/pairs/:dataset/annotators.csv", s.pairsAnnotatorsCSV)
 	e.GET("/pairs/:dataset/overview.csv", s.pairsOverviewCSV)

@@ -17,3 +17,17 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		return next(c)
 	}
 }
+
+// maxQueryLength caps a request's query string: every view's state fits in
+// far less, and a longer one is an attempt to make the server work.
+const maxQueryLength = 4096
+
+// limitQuery rejects requests whose query string is too long.
+func limitQuery(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if len(c.Request().URL.RawQuery) > maxQueryLength {
+			return badRequestf("the query string is longer than %d bytes", maxQueryLength)
+		}
+		return next(c)
+	}
+}

@@ -130,6 +130,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	readOnly := fs.Bool("read-only", false, "open the database read-only (nothing can be imported or changed)")
 	name := fs.String("name", "", "dataset or experiment `name` for the imported PATHs")
 	replace := fs.Bool("replace", false, "replace an existing dataset or experiment of the same name")
+	eval, behavior := logFlags(fs)
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -157,7 +158,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	for _, p := range paths {
-		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace}, stderr)
+		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior}, stderr)
 		if err != nil {
 			return err
 		}
@@ -179,10 +180,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("import", "Usage: auditscope import --db FILE [--name NAME] [--replace] PATH...\n\nImports AnnotatedPairs .json files, preference .csv files and experiment\nbundles (folders or .zip) into the database, each in one transaction: an\nimport lands whole or not at all. Importing the same content again is a no-op.\n", stdout, stderr)
+	fs := newFlags("import", "Usage: auditscope import --db FILE [--name NAME] [--replace] [--eval KIND] [--behavior NAME] PATH...\n\nImports AnnotatedPairs .json files, preference .csv files, experiment\nbundles (folders or .zip), Petri transcripts and Inspect logs (.eval, .json;\na folder of them is one experiment) into the database, each in one\ntransaction: an import lands whole or not at all. Importing the same content\nagain is a no-op.\n", stdout, stderr)
 	dbPath := fs.String("db", "", "DuckDB database `file` to import into (created if missing; required)")
 	name := fs.String("name", "", "dataset or experiment `name` (default: from the file's metadata or its file name)")
 	replace := fs.Bool("replace", false, "replace an existing dataset or experiment of the same name with different content")
+	eval, behavior := logFlags(fs)
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -205,7 +207,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer store.Close()
 	for _, p := range paths {
-		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace}, stderr)
+		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior}, stderr)
 		if err != nil {
 			return err
 		}
@@ -214,6 +216,14 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	return nil
+}
+
+// logFlags declares the flags that classify imported Petri transcripts and
+// Inspect logs.
+func logFlags(fs *flag.FlagSet) (eval, behavior *string) {
+	eval = fs.String("eval", "", "for Petri transcripts and Inspect logs: the eval `kind` of every audit ("+strings.Join(bundle.Evals, ", ")+"); default: from tags and metadata, else audit_quality")
+	behavior = fs.String("behavior", "", "for Petri transcripts and Inspect logs: the planted behavior `name` of every audit; default: from tags and metadata")
+	return eval, behavior
 }
 
 // importWithProgress shows a progress bar on stderr for inputs over 16 MB

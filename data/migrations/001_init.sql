@@ -53,7 +53,8 @@ CREATE TABLE ap_comparisons (
     len_b    INTEGER NOT NULL,
     attrs_a  VARCHAR,               -- JSON object of response keys beyond text and model
     attrs_b  VARCHAR,
-    metadata VARCHAR                -- JSON object, as in the file
+    metadata VARCHAR,               -- JSON object, as in the file
+    votes    VARCHAR                -- JSON [[annotator idx, pref, reason], ...]; ap_votes is derived from it
 );
 
 CREATE TABLE ap_votes (

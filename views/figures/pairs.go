@@ -1,0 +1,559 @@
+package figures
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The AnnotatedPairs figures: a dot-and-whisker chart of estimates, a heat
+// map on a diverging colour scale, and a paired-lengths scatter.
+
+// The diverging scale's ends and middle, the same as the explorer table's
+// shading (static/pairs.css): red below the centre, blue above.
+var (
+	divergingLow  = color.RGBA{R: 0xc8, G: 0x55, B: 0x3d, A: 0xff}
+	divergingMid  = color.RGBA{R: 0xf6, G: 0xf6, B: 0xf4, A: 0xff}
+	divergingHigh = color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff}
+)
+
+// Annotator kinds get fixed colours, so a figure coloured by kind reads the
+// same whatever the order of its rows.
+var kindColors = map[string]color.Color{
+	"principle": color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
+	"model":     color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
+	"human":     color.RGBA{R: 0x2d, G: 0x7a, B: 0x4b, A: 0xff},
+	"unknown":   color.RGBA{R: 0x6b, G: 0x74, B: 0x85, A: 0xff},
+}
+
+// seriesColors assigns colours to groups: the Palette's or an annotator
+// kind's when the group has one, else the next colour of the cycle in order
+// of first appearance.
+type seriesColors struct {
+	assigned map[string]color.Color
+	next     int
+}
+
+func (s *seriesColors) of(group string) color.Color {
+	if c, ok := s.assigned[group]; ok {
+		return c
+	}
+	c, ok := Palette[group]
+	if !ok {
+		c, ok = kindColors[group]
+	}
+	if !ok {
+		c = cycle[s.next%len(cycle)]
+		s.next++
+	}
+	if s.assigned == nil {
+		s.assigned = map[string]color.Color{}
+	}
+	s.assigned[group] = c
+	return c
+}
+
+// Dot-and-whisker geometry, shared by the charts and their height helper.
+const (
+	dotRowPitch    = 10  // points per row with one series
+	dotSeriesPitch = 3.5 // extra points per row for each further series
+	dotLegendLine  = 9   // points per legend entry
+	dotOverhead    = 62  // title, axis, tick labels and padding, in points
+)
+
+func dotPitch(series int) float64 {
+	return dotRowPitch + dotSeriesPitch*float64(max(series, 1)-1)
+}
+
+// dotLegendRows is how many rows of space the legend of the given number of
+// entries takes at the top of the chart (none for a single entry).
+func dotLegendRows(entries, series int) int {
+	if entries <= 1 {
+		return 0
+	}
+	return int(math.Ceil(float64(entries*dotLegendLine+4) / dotPitch(series)))
+}
+
+// DotWhiskerHeight is a height that fits rows labels of the given number of
+// series each, and a legend of legend entries.
+func DotWhiskerHeight(rows, series, legend int) vg.Length {
+	n := rows + dotLegendRows(legend, series)
+	return vg.Points(float64(n)*dotPitch(series) + dotOverhead)
+}
+
+// DotWhisker draws one row per item, in the order given (first at the top):
+// a dot at Value and a whisker from Lo to Hi (NaN bounds draw none; a NaN
+// value draws nothing). Dots are coloured by Group, with a legend when there
+// are several groups. A dashed line marks 0, which the axis always spans.
+func DotWhisker(title, xLabel string, items []Interval) (*plot.Plot, error) {
+	labels := make([]string, len(items))
+	points := make([]Point, len(items))
+	groups := make([]string, len(items))
+	for i, it := range items {
+		labels[i] = it.Label
+		points[i] = Point{Value: it.Value, Lo: it.Lo, Hi: it.Hi}
+		groups[i] = it.Group
+	}
+	return dotWhisker(title, xLabel, labels, []dotSeries{{points: points, groups: groups}})
+}
+
+// DotWhiskerSeries draws one row per label (first at the top) with one dot
+// and whisker per series in each row, offset vertically within the row, and
+// a legend of the series names. series[k].Points[i] is row i's estimate of
+// series k (its X is ignored); a series' Group picks its colour.
+func DotWhiskerSeries(title, xLabel string, labels []string, series []Series) (*plot.Plot, error) {
+	ds := make([]dotSeries, len(series))
+	for k, s := range series {
+		if len(s.Points) != len(labels) {
+			panic(fmt.Sprintf("figures: DotWhiskerSeries: series %q has %d points for %d labels", s.Name, len(s.Points), len(labels)))
+		}
+		group := s.Group
+		if group == "" {
+			// A key no palette holds, so the series takes the next colour
+			// of the cycle whatever its name.
+			group = fmt.Sprintf("\x00series %d", k)
+		}
+		groups := make([]string, len(labels))
+		for i := range groups {
+			groups[i] = group
+		}
+		ds[k] = dotSeries{name: s.Name, points: s.Points, groups: groups}
+	}
+	return dotWhisker(title, xLabel, labels, ds)
+}
+
+type dotSeries struct {
+	name   string
+	points []Point
+	groups []string // per point: its colour group
+}
+
+func dotWhisker(title, xLabel string, labels []string, series []dotSeries) (*plot.Plot, error) {
+	p := plot.New()
+	styled(p, title, xLabel, "")
+	n := len(labels)
+	if n == 0 {
+		return p, nil
+	}
+	// Rows from the top: row i sits at y = n-1-i; series are offset within
+	// the row, the first highest.
+	names := make([]string, n)
+	for i, l := range labels {
+		names[n-1-i] = l
+	}
+	p.NominalY(names...)
+	spread := 0.0
+	if len(series) > 1 {
+		spread = math.Min(0.7, dotSeriesPitch*float64(len(series)-1)/dotPitch(len(series))*1.1)
+	}
+	var colors seriesColors
+	type entry struct {
+		name  string
+		thumb plot.Thumbnailer
+	}
+	var legend []entry
+	seen := map[string]bool{}
+	lo, hi := 0.0, 0.0 // the axis always spans 0
+	for k, s := range series {
+		off := 0.0
+		if len(series) > 1 {
+			off = spread/2 - spread*float64(k)/float64(len(series)-1)
+		}
+		// One scatter and one set of whiskers per colour group.
+		byGroup := map[string]*struct {
+			xys  plotter.XYs
+			errs errorPoints
+		}{}
+		var order []string
+		for i, pt := range s.points {
+			if math.IsNaN(pt.Value) {
+				continue
+			}
+			g := s.groups[i]
+			b, ok := byGroup[g]
+			if !ok {
+				b = &struct {
+					xys  plotter.XYs
+					errs errorPoints
+				}{}
+				byGroup[g] = b
+				order = append(order, g)
+			}
+			y := float64(n-1-i) + off
+			b.xys = append(b.xys, plotter.XY{X: pt.Value, Y: y})
+			lo, hi = math.Min(lo, pt.Value), math.Max(hi, pt.Value)
+			if !math.IsNaN(pt.Lo) && !math.IsNaN(pt.Hi) {
+				b.errs = append(b.errs, errorPoint{x: pt.Value, y: y, lo: pt.Value - pt.Lo, hi: pt.Hi - pt.Value})
+				lo, hi = math.Min(lo, pt.Lo), math.Max(hi, pt.Hi)
+			}
+		}
+		for _, g := range order {
+			b := byGroup[g]
+			col := colors.of(g)
+			if len(b.errs) > 0 {
+				eb, err := plotter.NewXErrorBars(b.errs)
+				if err != nil {
+					return nil, fmt.Errorf("figures: whiskers: %w", err)
+				}
+				eb.Color = col
+				eb.LineStyle.Width = vg.Points(0.8)
+				eb.CapWidth = vg.Points(2.5)
+				p.Add(eb)
+			}
+			sc, err := plotter.NewScatter(b.xys)
+			if err != nil {
+				return nil, fmt.Errorf("figures: dots: %w", err)
+			}
+			sc.Color = col
+			sc.Shape = draw.CircleGlyph{}
+			sc.Radius = vg.Points(2)
+			p.Add(sc)
+			name := s.name
+			if name == "" {
+				name = g // a single series coloured by group: the group names the colour
+			}
+			if name != "" && !seen[name] {
+				seen[name] = true
+				legend = append(legend, entry{name, sc})
+			}
+		}
+	}
+	p.Add(&zeroLine{})
+	pad := math.Max((hi-lo)*0.04, 0.02)
+	p.X.Min, p.X.Max = lo-pad, hi+pad
+	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
+	if len(legend) > 1 {
+		p.Y.Max += float64(dotLegendRows(len(legend), len(series)))
+		p.Legend.Top = true
+		p.Legend.Padding = vg.Points(1)
+		for _, e := range legend {
+			p.Legend.Add(e.name, e.thumb)
+		}
+	}
+	return p, nil
+}
+
+// zeroLine is a dashed vertical line at x = 0 across the data area.
+type zeroLine struct{}
+
+// Plot implements plot.Plotter.
+func (zeroLine) Plot(c draw.Canvas, plt *plot.Plot) {
+	if plt.X.Min > 0 || plt.X.Max < 0 {
+		return
+	}
+	trX, _ := plt.Transforms(&c)
+	x := trX(0)
+	ls := draw.LineStyle{Color: color.Gray{Y: 0x80}, Width: vg.Points(0.6), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
+	c.StrokeLine2(ls, x, c.Min.Y, x, c.Max.Y)
+}
+
+// Diverging is a colour scale: values at or below Min get the negative
+// (red) end, Center the neutral colour, values at or above Max the
+// positive (blue) end, linearly in between. Min == Center makes a one-sided
+// scale from the neutral colour to blue.
+type Diverging struct{ Min, Center, Max float64 }
+
+// Position places v on the scale in [-1, 1]; NaN stays NaN.
+func (d Diverging) Position(v float64) float64 {
+	switch {
+	case math.IsNaN(v):
+		return math.NaN()
+	case v >= d.Center:
+		if d.Max <= d.Center {
+			return 0
+		}
+		return math.Min(1, (v-d.Center)/(d.Max-d.Center))
+	default:
+		if d.Min >= d.Center {
+			return 0
+		}
+		return math.Max(-1, (v-d.Center)/(d.Center-d.Min))
+	}
+}
+
+// Color is v's colour; NaN is white.
+func (d Diverging) Color(v float64) color.Color {
+	t := d.Position(v)
+	switch {
+	case math.IsNaN(t):
+		return color.White
+	case t < 0:
+		return mix(divergingMid, divergingLow, -t)
+	default:
+		return mix(divergingMid, divergingHigh, t)
+	}
+}
+
+// ticks are the values the colour bar labels.
+func (d Diverging) ticks() []float64 {
+	var out []float64
+	if d.Min < d.Center {
+		out = append(out, d.Min, (d.Min+d.Center)/2)
+	}
+	out = append(out, d.Center)
+	if d.Max > d.Center {
+		out = append(out, (d.Center+d.Max)/2, d.Max)
+	}
+	return out
+}
+
+func mix(a, b color.RGBA, t float64) color.RGBA {
+	f := func(x, y uint8) uint8 { return uint8(math.Round(float64(x) + t*(float64(y)-float64(x)))) }
+	return color.RGBA{R: f(a.R, b.R), G: f(a.G, b.G), B: f(a.B, b.B), A: 0xff}
+}
+
+// NiceBound is the smallest of 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5,
+// 10, … that is at least v (v > 0), for the end of a colour scale that
+// keeps small values visible; 0.05 for v <= 0 or NaN.
+func NiceBound(v float64) float64 {
+	if !(v > 0.05) {
+		return 0.05
+	}
+	base := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if b := m * base; b >= v*(1-1e-12) {
+			return b
+		}
+	}
+	return 10 * base
+}
+
+// HeatMapHeight is a height that fits rows rows of a heat map.
+func HeatMapHeight(rows int) vg.Length {
+	return vg.Points(float64(rows)*11 + 80)
+}
+
+// HeatMap draws values[row][column] as a grid of cells coloured on scale,
+// row labels on the left, column labels below (slanted when they do not
+// fit), each cell's value printed with digits decimals (when it fits), and
+// a colour bar titled scaleLabel on the right. NaN cells are white and show
+// "–".
+func HeatMap(title, scaleLabel string, rows, columns []string, values [][]float64, scale Diverging, digits int) *plot.Plot {
+	if len(values) != len(rows) {
+		panic(fmt.Sprintf("figures: HeatMap: %d rows of values for %d row labels", len(values), len(rows)))
+	}
+	for i, v := range values {
+		if len(v) != len(columns) {
+			panic(fmt.Sprintf("figures: HeatMap: row %d has %d values for %d columns", i, len(v), len(columns)))
+		}
+	}
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = vg.Points(9)
+	p.HideAxes()
+	p.Add(&heatMap{rows: rows, columns: columns, values: values, scale: scale, digits: digits, label: scaleLabel})
+	return p
+}
+
+type heatMap struct {
+	rows, columns []string
+	values        [][]float64
+	scale         Diverging
+	digits        int
+	label         string
+}
+
+func textStyle(size float64) text.Style {
+	return text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, vg.Points(size)), Handler: plot.DefaultTextHandler}
+}
+
+// Plot implements plot.Plotter: it lays the grid, labels and colour bar out
+// in the whole data area, ignoring the (hidden) axes.
+func (h *heatMap) Plot(c draw.Canvas, _ *plot.Plot) {
+	if len(h.rows) == 0 || len(h.columns) == 0 {
+		return
+	}
+	label, value, tick := textStyle(7), textStyle(6), textStyle(6.5)
+	format := func(v float64) string {
+		if math.IsNaN(v) {
+			return "–"
+		}
+		s := strconv.FormatFloat(v, 'f', h.digits, 64)
+		if strings.Trim(s, "-0.") == "" {
+			s = strings.TrimPrefix(s, "-") // no "-0.00"
+		}
+		return s
+	}
+
+	var rowW vg.Length
+	for _, r := range h.rows {
+		rowW = max(rowW, label.Width(r))
+	}
+	rowW += vg.Points(4)
+	var tickW vg.Length
+	ticks := h.scale.ticks()
+	for _, t := range ticks {
+		tickW = max(tickW, tick.Width(format(t)))
+	}
+	barGap, barW := vg.Points(10), vg.Points(7)
+	rightW := barGap + barW + vg.Points(3) + tickW + vg.Points(4) + label.Height(h.label)
+	left := c.Min.X + rowW
+	cellW := (c.Max.X - left - rightW) / vg.Length(len(h.columns))
+	if cellW <= 0 {
+		return
+	}
+	var colW vg.Length
+	for _, col := range h.columns {
+		colW = max(colW, label.Width(col))
+	}
+	lineH := label.Height("M")
+	slant := colW > cellW-vg.Points(2)
+	colH := lineH + vg.Points(3)
+	if slant {
+		colH = vg.Length(float64(colW)*math.Sqrt2/2+float64(lineH)*math.Sqrt2/2) + vg.Points(4)
+	}
+	bottom := c.Min.Y + colH
+	cellH := (c.Max.Y - bottom) / vg.Length(len(h.rows))
+	if cellH <= 0 {
+		return
+	}
+	top := c.Max.Y
+	inset := vg.Points(0.5)
+	for i, r := range h.rows {
+		y1 := top - vg.Length(i)*cellH
+		y0 := y1 - cellH
+		s := label
+		s.XAlign, s.YAlign = draw.XRight, draw.YCenter
+		c.FillText(s, vg.Point{X: left - vg.Points(3), Y: (y0 + y1) / 2}, r)
+		for j := range h.columns {
+			x0 := left + vg.Length(j)*cellW
+			v := h.values[i][j]
+			rect := vg.Rectangle{Min: vg.Point{X: x0 + inset, Y: y0 + inset}, Max: vg.Point{X: x0 + cellW - inset, Y: y1 - inset}}
+			c.FillPolygon(h.scale.Color(v), rectPath(rect))
+			txt := format(v)
+			if value.Width(txt) > cellW-vg.Points(2) || value.Height(txt) > cellH {
+				continue
+			}
+			vs := value
+			vs.XAlign, vs.YAlign = draw.XCenter, draw.YCenter
+			if t := h.scale.Position(v); !math.IsNaN(t) && math.Abs(t) > 0.6 {
+				vs.Color = color.White
+			}
+			c.FillText(vs, vg.Point{X: x0 + cellW/2, Y: (y0 + y1) / 2}, txt)
+		}
+	}
+	for j, col := range h.columns {
+		s := label
+		pt := vg.Point{X: left + (vg.Length(j)+0.5)*cellW, Y: bottom - vg.Points(2)}
+		if slant {
+			s.Rotation = math.Pi / 4
+			s.XAlign, s.YAlign = draw.XRight, draw.YTop
+		} else {
+			s.XAlign, s.YAlign = draw.XCenter, draw.YTop
+		}
+		c.FillText(s, pt, col)
+	}
+
+	// The colour bar, as tall as the grid but at most 2 inches.
+	barX := left + vg.Length(len(h.columns))*cellW + barGap
+	barTop := top
+	barH := min(top-bottom, 2*vg.Inch)
+	barBottom := barTop - barH
+	const steps = 64
+	lo, hi := h.scale.Min, h.scale.Max
+	for k := 0; k < steps; k++ {
+		v0 := lo + (hi-lo)*float64(k)/steps
+		v1 := lo + (hi-lo)*float64(k+1)/steps
+		y0 := barBottom + barH*vg.Length(k)/steps
+		y1 := barBottom + barH*vg.Length(k+1)/steps
+		c.FillPolygon(h.scale.Color((v0+v1)/2), rectPath(vg.Rectangle{Min: vg.Point{X: barX, Y: y0}, Max: vg.Point{X: barX + barW, Y: y1 + vg.Points(0.2)}}))
+	}
+	edge := draw.LineStyle{Color: color.Gray{Y: 0x99}, Width: vg.Points(0.4)}
+	c.StrokeLines(edge, rectPath(vg.Rectangle{Min: vg.Point{X: barX, Y: barBottom}, Max: vg.Point{X: barX + barW, Y: barTop}}))
+	ts := tick
+	ts.XAlign, ts.YAlign = draw.XLeft, draw.YCenter
+	for _, t := range ticks {
+		if hi == lo {
+			break
+		}
+		y := barBottom + barH*vg.Length((t-lo)/(hi-lo))
+		c.StrokeLine2(edge, barX+barW, y, barX+barW+vg.Points(2), y)
+		c.FillText(ts, vg.Point{X: barX + barW + vg.Points(3), Y: y}, format(t))
+	}
+	ls := label
+	ls.Rotation = math.Pi / 2
+	ls.XAlign, ls.YAlign = draw.XCenter, draw.YTop
+	c.FillText(ls, vg.Point{X: c.Max.X, Y: barBottom + barH/2}, h.label)
+}
+
+func rectPath(r vg.Rectangle) []vg.Point {
+	return []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}, r.Min}
+}
+
+// PairedLengths draws one translucent dot per pair (x[i], y[i]) on log–log
+// axes that share one range, with the dashed y = x line: dots above it are
+// pairs whose y is larger. Values below 1 are drawn at 1.
+func PairedLengths(title, xLabel, yLabel string, x, y []float64) (*plot.Plot, error) {
+	if len(x) != len(y) {
+		panic(fmt.Sprintf("figures: PairedLengths: %d x values for %d y values", len(x), len(y)))
+	}
+	p := plot.New()
+	styled(p, title, xLabel, yLabel)
+	if len(x) == 0 {
+		return p, nil
+	}
+	// The axes are linear in log10 of the values, with ticks labelled in the
+	// values: gonum's LogScale misplaces centred axis labels.
+	xys := make(plotter.XYs, len(x))
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range x {
+		xys[i] = plotter.XY{X: math.Log10(math.Max(x[i], 1)), Y: math.Log10(math.Max(y[i], 1))}
+		lo = math.Min(lo, math.Min(xys[i].X, xys[i].Y))
+		hi = math.Max(hi, math.Max(xys[i].X, xys[i].Y))
+	}
+	lo, hi = lo-0.06, hi+0.06
+	sc, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, fmt.Errorf("figures: paired lengths: %w", err)
+	}
+	sc.Color = color.NRGBA{R: divergingHigh.R, G: divergingHigh.G, B: divergingHigh.B, A: 0x50}
+	sc.Shape = draw.CircleGlyph{}
+	sc.Radius = vg.Points(1.6)
+	p.Add(sc)
+	d, err := plotter.NewLine(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}})
+	if err != nil {
+		return nil, fmt.Errorf("figures: paired lengths: %w", err)
+	}
+	d.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
+	d.Color = divergingLow
+	d.Width = vg.Points(0.8)
+	p.Add(d)
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.Add("y = x (above: y is larger)", d)
+	p.X.Tick.Marker, p.Y.Tick.Marker = log10Ticks{}, log10Ticks{}
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, hi, lo, hi
+	return p, nil
+}
+
+// log10Ticks marks an axis of log10 values at the integer multiples of the
+// powers of ten, labelling 1, 2 and 5 times each power with its value.
+type log10Ticks struct{}
+
+// Ticks implements plot.Ticker.
+func (log10Ticks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for e := math.Floor(lo); e <= hi; e++ {
+		base := math.Pow(10, e)
+		for m := 1; m <= 9; m++ {
+			v := math.Log10(float64(m) * base)
+			if v < lo || v > hi {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = strconv.FormatFloat(float64(m)*base, 'f', -1, 64)
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -1,0 +1,42 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestConcurrentRequests runs many requests against one store at once (run
+// it with -race): pages share the statistics and pairs caches.
+func TestConcurrentRequests(t *testing.T) {
+	s := mustDemo(t)
+	paths := []string{
+		"/", "/experiments/demo", "/experiments/small/rwr", "/audits?exp=small&q=moscow", "/audits/small:a1",
+		"/experiments/small/cycles", "/pairs/icai-example-v2-models", "/experiments/demo/figures/scores.svg?kind=baseline",
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < 6; i++ {
+				p := paths[(w+i)%len(paths)]
+				if r := get(t, s, p); r.Code != http.StatusOK {
+					errs <- p + ": " + r.Header.Get("Content-Type")
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error("request failed:", e)
+	}
+}
+
+func TestLongQueryRejected(t *testing.T) {
+	s := mustDemo(t)
+	mustGet(t, s, "/audits?q="+strings.Repeat("x", 5000), http.StatusBadRequest, "text/html")
+}

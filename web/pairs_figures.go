@@ -1,0 +1,306 @@
+package web
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/figures"
+	"github.com/labstack/echo/v4"
+	"gonum.org/v1/plot/vg"
+)
+
+// The explorer's figures take the explorer's query (mode, ref, refmodels,
+// split, values, metric, sort, dir) and draw what the page shows.
+const (
+	pairsFigureLabel  = 32   // longest row label, in characters, before it is cut
+	pairsLengthPoints = 5000 // most dots the length figure draws
+)
+
+// pairsFigureFile serves /pairs/:dataset/figures/NAME.FORMAT: strength,
+// heatmap and length from the explorer, models from the models page.
+func (s *Server) pairsFigureFile(c echo.Context) error {
+	name := c.Param("file")
+	ext := strings.TrimPrefix(path.Ext(name), ".")
+	base := strings.TrimSuffix(name, path.Ext(name))
+	if _, ok := figures.Formats[ext]; !ok {
+		return notFound(fmt.Sprintf("figure %q (formats: png, svg, pdf)", name))
+	}
+	var draw func(echo.Context, *pairsReq, string) error
+	switch base {
+	case "strength":
+		draw = s.pairsStrengthFigure
+	case "heatmap":
+		draw = s.pairsHeatmapFigure
+	case "length":
+		draw = s.pairsLengthFigure
+	case "models":
+		draw = s.pairsModelsFigure
+	default:
+		return notFound(fmt.Sprintf("figure %q (figures: strength, heatmap, length, models)", name))
+	}
+	r, err := s.pairsRequest(c)
+	if err != nil {
+		return err
+	}
+	return draw(c, r, ext)
+}
+
+// figureStem is a dataset id made safe for a file name.
+func figureStem(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '_'
+	}, id)
+}
+
+// shortLabel cuts a label to pairsFigureLabel characters.
+func shortLabel(s string) string {
+	if utf8.RuneCountInString(s) <= pairsFigureLabel {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:pairsFigureLabel-1]) + "…"
+}
+
+// figureTitle says what the table compares.
+func (t explorerTable) figureTitle(what string) string {
+	switch {
+	case t.p.models:
+		return what + " of each trait against each model"
+	case t.p.split != "":
+		return what + " against " + t.p.ref.name + " by " + t.p.split
+	default:
+		return what + " against " + t.p.ref.name
+	}
+}
+
+// pairsStrengthFigure draws every row's strength with its bootstrap interval
+// in each column, rows sorted by the sort column (the first column when the
+// table is sorted by name or spread), largest at the top.
+func (s *Server) pairsStrengthFigure(c echo.Context, r *pairsReq, ext string) error {
+	t, err := s.explorerTable(c.Request().Context(), r, func(explorerParams) statsNeeds { return statsNeeds{strengthCI: true} })
+	if err != nil {
+		return err
+	}
+	p := t.p
+	p.metric, _ = lookupMetric("strength")
+	p.ci = true
+	if (p.sort == "name" || p.sort == "spread") && len(t.columns) > 0 {
+		p.sort = t.columns[0].key
+	}
+	p.desc = true
+	rows := make([]views.PairsRow, len(t.rows))
+	for i, a := range t.rows {
+		rows[i] = explorerRow(r, p, a, t.columns, t.stats, i)
+	}
+	sortRows(rows, t.columns, p)
+
+	title := t.figureTitle("Strength") + " (95% CI)"
+	const xLabel = "strength: (agree − disagree) / pairs"
+	w := figures.ColumnWidth
+	if len(t.columns) == 1 {
+		items := make([]figures.Interval, len(rows))
+		kinds := map[string]bool{}
+		for i, row := range rows {
+			cell := row.Cells[0]
+			items[i] = figures.Interval{Label: shortLabel(row.Name), Group: row.Kind, Value: cell.Value, Lo: cell.Lo, Hi: cell.Hi}
+			kinds[row.Kind] = true
+		}
+		fig, err := figures.DotWhisker(title, xLabel, items)
+		if err != nil {
+			return err
+		}
+		return writeFigure(c, fig, w, figures.DotWhiskerHeight(len(items), 1, len(kinds)), ext, figureStem(r.ds.ID)+"-strength")
+	}
+	labels := make([]string, len(rows))
+	for i, row := range rows {
+		labels[i] = shortLabel(row.Name)
+	}
+	series := make([]figures.Series, len(t.columns))
+	for j, col := range t.columns {
+		series[j].Name = shortLabel(col.label)
+		for _, row := range rows {
+			cell := row.Cells[j]
+			series[j].Points = append(series[j].Points, figures.Point{Value: cell.Value, Lo: cell.Lo, Hi: cell.Hi})
+		}
+	}
+	fig, err := figures.DotWhiskerSeries(title, xLabel, labels, series)
+	if err != nil {
+		return err
+	}
+	if len(t.columns) > 4 {
+		w = 2 * figures.ColumnWidth
+	}
+	return writeFigure(c, fig, w, figures.DotWhiskerHeight(len(rows), len(series), len(series)), ext, figureStem(r.ds.ID)+"-strength")
+}
+
+// metricScale is the colour scale of a metric: centred like the table's
+// shading (kappa-like metrics around 0, accuracy around its chance level
+// 0.5, shares and counts from 0 up), but reaching only as far as the values
+// do, rounded up (figures.NiceBound), so small differences stay visible; the
+// colour bar shows the range. It returns the digits to print too.
+func metricScale(m pairsMetric, values [][]float64) (figures.Diverging, int) {
+	center, digits, oneSided := 0.0, 2, false
+	switch m.key {
+	case "strength", "kappa", "kappa_unadjusted":
+	case "accuracy":
+		center = 0.5
+	case "relevance", "agreement":
+		oneSided = true
+	default: // counts
+		digits, oneSided = 0, true
+	}
+	var reach float64
+	for _, row := range values {
+		for _, v := range row {
+			if !math.IsNaN(v) {
+				reach = math.Max(reach, math.Abs(v-center))
+			}
+		}
+	}
+	b := figures.NiceBound(reach)
+	if digits == 0 {
+		b = math.Max(reach, 1) // counts: up to the largest
+	}
+	switch {
+	case oneSided:
+		return figures.Diverging{Min: center, Center: center, Max: center + b}, digits
+	case center == 0.5:
+		b = math.Min(b, 0.5)
+	default:
+		b = math.Min(b, 1)
+	}
+	return figures.Diverging{Min: center - b, Center: center, Max: center + b}, digits
+}
+
+// pairsHeatmapFigure draws the table as a heat map of the chosen metric, in
+// the table's row order.
+func (s *Server) pairsHeatmapFigure(c echo.Context, r *pairsReq, ext string) error {
+	t, err := s.explorerTable(c.Request().Context(), r, func(p explorerParams) statsNeeds {
+		return statsNeeds{kappaU: p.metric.key == "kappa_unadjusted"}
+	})
+	if err != nil {
+		return err
+	}
+	t.p.ci = false
+	rows := t.viewRows(r)
+	labels := make([]string, len(rows))
+	values := make([][]float64, len(rows))
+	for i, row := range rows {
+		labels[i] = shortLabel(row.Name)
+		values[i] = make([]float64, len(row.Cells))
+		for j, cell := range row.Cells {
+			values[i][j] = cell.Value
+		}
+	}
+	cols := make([]string, len(t.columns))
+	for j, col := range t.columns {
+		cols[j] = col.label
+	}
+	scale, digits := metricScale(t.p.metric, values)
+	fig := figures.HeatMap(t.figureTitle(t.p.metric.label), t.p.metric.label, labels, cols, values, scale, digits)
+	w, h := figures.ColumnWidth, figures.HeatMapHeight(len(rows))
+	if len(cols) > 4 {
+		w, h = 2*figures.ColumnWidth, h+vg.Points(30)
+	}
+	return writeFigure(c, fig, w, h, ext, figureStem(r.ds.ID)+"-heatmap")
+}
+
+// lengthBias is the preferred and rejected lengths of the comparisons the
+// reference votes text_a or text_b on.
+type lengthBias struct {
+	preferred, rejected []float64
+	longer, equal       int // pairs whose preferred response is longer; of equal length
+}
+
+func (d *pairsData) lengthBias(ref []analysis.Vote) lengthBias {
+	var b lengthBias
+	for i, v := range ref {
+		var pref, rej int32
+		switch v {
+		case analysis.VoteA:
+			pref, rej = d.lenA[i], d.lenB[i]
+		case analysis.VoteB:
+			pref, rej = d.lenB[i], d.lenA[i]
+		default:
+			continue
+		}
+		b.preferred = append(b.preferred, float64(pref))
+		b.rejected = append(b.rejected, float64(rej))
+		switch {
+		case pref > rej:
+			b.longer++
+		case pref == rej:
+			b.equal++
+		}
+	}
+	return b
+}
+
+// pairsLengthFigure draws the length-bias view: each comparison the
+// reference decides as (rejected length, preferred length), with the share
+// of pairs above y = x (the longer response preferred) in the title.
+func (s *Server) pairsLengthFigure(c echo.Context, r *pairsReq, ext string) error {
+	ref, err := r.ref()
+	if err != nil {
+		return err
+	}
+	b := r.d.lengthBias(r.d.votesOf(ref, r.refMask))
+	n := len(b.preferred)
+	title := "Length bias of " + ref.name + ": no text_a or text_b vote"
+	x, y := b.rejected, b.preferred
+	if n > 0 {
+		title = fmt.Sprintf("Length bias of %s: the longer response preferred\nin %.1f%% of %d pairs (equal lengths: %.1f%%)",
+			ref.name, 100*float64(b.longer)/float64(n), n, 100*float64(b.equal)/float64(n))
+		if n > pairsLengthPoints {
+			// Every k-th pair, so the figure stays small; the shares above
+			// count every pair.
+			k := (n + pairsLengthPoints - 1) / pairsLengthPoints
+			x, y = nil, nil
+			for i := 0; i < n; i += k {
+				x, y = append(x, b.rejected[i]), append(y, b.preferred[i])
+			}
+			title += fmt.Sprintf("; every %d. pair drawn", k)
+		}
+	}
+	fig, err := figures.PairedLengths(title, "rejected response (characters)", "preferred response (characters)", x, y)
+	if err != nil {
+		return err
+	}
+	return writeFigure(c, fig, figures.ColumnWidth, figures.ColumnWidth, ext, figureStem(r.ds.ID)+"-length")
+}
+
+// explorerFigures are the explorer page's figures, drawn from the page's
+// own query.
+func explorerFigures(r *pairsReq, t explorerTable) []views.PairsFigure {
+	q := t.query(r)
+	fig := func(name, title, alt string) views.PairsFigure {
+		u := func(format string) templ.SafeURL {
+			return views.PathQuery(q, "pairs", r.ds.ID, "figures", name+"."+format)
+		}
+		return views.PairsFigure{Title: title, Alt: alt, TestID: "figure-" + name, PNG: u("png"), SVG: u("svg"), PDF: u("pdf")}
+	}
+	out := []views.PairsFigure{
+		fig("strength", "Strength with 95% intervals", "dot-and-whisker chart of each row's strength with its bootstrap interval, sorted by value"),
+		fig("heatmap", "Heat map: "+t.p.metric.label, "heat map of the table's metric, rows by columns, on a diverging colour scale"),
+	}
+	if !t.p.models {
+		lq := r.base()
+		lq.Set("ref", t.p.ref.key)
+		u := func(format string) templ.SafeURL {
+			return views.PathQuery(lq, "pairs", r.ds.ID, "figures", "length."+format)
+		}
+		out = append(out, views.PairsFigure{Title: "Length bias: preferred against rejected length", TestID: "figure-length",
+			Alt: "scatter of the rejected and the preferred response's length per comparison, with the line y = x",
+			PNG: u("png"), SVG: u("svg"), PDF: u("pdf")})
+	}
+	return out
+}
