@@ -165,7 +165,9 @@ func TestServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"serve", "--db", db, "--read-only", "--addr", addr}, &out, io.Discard) }()
+	go func() {
+		done <- run(ctx, []string{"serve", "--db", db, "--read-only", "--addr", addr}, &out, io.Discard)
+	}()
 	var body string
 	for i := 0; i < 100; i++ {
 		resp, err := http.Get("http://" + addr + "/")
