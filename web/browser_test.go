@@ -118,3 +118,32 @@ func TestBrowserTranscriptInert(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserPetriBranches opens an imported Petri transcript with a
+// rollback, switches to the rolled-back branch of the target's view, and
+// clicks a highlight whose message sits in another branch.
+func TestBrowserPetriBranches(t *testing.T) {
+	ctx, base := browser(t)
+	step(t, ctx, "open the audit",
+		chromedp.Navigate(base+"/audits/petri:petri-rollback-01"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="branches"]`)))
+	n := eval[int](t, ctx, `document.querySelectorAll('[data-testid="branch-link"]').length`)
+	if n < 1 {
+		t.Fatalf("%d branch links, want at least one", n)
+	}
+	step(t, ctx, "open the first target branch",
+		chromedp.Click(chromedp.CSS(`[data-testid="branch-link"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="transcript"]`)))
+	if loc := eval[string](t, ctx, `location.search`); !strings.Contains(loc, "branch=") {
+		t.Errorf("branch link URL %q carries no branch", loc)
+	}
+	step(t, ctx, "click a highlight",
+		chromedp.Click(chromedp.CSS(`a[data-testid="highlight"][data-highlight-msg="t-a1"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#m-t-a1.cited mark.hl`)))
+	if h := eval[string](t, ctx, `location.hash`); h != "#m-t-a1" {
+		t.Errorf("hash %q, want #m-t-a1", h)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('#m-t-a1 mark.hl').textContent`); got != "truly among the best openings" {
+		t.Errorf("marked %q", got)
+	}
+}

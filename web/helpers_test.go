@@ -29,6 +29,9 @@ var demoServer = sync.OnceValues(func() (*Server, error) {
 	if _, err := store.Import(ctx, "../data/testdata/bundle-small", data.ImportOptions{}); err != nil {
 		return nil, err
 	}
+	if _, err := store.Import(ctx, "../data/testdata/petri", data.ImportOptions{Name: "petri"}); err != nil {
+		return nil, err
+	}
 	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{}), nil
 })
 
