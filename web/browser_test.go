@@ -64,6 +64,28 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 	return v
 }
 
+// waitURL waits until the page's URL contains want: a click that navigates
+// leaves the old page in place for a moment, so waiting for an element that
+// both pages have is not enough.
+func waitURL(t *testing.T, ctx context.Context, want string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		c, cancel := context.WithTimeout(ctx, 2*time.Second)
+		loc, err := chromedp.Run(c, chromedp.Evaluate[string](`location.href`))
+		cancel()
+		if err == nil && strings.Contains(loc, want) {
+			c, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			if err := chromedp.Do(c, chromedp.WaitReady(chromedp.CSS(`body`))); err == nil {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("the page never reached a URL containing %q", want)
+}
+
 // TestBrowserAuditFlow opens the audit browser, filters, follows an audit
 // link, clicks a highlight, and checks the URL and the marked message.
 func TestBrowserAuditFlow(t *testing.T) {
@@ -73,16 +95,18 @@ func TestBrowserAuditFlow(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="audit-table"]`)))
 	step(t, ctx, "filter by eval",
 		chromedp.SetValue(chromedp.CSS(`[data-testid="filter-eval"]`), "audit_quality"),
-		chromedp.Click(chromedp.CSS(`[data-testid="filter-apply"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="audit-count"]`)))
+		chromedp.Click(chromedp.CSS(`[data-testid="filter-apply"]`)))
+	waitURL(t, ctx, "eval=audit_quality")
+	step(t, ctx, "wait for the filtered list", chromedp.WaitVisible(chromedp.CSS(`[data-testid="audit-count"]`)))
 	count := eval[string](t, ctx, `document.querySelector('[data-testid="audit-count"]').textContent`)
 	loc := eval[string](t, ctx, `location.href`)
 	if !strings.Contains(count, "of 2 audits") || !strings.Contains(loc, "eval=audit_quality") {
 		t.Fatalf("after filtering: count %q, URL %q", count, loc)
 	}
 	step(t, ctx, "follow the audit link",
-		chromedp.Click(chromedp.CSS(`a[data-testid="audit-link"][href^="/audits/small:a1"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="judge"]`)))
+		chromedp.Click(chromedp.CSS(`a[data-testid="audit-link"][href^="/audits/small:a1"]`)))
+	waitURL(t, ctx, "/audits/small:a1")
+	step(t, ctx, "wait for the audit", chromedp.WaitVisible(chromedp.CSS(`[data-testid="judge"]`)))
 	loc = eval[string](t, ctx, `location.pathname + location.search`)
 	if !strings.HasPrefix(loc, "/audits/small:a1?") || !strings.Contains(loc, "eval=audit_quality") {
 		t.Fatalf("audit URL %q: want /audits/small:a1 with the filter", loc)
@@ -132,8 +156,9 @@ func TestBrowserPetriBranches(t *testing.T) {
 		t.Fatalf("%d branch links, want at least one", n)
 	}
 	step(t, ctx, "open the first target branch",
-		chromedp.Click(chromedp.CSS(`[data-testid="branch-link"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="transcript"]`)))
+		chromedp.Click(chromedp.CSS(`[data-testid="branch-link"]`)))
+	waitURL(t, ctx, "branch=")
+	step(t, ctx, "wait for the branch", chromedp.WaitVisible(chromedp.CSS(`[data-testid="transcript"]`)))
 	if loc := eval[string](t, ctx, `location.search`); !strings.Contains(loc, "branch=") {
 		t.Errorf("branch link URL %q carries no branch", loc)
 	}
