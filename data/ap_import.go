@@ -11,8 +11,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -183,6 +185,21 @@ type apVote struct {
 	pref, reason *string
 }
 
+// prefCode is a vote's character in ap_comparisons.prefs.
+func prefCode(p *string) byte {
+	switch {
+	case p == nil || *p == "":
+		return '-'
+	case *p == "text_a":
+		return 'a'
+	case *p == "text_b":
+		return 'b'
+	case *p == "tie":
+		return 't'
+	}
+	return 'i'
+}
+
 // appendNullableJSON writes a JSON string or null.
 func appendNullableJSON(b []byte, s *string) []byte {
 	if s == nil {
@@ -202,9 +219,14 @@ func (l *apLoader) add(r apRow) error {
 	l.seenIDs[r.id] = struct{}{}
 	idx := l.n
 	l.n++
-	// Votes travel as one JSON list per comparison and are expanded into
-	// ap_votes by one SQL statement at the end: a row per vote through the
-	// Appender costs a cgo call per value.
+	// Votes are stored per comparison: a JSON list with every detail (the
+	// ap_votes view expands it) and a compact string of vote codes that the
+	// explorer reads. A row per vote would cost a cgo call per value on
+	// import and a gigabyte of memory in DuckDB for a large file.
+	prefs := make([]byte, len(l.annIDs))
+	for k := range prefs {
+		prefs[k] = '-'
+	}
 	votes := make([]byte, 0, 24*len(r.votes))
 	votes = append(votes, '[')
 	for i, v := range r.votes {
@@ -212,7 +234,12 @@ func (l *apLoader) add(r apRow) error {
 			votes = append(votes, ',')
 		}
 		votes = append(votes, '[')
-		votes = strconv.AppendInt(votes, int64(l.annotator(v.annotator)), 10)
+		a := l.annotator(v.annotator)
+		for len(prefs) <= a {
+			prefs = append(prefs, '-')
+		}
+		prefs[a] = prefCode(v.pref)
+		votes = strconv.AppendInt(votes, int64(a), 10)
 		votes = append(votes, ',')
 		votes = appendNullableJSON(votes, v.pref)
 		votes = append(votes, ',')
@@ -222,7 +249,7 @@ func (l *apLoader) add(r apRow) error {
 	votes = append(votes, ']')
 	l.votes += int64(len(r.votes))
 	if err := l.cmp.row(l.dataset, int32(idx), r.id, nullString(r.prompt), r.textA, r.textB, nullString(r.modelA), nullString(r.modelB),
-		int32(utf8.RuneCountInString(r.textA)), int32(utf8.RuneCountInString(r.textB)), nullString(r.attrsA), nullString(r.attrsB), nullString(r.metadata), string(votes)); err != nil {
+		int32(utf8.RuneCountInString(r.textA)), int32(utf8.RuneCountInString(r.textB)), nullString(r.attrsA), nullString(r.attrsB), nullString(r.metadata), string(votes), string(prefs)); err != nil {
 		return err
 	}
 	for _, kv := range r.metaPairs {
@@ -253,13 +280,6 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 		}
 		l.dataset = l.finalName
 	}
-	if err := l.tx.exec(`INSERT INTO ap_votes
-SELECT c.dataset, c.idx, CAST(v->>'$[0]' AS INTEGER), v->>'$[1]', v->>'$[2]'
-FROM ap_comparisons c, unnest(CAST(c.votes AS JSON[])) AS u(v)
-WHERE c.dataset = ?`, l.dataset); err != nil {
-		return ImportResult{}, fmt.Errorf("expand votes: %w", err)
-	}
-	l.tx.rows += l.votes
 	ann, err := l.tx.appender("ap_annotators")
 	if err != nil {
 		return ImportResult{}, err
@@ -325,11 +345,11 @@ WHERE c.dataset = ?`, l.dataset); err != nil {
 	if err != nil {
 		return ImportResult{}, err
 	}
-	if err := l.tx.exec(`INSERT INTO ap_datasets (id, import_id, name, description, version, format, default_annotator, created_at, synthetic, n_comparisons, dropped_duplicates, metadata_keys) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		l.dataset, importID, name, l.meta.Description, version, l.format, def, l.meta.CreatedAt, l.synthetic, l.n, l.dropped, string(keys)); err != nil {
+	if err := l.tx.exec(`INSERT INTO ap_datasets (id, import_id, name, description, version, format, default_annotator, created_at, synthetic, n_comparisons, n_votes, dropped_duplicates, metadata_keys) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		l.dataset, importID, name, l.meta.Description, version, l.format, def, l.meta.CreatedAt, l.synthetic, l.n, l.votes, l.dropped, string(keys)); err != nil {
 		return ImportResult{}, fmt.Errorf("insert dataset: %w", err)
 	}
-	r.Rows = l.tx.rows + 2
+	r.Rows = l.tx.rows + l.votes + 2
 	return r, nil
 }
 
@@ -455,30 +475,8 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 			if err := expectKind(dec, file, '['); err != nil {
 				return err
 			}
-			v2 := strings.HasPrefix(l.meta.Version, "2")
-			for i := 0; dec.PeekKind() != ']'; i++ {
-				if i%4096 == 0 {
-					if err := ctx.Err(); err != nil {
-						return err
-					}
-				}
-				var c apComparison
-				if err := jsonv2.UnmarshalDecode(dec, &c); err != nil {
-					return jsonErrV2(file, dec, err)
-				}
-				row, err := c.row(v2, l.haveMeta)
-				if err != nil {
-					var ie *InputError
-					if errors.As(err, &ie) {
-						ie.File, ie.Path = file, joinPath("comparisons["+strconv.Itoa(i)+"]", ie.Path)
-						ie.Offset = dec.InputOffset()
-						ie.Line = lineAt(file, ie.Offset)
-					}
-					return err
-				}
-				if err := l.add(row); err != nil {
-					return err
-				}
+			if err := decodeComparisons(ctx, dec, file, l); err != nil {
+				return err
 			}
 			if _, err := dec.ReadToken(); err != nil {
 				return jsonErrV2(file, dec, err)
@@ -500,6 +498,171 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 		return &InputError{File: file, Offset: -1, Path: "comparisons", Msg: "missing: an AnnotatedPairs file needs a comparisons list"}
 	}
 	return nil
+}
+
+// apBatch is a run of comparisons decoded by one worker.
+type apBatch struct {
+	start int      // index of the first comparison
+	raws  [][]byte // the comparisons' JSON
+	offs  []int64  // their byte offsets in the file
+	rows  []apRow
+	err   error
+	done  chan struct{}
+}
+
+const apBatchSize = 256
+
+// decodeComparisons reads the comparisons array. The reader only splits the
+// stream into values (jsontext checks the syntax as it goes); workers on every
+// core decode them into rows; the rows are appended in file order on this
+// goroutine's connection. At most a few batches are in flight, so memory stays
+// bounded however long the file is.
+func decodeComparisons(ctx context.Context, dec *jsontext.Decoder, file string, l *apLoader) error {
+	v2 := strings.HasPrefix(l.meta.Version, "2")
+	haveMeta := l.haveMeta
+	workers := runtime.GOMAXPROCS(0)
+	work := make(chan *apBatch, workers)
+	ordered := make(chan *apBatch, 2*workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range work {
+				b.decode(file, v2, haveMeta)
+				close(b.done)
+			}
+		}()
+	}
+	// The appender consumes batches in order and stops at the first error.
+	appendErr := make(chan error, 1)
+	stop := make(chan struct{})
+	go func() {
+		var err error
+		for b := range ordered {
+			<-b.done
+			if err != nil {
+				continue // drain
+			}
+			if err = b.err; err == nil {
+				for _, r := range b.rows {
+					if err = l.add(r); err != nil {
+						break
+					}
+				}
+			}
+			if err != nil {
+				close(stop)
+			}
+		}
+		appendErr <- err
+	}()
+	readErr := func() error {
+		defer func() {
+			close(work)
+			close(ordered)
+		}()
+		b := &apBatch{done: make(chan struct{})}
+		send := func() bool {
+			select {
+			case ordered <- b:
+			case <-stop:
+				return false
+			}
+			select {
+			case work <- b:
+			case <-stop:
+				close(b.done)
+				return false
+			}
+			b = &apBatch{start: b.start + len(b.raws), done: make(chan struct{})}
+			return true
+		}
+		for i := 0; dec.PeekKind() != ']'; i++ {
+			if i%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			off := dec.InputOffset()
+			raw, err := dec.ReadValue()
+			if err != nil {
+				return jsonErrV2(file, dec, err)
+			}
+			// ReadValue's bytes are only valid until the next read.
+			b.raws = append(b.raws, bytes.Clone(raw))
+			b.offs = append(b.offs, off)
+			if len(b.raws) == apBatchSize && !send() {
+				return nil
+			}
+		}
+		if len(b.raws) > 0 {
+			send()
+		}
+		return nil
+	}()
+	wg.Wait()
+	if err := <-appendErr; err != nil {
+		return err
+	}
+	return readErr
+}
+
+// decode turns the batch's JSON into rows, or the first error with its
+// place in the file.
+func (b *apBatch) decode(file string, v2, haveMeta bool) {
+	b.rows = make([]apRow, 0, len(b.raws))
+	for j, raw := range b.raws {
+		i := b.start + j
+		prefix := "comparisons[" + strconv.Itoa(i) + "]"
+		var c apComparison
+		if err := jsonv2.Unmarshal(raw, &c, jsontext.AllowDuplicateNames(true)); err != nil {
+			b.err = valueErr(file, prefix, b.offs[j], err)
+			return
+		}
+		row, err := c.row(v2, haveMeta)
+		if err != nil {
+			var ie *InputError
+			if errors.As(err, &ie) {
+				ie.File, ie.Path = file, joinPath(prefix, ie.Path)
+				ie.Offset = b.offs[j]
+				ie.Line = lineAt(file, ie.Offset)
+			}
+			b.err = err
+			return
+		}
+		b.rows = append(b.rows, row)
+		b.raws[j] = nil
+	}
+}
+
+// valueErr places an error from decoding one value (whose offsets and JSON
+// pointer are relative to the value) in the file.
+func valueErr(file, prefix string, base int64, err error) error {
+	ie := &InputError{File: file, Offset: base, Path: prefix}
+	var sem *jsonv2.SemanticError
+	var syn *jsontext.SyntacticError
+	switch {
+	case errors.As(err, &sem):
+		ie.Offset += sem.ByteOffset
+		ie.Path = joinPath(prefix, pointerPath(sem.JSONPointer))
+		want := "another type"
+		if sem.GoType != nil {
+			want = goTypeName(sem.GoType.String())
+		}
+		ie.Msg = fmt.Sprintf("want %s, found %s", want, kindName(sem.JSONKind))
+		if sem.Err != nil && sem.JSONKind == 0 {
+			ie.Msg = sem.Err.Error()
+		}
+	case errors.As(err, &syn):
+		ie.Offset += syn.ByteOffset
+		ie.Path = joinPath(prefix, pointerPath(syn.JSONPointer))
+		ie.Msg = "invalid JSON: " + syn.Err.Error()
+	default:
+		ie.Msg = err.Error()
+	}
+	ie.Line = lineAt(file, ie.Offset)
+	return ie
 }
 
 // expectKind reads the next token and checks it opens an object or array.

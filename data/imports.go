@@ -171,7 +171,7 @@ func familyOf(kind string) []string {
 }
 
 func (tx *importTx) deleteDataset(name string) error {
-	for _, table := range []string{"ap_votes", "ap_meta", "ap_comparisons", "ap_annotators", "ap_datasets"} {
+	for _, table := range []string{"ap_meta", "ap_comparisons", "ap_annotators", "ap_datasets"} {
 		col := "dataset"
 		if table == "ap_datasets" {
 			col = "id"

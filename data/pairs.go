@@ -26,9 +26,20 @@ const (
 	PrefInvalid             // "invalid" and anything else
 )
 
-// prefCodeSQL codes ap_votes.pref as a Pref in SQL, so the scan moves small
-// integers instead of strings.
-const prefCodeSQL = `CASE WHEN pref IS NULL OR pref = '' THEN 0 WHEN pref = 'text_a' THEN 1 WHEN pref = 'text_b' THEN 2 WHEN pref = 'tie' THEN 3 ELSE 4 END`
+// prefFromCode reads a character of ap_comparisons.prefs.
+func prefFromCode(c byte) Pref {
+	switch c {
+	case 'a':
+		return PrefA
+	case 'b':
+		return PrefB
+	case 't':
+		return PrefTie
+	case 'i':
+		return PrefInvalid
+	}
+	return PrefNone
+}
 
 // PairsDataset is one AnnotatedPairs dataset's header.
 type PairsDataset struct {
@@ -126,15 +137,11 @@ SELECT idx, id, name, description, type, declared FROM ap_annotators WHERE datas
 	return out, nil
 }
 
-// votesPerWord is how many 4-bit vote codes the vote scan packs into one
-// integer.
-const votesPerWord = 16
-
 // PairsVoteMatrix loads a dataset's whole vote matrix and the models and
-// lengths of its comparisons. The votes come in one scan, packed in SQL 16
-// to an integer, so a 2.6-million-vote dataset moves about 160,000 rows
-// instead of 2.6 million. Votes of annotators not in ap_annotators, or of
-// comparisons out of range, cannot occur after an import and are ignored.
+// lengths of its comparisons. The votes come from one scan of each
+// comparison's vote codes, so a 2.6-million-vote dataset moves 50,000 short
+// strings. Votes of annotators not in ap_annotators, or of comparisons out
+// of range, cannot occur after an import and are ignored.
 func (s *Store) PairsVoteMatrix(ctx context.Context, dataset string) (VoteMatrix, error) {
 	var m VoteMatrix
 	var nAnn int
@@ -151,26 +158,25 @@ SELECT (SELECT count(*) FROM ap_comparisons WHERE dataset = ?),
 	for a := range m.Votes {
 		m.Votes[a] = backing[a*m.N : (a+1)*m.N : (a+1)*m.N]
 	}
-	rows, err := s.db.QueryContext(ctx, `
-SELECT annotator, cmp // 16 AS word, sum((`+prefCodeSQL+`)::UBIGINT << (4 * (cmp % 16))::UBIGINT)::UBIGINT
-FROM ap_votes WHERE dataset = ?
-GROUP BY annotator, word`, dataset)
+	// Each comparison carries its votes as one character per annotator
+	// (ap_comparisons.prefs), so the whole matrix is one scan of N short
+	// strings.
+	rows, err := s.db.QueryContext(ctx, `SELECT idx, prefs FROM ap_comparisons WHERE dataset = ?`, dataset)
 	if err != nil {
 		return m, fmt.Errorf("data: vote matrix: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var a, word int
-		var packed uint64
-		if err := rows.Scan(&a, &word, &packed); err != nil {
+		var i int
+		var prefs string
+		if err := rows.Scan(&i, &prefs); err != nil {
 			return m, fmt.Errorf("data: vote matrix: %w", err)
 		}
-		if a < 0 || a >= nAnn {
+		if i < 0 || i >= m.N {
 			continue
 		}
-		votes := m.Votes[a]
-		for k, i := 0, word*votesPerWord; k < votesPerWord && i < m.N; k, i = k+1, i+1 {
-			votes[i] = Pref(packed >> (4 * k) & 0xf)
+		for a := 0; a < len(prefs) && a < nAnn; a++ {
+			m.Votes[a][i] = prefFromCode(prefs[a])
 		}
 	}
 	if err := rows.Err(); err != nil {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -39,7 +40,12 @@ type Options struct {
 	Path string
 	// ReadOnly opens the file read-only: no migrations, no imports.
 	ReadOnly bool
+	// MemoryLimit caps DuckDB's memory (e.g. "1GB"); empty keeps DuckDB's
+	// default of 80% of the machine's memory.
+	MemoryLimit string
 }
+
+var memoryLimitRe = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$`)
 
 // Store is the DuckDB database behind auditscope.
 type Store struct {
@@ -62,7 +68,17 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		}
 		dsn += "?" + url.Values{"access_mode": {"read_only"}}.Encode()
 	}
-	connector, err := duckdb.NewConnector(dsn, nil)
+	if opts.MemoryLimit != "" && !memoryLimitRe.MatchString(opts.MemoryLimit) {
+		return nil, fmt.Errorf("data: memory limit %q: want a size such as 512MB or 2GB", opts.MemoryLimit)
+	}
+	connector, err := duckdb.NewConnector(dsn, func(execer driver.ExecerContext) error {
+		if opts.MemoryLimit == "" {
+			return nil
+		}
+		// Checked against memoryLimitRe above; SET takes no parameters.
+		_, err := execer.ExecContext(ctx, "SET memory_limit = '"+opts.MemoryLimit+"'", nil)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("data: open %q: %w", opts.Path, err)
 	}

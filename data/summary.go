@@ -33,7 +33,7 @@ func (s *Store) Summary(ctx context.Context) (Summary, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT d.id, d.name, d.description, d.format, d.synthetic, d.n_comparisons,
        (SELECT count(*) FROM ap_annotators a WHERE a.dataset = d.id),
-       (SELECT count(*) FROM ap_votes v WHERE v.dataset = d.id)
+       d.n_votes
 FROM ap_datasets d ORDER BY d.synthetic DESC, d.id`)
 	if err != nil {
 		return out, fmt.Errorf("data: summary: %w", err)

@@ -128,6 +128,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	dbPath := fs.String("db", "", "DuckDB database `file` (created if missing); empty: in-memory")
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on; the default is reachable only from this machine")
 	readOnly := fs.Bool("read-only", false, "open the database read-only (nothing can be imported or changed)")
+	memLimit := fs.String("memory-limit", "", "cap DuckDB's memory, e.g. `1GB` (default: 80% of the machine's memory)")
 	name := fs.String("name", "", "dataset or experiment `name` for the imported PATHs")
 	replace := fs.Bool("replace", false, "replace an existing dataset or experiment of the same name")
 	eval, behavior := logFlags(fs)
@@ -143,7 +144,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	start := time.Now()
-	store, err := data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: *readOnly})
+	store, err := data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: *readOnly, MemoryLimit: *memLimit})
 	if err != nil {
 		return err
 	}
@@ -184,6 +185,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	dbPath := fs.String("db", "", "DuckDB database `file` to import into (created if missing; required)")
 	name := fs.String("name", "", "dataset or experiment `name` (default: from the file's metadata or its file name)")
 	replace := fs.Bool("replace", false, "replace an existing dataset or experiment of the same name with different content")
+	memLimit := fs.String("memory-limit", "", "cap DuckDB's memory, e.g. `1GB` (default: 80% of the machine's memory)")
 	eval, behavior := logFlags(fs)
 	if err := parse(fs, args, stdout); err != nil {
 		return err
@@ -201,7 +203,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *name != "" && len(paths) > 1 {
 		return usageError{"--name names one import; give one PATH with it"}
 	}
-	store, err := data.Open(ctx, data.Options{Path: *dbPath})
+	store, err := data.Open(ctx, data.Options{Path: *dbPath, MemoryLimit: *memLimit})
 	if err != nil {
 		return err
 	}

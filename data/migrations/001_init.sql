@@ -25,6 +25,7 @@ CREATE TABLE ap_datasets (
     created_at         VARCHAR NOT NULL,
     synthetic          BOOLEAN NOT NULL,
     n_comparisons      INTEGER NOT NULL,
+    n_votes            BIGINT  NOT NULL,
     dropped_duplicates INTEGER NOT NULL,
     metadata_keys      VARCHAR NOT NULL   -- JSON list, in file order
 );
@@ -54,16 +55,20 @@ CREATE TABLE ap_comparisons (
     attrs_a  VARCHAR,               -- JSON object of response keys beyond text and model
     attrs_b  VARCHAR,
     metadata VARCHAR,               -- JSON object, as in the file
-    votes    VARCHAR                -- JSON [[annotator idx, pref, reason], ...]; ap_votes is derived from it
+    votes    VARCHAR NOT NULL,      -- JSON [[annotator idx, pref, reason], ...] (see ap_votes)
+    prefs    VARCHAR NOT NULL       -- one character per annotator idx: '-' none, a, b, t (tie), i (anything else)
 );
 
-CREATE TABLE ap_votes (
-    dataset   VARCHAR  NOT NULL,
-    cmp       INTEGER  NOT NULL,    -- ap_comparisons.idx
-    annotator INTEGER  NOT NULL,    -- ap_annotators.idx
-    pref      VARCHAR,              -- text_a, text_b, tie, invalid, ... or NULL
-    reason    VARCHAR               -- no_pref_reason, when pref is NULL
-);
+-- Votes one row each, derived from ap_comparisons.votes. A view rather than a
+-- table: millions of vote rows cost seconds and a gigabyte to insert, while
+-- the explorer reads the compact prefs column and one comparison's votes at
+-- a time.
+CREATE VIEW ap_votes AS
+SELECT c.dataset, c.idx AS cmp,
+       CAST(x->>'$[0]' AS INTEGER) AS annotator,   -- ap_annotators.idx
+       x->>'$[1]' AS pref,                          -- text_a, text_b, tie, invalid, ... or NULL
+       x->>'$[2]' AS reason                         -- no_pref_reason, when pref is NULL
+FROM ap_comparisons c, unnest(CAST(c.votes AS JSON[])) AS u(x);
 
 CREATE TABLE ap_meta (
     dataset VARCHAR NOT NULL,
