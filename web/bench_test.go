@@ -1,0 +1,196 @@
+package web
+
+// Benchmarks for the speed targets of docs/PERFORMANCE.md. The inputs are
+// built by `task bench`: AUDITSCOPE_BENCH_AP names an AnnotatedPairs file
+// (gen_ap.py OUT 50000 40 5) and AUDITSCOPE_BENCH_AUDITS the size of the
+// synthetic experiment (default 100,000 audits). Without the file the
+// AnnotatedPairs benchmarks skip.
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/demo"
+)
+
+func quietServer(store *data.Store) *Server {
+	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+}
+
+// benchAP is a store holding the benchmark AnnotatedPairs file.
+var benchAP = sync.OnceValues(func() (*data.Store, error) {
+	path := os.Getenv("AUDITSCOPE_BENCH_AP")
+	if path == "" {
+		return nil, nil
+	}
+	ctx := context.Background()
+	store, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		return nil, err
+	}
+	_, err = store.ImportAnnotatedPairs(ctx, path, data.ImportOptions{Name: "bench"})
+	return store, err
+})
+
+func mustBenchAP(b *testing.B) *data.Store {
+	b.Helper()
+	store, err := benchAP()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if store == nil {
+		b.Skip("set AUDITSCOPE_BENCH_AP to an AnnotatedPairs file (task bench makes one with gen_ap.py)")
+	}
+	return store
+}
+
+// benchGet fetches path b.N times and fails on anything but 200.
+func benchGet(b *testing.B, s *Server, path string) {
+	b.Helper()
+	for b.Loop() {
+		if r := get(b, s, path); r.Code != http.StatusOK {
+			b.Fatalf("GET %s: %d\n%.300s", path, r.Code, r.Body)
+		}
+	}
+}
+
+// BenchmarkPairsTable: the metrics table, every annotator against one
+// reference (cache warm, as on every change of view after the first).
+func BenchmarkPairsTable(b *testing.B) {
+	s := quietServer(mustBenchAP(b))
+	get(b, s, "/pairs/bench")
+	benchGet(b, s, "/pairs/bench?sort=spread&dir=desc")
+}
+
+// BenchmarkPairsSplit: the same table split by a metadata column with four
+// values.
+func BenchmarkPairsSplit(b *testing.B) {
+	s := quietServer(mustBenchAP(b))
+	get(b, s, "/pairs/bench")
+	benchGet(b, s, "/pairs/bench?split=topic&sort=spread&dir=desc")
+}
+
+// BenchmarkPairsBootstrap: the strength intervals of every annotator (1,000
+// paired resamples) on a cold cache; a second request is served from it.
+func BenchmarkPairsBootstrap(b *testing.B) {
+	store := mustBenchAP(b)
+	warm := quietServer(store)
+	get(b, warm, "/pairs/bench") // the vote matrix is loaded; the bootstrap is not
+	for b.Loop() {
+		b.StopTimer()
+		s := quietServer(store)
+		get(b, s, "/pairs/bench")
+		b.StartTimer()
+		if r := get(b, s, "/pairs/bench?ci=1"); r.Code != http.StatusOK {
+			b.Fatal(r.Code)
+		}
+	}
+}
+
+// BenchmarkDemoStart: a fresh in-memory database, the whole demo loaded,
+// and the first page served.
+func BenchmarkDemoStart(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		store, err := data.Open(ctx, data.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := demo.Load(ctx, store); err != nil {
+			b.Fatal(err)
+		}
+		if r := get(b, quietServer(store), "/"); r.Code != http.StatusOK {
+			b.Fatal(r.Code)
+		}
+		b.StopTimer()
+		store.Close()
+		b.StartTimer()
+	}
+}
+
+// bench100k is a store with the synthetic experiment scaled to about
+// AUDITSCOPE_BENCH_AUDITS audits (100,000 by default).
+var bench100k = sync.OnceValues(func() (*data.Store, error) {
+	n := 100000
+	if v, err := strconv.Atoi(os.Getenv("AUDITSCOPE_BENCH_AUDITS")); err == nil && v > 0 {
+		n = v
+	}
+	ctx := context.Background()
+	store, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		return nil, err
+	}
+	b := demo.Experiment(demo.Options{Audits: n})
+	_, err = store.ImportBundle(ctx, bundle.FromBundle(b, "bench", false), "bench-"+strconv.Itoa(n),
+		data.ImportOptions{Synthetic: true, Transcripts: func(id string) ([]byte, error) { return []byte(`{"metadata":{}}`), nil }})
+	return store, err
+})
+
+func mustBench100k(b *testing.B) *data.Store {
+	b.Helper()
+	store, err := bench100k()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return store
+}
+
+// BenchmarkAuditBrowser100k: filter, sort and one page of the audit browser.
+func BenchmarkAuditBrowser100k(b *testing.B) {
+	s := quietServer(mustBench100k(b))
+	benchGet(b, s, "/audits?exp=demo&eval=production&split=benign&sort=turns&dir=desc&page=3")
+}
+
+// BenchmarkAuditScoreFilter100k: a judge-score threshold sorted by that score.
+func BenchmarkAuditScoreFilter100k(b *testing.B) {
+	s := quietServer(mustBench100k(b))
+	benchGet(b, s, "/audits?exp=demo&score=concerning%3E%3D7&sort=score:concerning&dir=desc")
+}
+
+// BenchmarkSearch100k: full-text search over every transcript and summary.
+func BenchmarkSearch100k(b *testing.B) {
+	s := quietServer(mustBench100k(b))
+	benchGet(b, s, "/audits?exp=demo&q=academic+citations")
+}
+
+// BenchmarkOverview100k: the experiment overview on a cold cache (every
+// auditor's dimensions with bootstrap intervals computed from the audits).
+func BenchmarkOverview100k(b *testing.B) {
+	store := mustBench100k(b)
+	for b.Loop() {
+		if r := get(b, quietServer(store), "/experiments/demo"); r.Code != http.StatusOK {
+			b.Fatal(r.Code)
+		}
+	}
+}
+
+// BenchmarkFigures100k: every experiment figure as SVG (statistics cached,
+// figures drawn each time).
+func BenchmarkFigures100k(b *testing.B) {
+	s := quietServer(mustBench100k(b))
+	figs := []string{"scores.svg", "rwr.svg", "transfer.svg", "cycles.svg", "dose.svg", "refresh.svg?dim=composite", "crux-realism.svg"}
+	for _, f := range figs {
+		get(b, s, "/experiments/demo/figures/"+f) // warm the statistics
+	}
+	for _, f := range figs {
+		name := strings.TrimSuffix(strings.Split(f, "?")[0], filepath.Ext(strings.Split(f, "?")[0]))
+		b.Run(name, func(b *testing.B) { benchGet(b, s, "/experiments/demo/figures/"+f) })
+	}
+}
+
+// BenchmarkAuditPage100k: one audit page opened from a filtered list
+// (previous/next computed within the filter).
+func BenchmarkAuditPage100k(b *testing.B) {
+	s := quietServer(mustBench100k(b))
+	benchGet(b, s, "/audits/demo:a-000500?exp=demo&eval=production&sort=turns&dir=desc")
+}
