@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"math"
+	"runtime"
 	"sync"
 
 	"github.com/auditscope/auditscope/analysis"
@@ -65,6 +66,35 @@ func (c *statsCache) get(ctx context.Context, store *data.Store, exp string) (*e
 	}
 	c.m[exp] = st
 	return st, nil
+}
+
+// auditorStats computes one auditor's dimensions and detection rates.
+func auditorStats(a data.Auditor, in analysis.DimensionInput, stc, def []bool, seed uint64) (auditorScores, error) {
+	d, err := analysis.Dimensions(in, 0.95, bootstrapResamples, seed)
+	if err != nil {
+		return auditorScores{}, err
+	}
+	sc := auditorScores{Auditor: a, Score: map[string]analysis.Estimate{}, N: map[string]int{}}
+	set := func(k string, s analysis.DimensionScore) {
+		sc.Score[k], sc.N[k] = s.Estimate, s.N
+	}
+	set("audit_quality", d.AuditQuality)
+	set("fp_calibration", d.FPCalibration)
+	set("production", d.Production)
+	set("realism", d.Realism)
+	set("composite", d.Composite)
+	for k, v := range map[string][]bool{"auditbench_stc": stc, "auditbench_default": def} {
+		est := analysis.Estimate{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+		if len(v) > 0 {
+			r, err := analysis.DetectionRate(v, 0.95)
+			if err != nil {
+				return auditorScores{}, err
+			}
+			est = analysis.Estimate{Value: 100 * r.Value, Lo: 100 * r.Lo, Hi: 100 * r.Hi}
+		}
+		sc.Score[k], sc.N[k] = est, len(v)
+	}
+	return sc, nil
 }
 
 func computeExperimentStats(ctx context.Context, store *data.Store, exp string) (*experimentStats, error) {
@@ -134,34 +164,49 @@ func computeExperimentStats(ctx context.Context, store *data.Store, exp string) 
 			x.in.Realism = append(x.in.Realism, j.Outcome)
 		}
 	}
-	st := &experimentStats{Exp: e, Runs: runs}
-	for i, a := range auditors {
-		x := per[a.ID]
-		d, err := analysis.Dimensions(x.in, 0.95, bootstrapResamples, uint64(i+1))
+	st := &experimentStats{Exp: e, Runs: runs, Auditors: make([]auditorScores, len(auditors))}
+	// Each auditor's bootstrap is independent: spread them over the cores.
+	errs := make([]error, len(auditors))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				x := per[auditors[i].ID]
+				st.Auditors[i], errs[i] = auditorStats(auditors[i], x.in, x.stc, x.def, uint64(i+1))
+			}
+		}()
+	}
+	for i := range auditors {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		sc := auditorScores{Auditor: a, Score: map[string]analysis.Estimate{}, N: map[string]int{}}
-		set := func(k string, s analysis.DimensionScore) {
-			sc.Score[k], sc.N[k] = s.Estimate, s.N
-		}
-		set("audit_quality", d.AuditQuality)
-		set("fp_calibration", d.FPCalibration)
-		set("production", d.Production)
-		set("realism", d.Realism)
-		set("composite", d.Composite)
-		for k, v := range map[string][]bool{"auditbench_stc": x.stc, "auditbench_default": x.def} {
-			est := analysis.Estimate{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
-			if len(v) > 0 {
-				r, err := analysis.DetectionRate(v, 0.95)
-				if err != nil {
-					return nil, err
-				}
-				est = analysis.Estimate{Value: 100 * r.Value, Lo: 100 * r.Lo, Hi: 100 * r.Hi}
-			}
-			sc.Score[k], sc.N[k] = est, len(v)
-		}
-		st.Auditors = append(st.Auditors, sc)
 	}
 	return st, nil
+}
+
+// Warm computes every experiment's statistics ahead of the first request
+// (serve calls it in the background at start-up), so no visitor waits for
+// the bootstraps. Errors are logged; a page would report them again.
+func (s *Server) Warm(ctx context.Context) {
+	exps, err := s.store.ExperimentList(ctx)
+	if err != nil {
+		s.log.Warn("warm statistics", "err", err)
+		return
+	}
+	for _, e := range exps {
+		if ctx.Err() != nil {
+			return
+		}
+		if _, err := s.stats.get(ctx, s.store, e.ID); err != nil {
+			s.log.Warn("warm statistics", "experiment", e.ID, "err", err)
+		}
+	}
 }

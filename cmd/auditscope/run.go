@@ -169,6 +169,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	srv := web.New(store, logger, web.Config{ReadOnly: *readOnly || store.ReadOnly()})
 	ln, err := net.Listen("tcp", *addr)
+	if err == nil {
+		go srv.Warm(ctx)
+	}
 	if err != nil {
 		return err
 	}
