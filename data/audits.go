@@ -148,7 +148,7 @@ func (f AuditFilter) query(selectCols string) (string, []any, error) {
 	var sargs []any
 	if dim, ok := strings.CutPrefix(f.Sort, "score:"); ok {
 		sortScore = "ss.score"
-		join = " LEFT JOIN audit_scores ss ON ss.experiment = a.experiment AND ss.audit = a.id AND ss.dimension = ?"
+		join = " LEFT JOIN (SELECT experiment, audit, score FROM audit_scores WHERE dimension = ?) ss ON ss.experiment = a.experiment AND ss.audit = a.id"
 		sargs = append(sargs, dim)
 	}
 	q := "SELECT " + selectCols + ", " + sortScore + " AS sort_score FROM audits a LEFT JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor" + join + where
@@ -200,6 +200,82 @@ func (s *Store) ListAudits(ctx context.Context, f AuditFilter, offset, limit int
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// ListAuditsPage returns one page of the audits a filter selects and how
+// many it selects in all, with one scan of the filter: the first query
+// orders the matches by their keys alone (narrow rows sort fast) and counts
+// them in the same pass; the second fetches the page's rows by key.
+func (s *Store) ListAuditsPage(ctx context.Context, f AuditFilter, offset, limit int) ([]AuditRow, int, error) {
+	q, args, err := f.query("a.key, count(*) OVER () AS total")
+	if err != nil {
+		return nil, 0, fmt.Errorf("data: list audits: %w", err)
+	}
+	order, _, err := f.orderBy()
+	if err != nil {
+		return nil, 0, fmt.Errorf("data: list audits: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, q+order+" LIMIT ? OFFSET ?", append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("data: list audits: %w", err)
+	}
+	var keys []string
+	total := -1
+	for rows.Next() {
+		var k string
+		var sortScore sql.NullFloat64
+		if err := rows.Scan(&k, &total, &sortScore); err != nil {
+			rows.Close()
+			return nil, 0, fmt.Errorf("data: list audits: %w", err)
+		}
+		keys = append(keys, k)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("data: list audits: %w", err)
+	}
+	if total < 0 { // a page past the end: count separately
+		n, err := s.CountAudits(ctx, f)
+		return nil, n, err
+	}
+	page, err := s.auditsByKey(ctx, keys, f.Sort)
+	return page, total, err
+}
+
+// auditsByKey fetches audit rows in the order of keys.
+func (s *Store) auditsByKey(ctx context.Context, keys []string, sort string) ([]AuditRow, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	f := AuditFilter{Sort: sort}
+	q, args, err := f.query(auditColumns)
+	if err != nil {
+		return nil, fmt.Errorf("data: list audits: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, q+" WHERE a.key IN (SELECT unnest(?::VARCHAR[]))", append(args, keys)...)
+	if err != nil {
+		return nil, fmt.Errorf("data: list audits: %w", err)
+	}
+	defer rows.Close()
+	byKey := make(map[string]AuditRow, len(keys))
+	for rows.Next() {
+		var r AuditRow
+		if err := rows.Scan(&r.Key, &r.Experiment, &r.ID, &r.Auditor, &r.AuditorName, &r.Eval, &r.Behavior, &r.Split, &r.Seed, &r.Target,
+			&r.Turns, &r.Messages, &r.Detected, &r.FalsePositive, &r.Quality, &r.ProductionValue, &r.Summary, &r.Strategy, &r.SortScore); err != nil {
+			return nil, fmt.Errorf("data: list audits: %w", err)
+		}
+		byKey[r.Key] = r
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("data: list audits: %w", err)
+	}
+	out := make([]AuditRow, 0, len(keys))
+	for _, k := range keys {
+		if r, ok := byKey[k]; ok {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
 
 // Neighbors returns the keys of the audits before and after key in the

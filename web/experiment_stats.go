@@ -43,6 +43,9 @@ type experimentStats struct {
 	Exp      data.Experiment
 	Runs     []data.Run
 	Auditors []auditorScores
+	// Audits are the outcome rows the statistics came from, kept for the
+	// pages that break them down further (transfer).
+	Audits []data.EvalAudit
 }
 
 // statsCache computes each experiment's statistics once.
@@ -164,7 +167,7 @@ func computeExperimentStats(ctx context.Context, store *data.Store, exp string) 
 			x.in.Realism = append(x.in.Realism, j.Outcome)
 		}
 	}
-	st := &experimentStats{Exp: e, Runs: runs, Auditors: make([]auditorScores, len(auditors))}
+	st := &experimentStats{Exp: e, Runs: runs, Auditors: make([]auditorScores, len(auditors)), Audits: audits}
 	// Each auditor's bootstrap is independent: spread them over the cores.
 	errs := make([]error, len(auditors))
 	var wg sync.WaitGroup

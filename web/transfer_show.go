@@ -25,10 +25,7 @@ func (s *Server) transferTable(c echo.Context) (views.TransferView, error) {
 	if err != nil {
 		return views.TransferView{}, err
 	}
-	audits, err := s.store.EvalAudits(ctx, st.Exp.ID)
-	if err != nil {
-		return views.TransferView{}, err
-	}
+	audits := st.Audits
 	type key struct{ auditor, eval, behavior string }
 	det := map[key][]bool{}
 	behaviors := map[string]bool{}

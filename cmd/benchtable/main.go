@@ -56,7 +56,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	log := func(format string, a ...any) { fmt.Fprintf(stderr, "· "+format+"\n", a...) }
 
-	ap := filepath.Join(*out, fmt.Sprintf("ap-%d-40.json", *n))
+	ap, err := filepath.Abs(filepath.Join(*out, fmt.Sprintf("ap-%d-40.json", *n)))
+	if err != nil {
+		return err
+	}
 	if _, err := os.Stat(ap); err != nil {
 		log("writing %s with gen_ap.py", ap)
 		if err := runCmd(ctx, stderr, nil, "python3", *gen, ap, strconv.Itoa(*n), "40", "5"); err != nil {
@@ -94,7 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	log("go test -bench (this takes a few minutes)")
 	var bench bytes.Buffer
 	env := append(os.Environ(), "AUDITSCOPE_BENCH_AP="+ap, "AUDITSCOPE_BENCH_AUDITS="+strconv.Itoa(*audits))
-	err := runCmd(ctx, io.MultiWriter(&bench, stderr), env, "go", "test", "-run", "^$", "-bench",
+	err = runCmd(ctx, io.MultiWriter(&bench, stderr), env, "go", "test", "-run", "^$", "-bench",
 		"PairsTable|PairsSplit|PairsBootstrap|AuditBrowser100k|AuditScoreFilter100k|Search100k|Overview100k|Figures100k|AuditPage100k",
 		"-benchtime", *benchtime, "./web/")
 	if err != nil {
