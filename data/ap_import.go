@@ -434,7 +434,7 @@ func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, op
 // comparison at a time (jsontext streams; encoding/json's Token API is several
 // times slower on large files).
 func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error {
-	dec := jsontext.NewDecoder(r, jsontext.AllowDuplicateNames(true))
+	dec := jsontext.NewDecoder(bomAsSpaces(r), jsontext.AllowDuplicateNames(true))
 	if err := expectKind(dec, file, '{'); err != nil {
 		return err
 	}

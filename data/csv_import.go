@@ -37,8 +37,12 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 	st, _ := f.Stat()
 	br := bufio.NewReader(&countingReader{r: f, total: st.Size(), progress: opts.Progress})
 	// A UTF-8 byte order mark (Excel writes one) is not part of the header.
-	if b, _ := br.Peek(3); bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
+	if b, _ := br.Peek(3); bytes.Equal(b, utf8BOM) {
 		br.Discard(3)
+	}
+	// Text has no NUL bytes; a zip, an image or a .eval log does.
+	if b, _ := br.Peek(512); bytes.IndexByte(b, 0) >= 0 {
+		return ImportResult{}, &InputError{File: path, Line: 1, Offset: -1, Msg: "binary data or UTF-16 text, not a UTF-8 CSV text file"}
 	}
 	err = s.inImport(ctx, func(tx *importTx) error {
 		l := newAPLoader(tx, path, hash, opts, KindPreferenceCSV)

@@ -3,6 +3,7 @@ package data
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // InputError is a problem with an imported file: which file, where in it,
@@ -23,9 +24,32 @@ func (e *InputError) Error() string {
 		loc += fmt.Sprintf(" (byte %d)", e.Offset)
 	}
 	if e.Path != "" {
-		loc += ": " + e.Path
+		loc += ": " + clipMiddle(e.Path, maxErrPath)
 	}
-	return loc + ": " + e.Msg
+	return loc + ": " + clipMiddle(e.Msg, maxErrMsg)
+}
+
+// Caps on what an error echoes of the input: a 10,000-deep JSON path or a
+// megabyte value quoted in a message is cut in the middle.
+const (
+	maxErrPath = 200
+	maxErrMsg  = 800
+)
+
+// clipMiddle shortens s to about n bytes, keeping its start and end.
+func clipMiddle(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head, tail := n*2/3, n/3
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	cut := len(s) - tail
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	return fmt.Sprintf("%s…(%d bytes cut)…%s", s[:head], cut-head, s[cut:])
 }
 
 // IsInputError reports whether err is (or wraps) an *InputError.

@@ -279,6 +279,9 @@ func DetectKind(path string) (string, error) {
 		}
 		return "", &InputError{File: path, Offset: -1, Msg: "folder has no experiment.json (an auditscope bundle needs one) and no Petri transcripts or Inspect logs (.json, .eval)"}
 	}
+	if st.Size() == 0 {
+		return "", &InputError{File: path, Offset: -1, Msg: "the file is empty (0 bytes): nothing to import"}
+	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
 		return KindPreferenceCSV, nil
@@ -299,7 +302,7 @@ func sniffJSON(path string) (string, error) {
 		return "", fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
-	dec := json.NewDecoder(f)
+	dec := json.NewDecoder(bomAsSpaces(f))
 	tok, err := dec.Token()
 	if err != nil {
 		return "", jsonErr(path, dec, "", err)

@@ -2,17 +2,49 @@ package data
 
 import (
 	"bufio"
-	"strconv"
-
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// bomAsSpaces reads r with a leading UTF-8 byte order mark turned into three
+// spaces. JSON allows no BOM but Windows editors write one; spaces are JSON
+// whitespace and keep every byte offset an error reports true to the file.
+func bomAsSpaces(r io.Reader) io.Reader {
+	br := bufio.NewReader(r)
+	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
+		br.Discard(len(utf8BOM))
+		return io.MultiReader(strings.NewReader("   "), br)
+	}
+	return br
+}
+
+// firstInvalidUTF8 returns the offset of the first byte of b that is not
+// valid UTF-8, or -1.
+func firstInvalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
 
 // jsonErr turns a decoding error into an InputError with the byte offset,
 // the line (counted from the file) and the JSON path.
@@ -35,6 +67,9 @@ func jsonErr(file string, dec *json.Decoder, path string, err error) error {
 			ie.Offset = dec.InputOffset()
 		}
 		ie.Msg = "the file ends in the middle of the JSON (truncated?)"
+		if ie.Offset == 0 && path == "" {
+			ie.Msg = "the file is empty: want a JSON object"
+		}
 	default:
 		var inner *InputError
 		if errors.As(err, &inner) {

@@ -1,7 +1,6 @@
 package data
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -404,7 +403,7 @@ func logKind(path string) (string, error) {
 		return "", fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReader(f))
+	dec := json.NewDecoder(bomAsSpaces(f))
 	tok, err := dec.Token()
 	if err != nil {
 		return "", jsonErr(path, dec, "", err)
@@ -456,7 +455,12 @@ func readPetriFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	return bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}), nil
+	// encoding/json would turn invalid UTF-8 into U+FFFD in what it decodes
+	// while the file's bytes are stored as given: refuse it.
+	if i := firstInvalidUTF8(b); i >= 0 {
+		return nil, &InputError{File: path, Offset: int64(i), Line: lineAt(path, int64(i)), Msg: "not valid UTF-8"}
+	}
+	return bytes.TrimPrefix(b, utf8BOM), nil
 }
 
 // logErr turns a reading error into an *InputError naming the file (and

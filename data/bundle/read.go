@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Pos is where a record came from: the file inside the bundle and its line.
@@ -80,8 +81,13 @@ func Open(p string) (Source, io.Closer, error) {
 		return nil, nil, err
 	}
 	if st.IsDir() {
-		s := &dirSource{name: p, fsys: os.DirFS(p)}
-		return s, io.NopCloser(nil), nil
+		// An os.Root, unlike os.DirFS, refuses symbolic links that lead out
+		// of the folder.
+		root, err := os.OpenRoot(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &dirSource{name: p, fsys: root.FS()}, root, nil
 	}
 	zr, err := zip.OpenReader(p)
 	if err != nil {
@@ -146,12 +152,34 @@ func (s *dirSource) ReadFile(name string) ([]byte, error) {
 	defer f.Close()
 	b, err := io.ReadAll(f)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %s", name, describeReadErr(err))
 	}
 	if len(b) > MaxMemberSize {
 		return nil, fmt.Errorf("%s is larger than %d bytes", name, int64(MaxMemberSize))
 	}
-	return b, nil
+	if i := firstInvalidUTF8(b); i >= 0 {
+		return nil, fmt.Errorf("%s is not valid UTF-8 (at byte offset %d)", name, i)
+	}
+	return bytes.TrimPrefix(b, utf8BOM), nil
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// firstInvalidUTF8 returns the offset of the first byte of b that is not
+// valid UTF-8, or -1. encoding/json would quietly turn such bytes into
+// U+FFFD.
+func firstInvalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
 }
 
 func (s *dirSource) Experiment() (Experiment, error) {
@@ -184,14 +212,17 @@ func eachLine[T any](s *dirSource, name string, optional bool, fn func(Pos, *T, 
 			return nil
 		}
 		if err != nil {
-			return &Error{Pos: Pos{File: name, Line: line}, Msg: err.Error()}
+			return &Error{Pos: Pos{File: name, Line: line}, Msg: describeReadErr(err)}
 		}
 		b = bytes.TrimSpace(b)
 		if line == 1 {
-			b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
+			b = bytes.TrimPrefix(b, utf8BOM)
 		}
 		if len(b) == 0 {
 			continue
+		}
+		if i := firstInvalidUTF8(b); i >= 0 {
+			return &Error{Pos: Pos{File: name, Line: line}, Msg: fmt.Sprintf("not valid UTF-8 (byte %d of the line)", i+1)}
 		}
 		v := new(T)
 		if err := decodeStrict(b, v); err != nil {
@@ -273,6 +304,15 @@ func decodeStrict(b []byte, v any) error {
 	return nil
 }
 
+// describeReadErr words an error reading a bundle file; a zip member whose
+// data does not match its header fails with zip.ErrFormat or ErrChecksum.
+func describeReadErr(err error) string {
+	if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) {
+		return "corrupt zip member, or larger than its header claims (" + err.Error() + ")"
+	}
+	return err.Error()
+}
+
 func describeJSONErr(err error) string {
 	var typ *json.UnmarshalTypeError
 	var syn *json.SyntaxError
@@ -283,6 +323,8 @@ func describeJSONErr(err error) string {
 		return fmt.Sprintf("invalid JSON at byte %d: %v", syn.Offset, syn)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "the JSON ends early (truncated?)"
+	case errors.Is(err, io.EOF):
+		return "the file is empty: want a JSON object"
 	}
 	return err.Error()
 }

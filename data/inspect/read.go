@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/auditscope/auditscope/data/petri"
 	"github.com/klauspost/compress/zstd"
@@ -227,7 +228,29 @@ func (l *Log) read(name string) ([]byte, error) {
 	if uint64(buf.Len()) > m.UncompressedSize64 {
 		return nil, l.errorf(name, "", "member is larger than its header claims (%d bytes)", m.UncompressedSize64)
 	}
+	if i := firstInvalidUTF8(buf.Bytes()); i >= 0 {
+		return nil, l.errorf(name, "", "not valid UTF-8 (at byte offset %d)", i)
+	}
 	return buf.Bytes(), nil
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// firstInvalidUTF8 returns the offset of the first byte of b that is not
+// valid UTF-8, or -1. encoding/json would quietly turn such bytes into
+// U+FFFD.
+func firstInvalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
 }
 
 // Samples visits every sample in order, with its messages.
@@ -420,6 +443,9 @@ func openJSON(path string) (*Log, error) {
 		if err := dec.Decode(&raw); err != nil {
 			return err
 		}
+		if i := firstInvalidUTF8(raw); i >= 0 {
+			return &Error{File: l.Path, Path: key, Offset: dec.InputOffset() - int64(len(raw)-i), Msg: "not valid UTF-8"}
+		}
 		top[key] = raw
 		return nil
 	}, func(int, int64, json.RawMessage) error { return nil }, func() bool {
@@ -452,7 +478,15 @@ func (l *Log) streamJSON(other func(key string, dec *json.Decoder) error, sample
 		return err
 	}
 	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<20))
+	br := bufio.NewReaderSize(f, 1<<20)
+	var r io.Reader = br
+	// A UTF-8 byte order mark reads as spaces: JSON allows none, and spaces
+	// keep the offsets in errors true to the file.
+	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
+		br.Discard(len(utf8BOM))
+		r = io.MultiReader(strings.NewReader("   "), br)
+	}
+	dec := json.NewDecoder(r)
 	fail := func(path string, err error) error {
 		var le *Error
 		if errors.As(err, &le) {
@@ -505,6 +539,9 @@ func (l *Log) streamJSON(other func(key string, dec *json.Decoder) error, sample
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {
 				return fail(fmt.Sprintf("samples[%d]", i), err)
+			}
+			if j := firstInvalidUTF8(raw); j >= 0 {
+				return &Error{File: l.Path, Path: fmt.Sprintf("samples[%d]", i), Offset: dec.InputOffset() - int64(len(raw)-j), Msg: "not valid UTF-8"}
 			}
 			// The callback's errors (a bad sample, or whatever the caller
 			// returns) already say where they are.

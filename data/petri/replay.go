@@ -47,7 +47,15 @@ type viewState struct {
 	branches []Branch
 	cur      []Message
 	shared   int
+	copies   *int64 // copy budget left, shared by the replay's views
 }
+
+// maxCopyGrowth caps how much json_patch "copy" operations may grow the views
+// of one transcript in total. A copy is the one edit whose output is not
+// bounded by the file: a value copied into itself doubles, so a few kilobytes
+// of events could otherwise ask for gigabytes. (Petri writes its patches
+// with add, remove, replace and move.)
+const maxCopyGrowth = 4 << 20
 
 // close ends the current branch when an edit shortens the history to keep
 // messages; the new branch shares them.
@@ -75,10 +83,11 @@ func (t *Transcript) Views() ([]View, error) {
 	}
 	states := map[string]*viewState{}
 	var order []string
+	copies := int64(maxCopyGrowth)
 	state := func(name string) *viewState {
 		s, ok := states[name]
 		if !ok {
-			s = &viewState{}
+			s = &viewState{copies: &copies}
 			states[name] = s
 			order = append(order, name)
 		}
@@ -186,9 +195,17 @@ func (s *viewState) patch(ops []JSONChange) error {
 	if err != nil {
 		return fmt.Errorf("json_patch: %w", err)
 	}
-	out, err := p.Apply(doc)
+	opts := jsonpatch.NewApplyOptions()
+	opts.AccumulatedCopySizeLimit = max(*s.copies, 1) // 0 would mean no limit
+	out, err := p.ApplyWithOptions(doc, opts)
 	if err != nil {
 		return fmt.Errorf("json_patch: %w", err)
+	}
+	// Growth beyond the patch's own values came from copies.
+	if grown := int64(len(out) - len(doc) - len(raw)); grown > 0 {
+		if *s.copies -= grown; *s.copies < 0 {
+			return fmt.Errorf("json_patch: copies grow the transcript by more than %d bytes", int64(maxCopyGrowth))
+		}
 	}
 	var next []Message
 	if err := json.Unmarshal(out, &next); err != nil {
