@@ -3,9 +3,11 @@ package data
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 )
 
@@ -319,9 +321,20 @@ type Score struct {
 // ResolveAuditKey turns a URL id into an audit key: "experiment:id" as is,
 // or a bare audit id when exactly one experiment has it.
 func (s *Store) ResolveAuditKey(ctx context.Context, id string) (string, error) {
+	// A key (experiment:id) is looked up as such; an OR over both columns
+	// would scan the whole table.
+	if strings.Contains(id, ":") {
+		var n int
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM audits WHERE key = ?`, id).Scan(&n); err != nil {
+			return "", fmt.Errorf("data: audit: %w", err)
+		}
+		if n == 1 {
+			return id, nil
+		}
+	}
 	var key sql.NullString
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT min(key), count(*) FROM audits WHERE key = ? OR id = ?`, id, id).Scan(&key, &n)
+	err := s.db.QueryRowContext(ctx, `SELECT min(key), count(*) FROM audits WHERE id = ?`, id).Scan(&key, &n)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("data: audit: %w", err)
 	}
@@ -341,12 +354,12 @@ func (s *Store) ResolveAuditKey(ctx context.Context, id string) (string, error) 
 // Audit returns one audit by key.
 func (s *Store) Audit(ctx context.Context, key string) (AuditDetail, error) {
 	var d AuditDetail
-	var labels, file sql.NullString
+	var labels, file, scores sql.NullString
 	var run sql.NullString
-	err := s.db.QueryRowContext(ctx, "SELECT "+auditColumns+", NULL::DOUBLE, a.labels, a.transcript_file, a.transcript_bytes, au.run FROM audits a LEFT JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor WHERE a.key = ?", key).
+	err := s.db.QueryRowContext(ctx, "SELECT "+auditColumns+", NULL::DOUBLE, a.labels, a.transcript_file, a.transcript_bytes, au.run, a.scores FROM audits a LEFT JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor WHERE a.key = ?", key).
 		Scan(&d.Key, &d.Experiment, &d.ID, &d.Auditor, &d.AuditorName, &d.Eval, &d.Behavior, &d.Split, &d.Seed, &d.Target,
 			&d.Turns, &d.Messages, &d.Detected, &d.FalsePositive, &d.Quality, &d.ProductionValue, &d.Summary, &d.Strategy, &d.SortScore,
-			&labels, &file, &d.Bytes, &run)
+			&labels, &file, &d.Bytes, &run, &scores)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, fmt.Errorf("audit %q: %w", key, ErrNotFound)
 	}
@@ -354,19 +367,24 @@ func (s *Store) Audit(ctx context.Context, key string) (AuditDetail, error) {
 		return d, fmt.Errorf("data: audit: %w", err)
 	}
 	d.Labels, d.TranscriptFile, d.RunID = labels.String, file.String, run.String
-	rows, err := s.db.QueryContext(ctx, `SELECT dimension, score FROM audit_scores WHERE experiment = ? AND audit = ? ORDER BY score DESC, dimension`, d.Experiment, d.ID)
-	if err != nil {
-		return d, fmt.Errorf("data: audit scores: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var sc Score
-		if err := rows.Scan(&sc.Dimension, &sc.Value); err != nil {
+	// The audit's own row carries its scores as a JSON object; reading it
+	// beats finding 38 rows among millions in audit_scores.
+	if scores.Valid {
+		var m map[string]float64
+		if err := json.Unmarshal([]byte(scores.String), &m); err != nil {
 			return d, fmt.Errorf("data: audit scores: %w", err)
 		}
-		d.Scores = append(d.Scores, sc)
+		for dim, v := range m {
+			d.Scores = append(d.Scores, Score{Dimension: dim, Value: v})
+		}
+		sort.Slice(d.Scores, func(i, j int) bool {
+			if d.Scores[i].Value != d.Scores[j].Value {
+				return d.Scores[i].Value > d.Scores[j].Value
+			}
+			return d.Scores[i].Dimension < d.Scores[j].Dimension
+		})
 	}
-	return d, rows.Err()
+	return d, nil
 }
 
 // memoryTranscript marks an audit whose transcript is served from memory

@@ -23,8 +23,10 @@ import (
 	"github.com/auditscope/auditscope/data/demo"
 )
 
+// quietServer is a server without the response cache: the benchmarks
+// measure the work behind each page, not a cache hit.
 func quietServer(store *data.Store) *Server {
-	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{NoResponseCache: true})
 }
 
 // benchAP is a store holding the benchmark AnnotatedPairs file.

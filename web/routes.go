@@ -13,6 +13,9 @@ func (s *Server) routes(e *echo.Echo) {
 	e.Use(middleware.Recover())
 	e.Use(securityHeaders)
 	e.Use(limitQuery)
+	if s.cache != nil {
+		e.Use(s.cache.middleware)
+	}
 	e.Use(middleware.BodyLimit("1M"))
 
 	e.GET("/", s.showHome)

@@ -21,6 +21,9 @@ type Config struct {
 	// ReadOnly means nothing may change data over HTTP (no route does today;
 	// the flag is kept so a future upload route has to honour it).
 	ReadOnly bool
+	// NoResponseCache turns off the cache of whole responses, so that
+	// benchmarks measure the work behind a page rather than a cache hit.
+	NoResponseCache bool
 }
 
 // Server holds the dependencies of every handler.
@@ -31,11 +34,15 @@ type Server struct {
 	echo  *echo.Echo
 	pairs pairsCache // AnnotatedPairs vote matrices, see pairs_cache.go
 	stats statsCache
+	cache *responseCache // whole responses by URL, see cache.go
 }
 
 // New builds the server and its routes.
 func New(store *data.Store, logger *slog.Logger, cfg Config) *Server {
 	s := &Server{store: store, log: logger, cfg: cfg}
+	if !cfg.NoResponseCache {
+		s.cache = newResponseCache()
+	}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
