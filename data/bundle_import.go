@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -385,7 +386,7 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 	// of the table (DuckDB's zone maps skip the rest).
 	if err := tx.exec(`INSERT INTO audit_scores SELECT a.experiment, a.id, j.key, CAST(j.value AS DOUBLE)
 FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT NULL
-ORDER BY j.key, a.ord`, id); err != nil {
+`, id); err != nil {
 		return ImportResult{}, fmt.Errorf("audit scores: %w", err)
 	}
 	if err := tx.exec(`INSERT INTO experiment_dimensions SELECT experiment, dimension, count(*) FROM audit_scores WHERE experiment = ? GROUP BY ALL`, id); err != nil {
@@ -598,7 +599,7 @@ func scoresJSON(scores map[string]float64) any {
 	for d := range scores {
 		dims = append(dims, d)
 	}
-	sort.Strings(dims)
+	slices.Sort(dims)
 	b := make([]byte, 0, 24*len(dims))
 	b = append(b, '{')
 	for i, d := range dims {
@@ -607,7 +608,13 @@ func scoresJSON(scores map[string]float64) any {
 		}
 		b = appendJSONString(b, d)
 		b = append(b, ':')
-		b = strconv.AppendFloat(b, scores[d], 'g', -1, 64)
+		// Judge scores are nearly always whole numbers; AppendInt is several
+		// times faster than the shortest float formatting.
+		if v := scores[d]; v == math.Trunc(v) && math.Abs(v) < 1e15 {
+			b = strconv.AppendInt(b, int64(v), 10)
+		} else {
+			b = strconv.AppendFloat(b, v, 'g', -1, 64)
+		}
 	}
 	return string(append(b, '}'))
 }
