@@ -381,9 +381,7 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 	counts["audits"] = int64(len(audits))
 	counts["scores"] = nScores
 	// The long score table is built in SQL from each audit's scores object:
-	// one vectorised statement instead of a call per score. Rows are stored
-	// by dimension so a filter or sort on one dimension reads only its part
-	// of the table (DuckDB's zone maps skip the rest).
+	// one vectorised statement instead of a call per score.
 	if err := tx.exec(`INSERT INTO audit_scores SELECT a.experiment, a.id, j.key, CAST(j.value AS DOUBLE)
 FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT NULL
 `, id); err != nil {
