@@ -297,49 +297,65 @@ func DetectKind(path string) (string, error) {
 
 // sniffJSON reads top-level keys until one tells the format apart.
 func sniffJSON(path string) (string, error) {
+	kind, object, err := jsonKindOf(path)
+	switch {
+	case err != nil:
+		return "", err
+	case !object:
+		return "", &InputError{File: path, Offset: 0, Line: 1, Msg: "want a JSON object at the top level"}
+	case kind == "":
+		return "", &InputError{File: path, Offset: -1, Msg: "not an AnnotatedPairs, Petri or Inspect file: none of comparisons, events or samples at the top level"}
+	}
+	return kind, nil
+}
+
+// jsonKindOf reads a JSON file's top-level keys until one tells the format
+// apart: AnnotatedPairs, Petri or Inspect, or "" when none does. object is
+// false when the top level is not an object; err is for broken JSON.
+func jsonKindOf(path string) (kind string, object bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", fmt.Errorf("import: %w", err)
+		return "", false, fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
 	dec := json.NewDecoder(bomAsSpaces(f))
 	tok, err := dec.Token()
 	if err != nil {
-		return "", jsonErr(path, dec, "", err)
+		return "", false, jsonErr(path, dec, "", err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return "", &InputError{File: path, Offset: dec.InputOffset(), Msg: "want a JSON object at the top level"}
+		return "", false, nil
 	}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return "", jsonErr(path, dec, "", err)
+			return "", true, jsonErr(path, dec, "", err)
 		}
 		key, _ := tok.(string)
 		switch key {
 		case "comparisons", "annotators":
-			return KindAnnotatedPairs, nil
+			return KindAnnotatedPairs, true, nil
 		case "events", "messages", "target_messages":
-			return KindPetri, nil
+			return KindPetri, true, nil
 		case "eval", "samples", "plan":
-			return KindInspect, nil
+			return KindInspect, true, nil
 		case "metadata":
 			var m map[string]json.RawMessage
 			if err := dec.Decode(&m); err != nil {
-				return "", jsonErr(path, dec, "metadata", err)
+				return "", true, jsonErr(path, dec, "metadata", err)
 			}
 			if _, ok := m["transcript_id"]; ok {
-				return KindPetri, nil
+				return KindPetri, true, nil
 			}
 			if _, ok := m["default_annotator"]; ok {
-				return KindAnnotatedPairs, nil
+				return KindAnnotatedPairs, true, nil
 			}
 			continue
 		}
 		var skip json.RawMessage
 		if err := dec.Decode(&skip); err != nil {
-			return "", jsonErr(path, dec, key, err)
+			return "", true, jsonErr(path, dec, key, err)
 		}
 	}
-	return "", &InputError{File: path, Offset: -1, Msg: "not an AnnotatedPairs, Petri or Inspect file: none of comparisons, events or samples at the top level"}
+	return "", true, nil
 }

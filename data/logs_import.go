@@ -398,46 +398,12 @@ func logKind(path string) (string, error) {
 	default:
 		return "", nil
 	}
-	f, err := os.Open(path)
+	kind, _, err := jsonKindOf(path)
 	if err != nil {
-		return "", fmt.Errorf("import: %w", err)
+		return "", err
 	}
-	defer f.Close()
-	dec := json.NewDecoder(bomAsSpaces(f))
-	tok, err := dec.Token()
-	if err != nil {
-		return "", jsonErr(path, dec, "", err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return "", nil
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", jsonErr(path, dec, "", err)
-		}
-		key, _ := tok.(string)
-		switch key {
-		case "events", "messages", "target_messages":
-			return KindPetri, nil
-		case "eval", "samples", "plan":
-			return KindInspect, nil
-		case "comparisons", "annotators":
-			return "", nil
-		case "metadata":
-			var m map[string]json.RawMessage
-			if err := dec.Decode(&m); err != nil {
-				return "", jsonErr(path, dec, "metadata", err)
-			}
-			if _, ok := m["transcript_id"]; ok {
-				return KindPetri, nil
-			}
-			continue
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return "", jsonErr(path, dec, key, err)
-		}
+	if kind == KindPetri || kind == KindInspect {
+		return kind, nil
 	}
 	return "", nil
 }

@@ -19,13 +19,21 @@ import (
 // longMessage is the length above which a message is collapsible.
 const longMessage = 2000
 
-func (s *Server) showAudit(c echo.Context) error {
+// loadAudit finds the audit the URL names: "experiment:id", or a bare id
+// that only one experiment has.
+func (s *Server) loadAudit(c echo.Context) (string, data.AuditDetail, error) {
 	ctx := c.Request().Context()
 	key, err := s.store.ResolveAuditKey(ctx, c.Param("id"))
 	if err != nil {
-		return err
+		return "", data.AuditDetail{}, err
 	}
 	a, err := s.store.Audit(ctx, key)
+	return key, a, err
+}
+
+func (s *Server) showAudit(c echo.Context) error {
+	ctx := c.Request().Context()
+	key, a, err := s.loadAudit(c)
 	if err != nil {
 		return err
 	}
@@ -314,11 +322,7 @@ func judgeView(jo *petri.JudgeOutput, pv []petri.View, view string, branch int, 
 // auditTranscriptJSON downloads the transcript as imported.
 func (s *Server) auditTranscriptJSON(c echo.Context) error {
 	ctx := c.Request().Context()
-	key, err := s.store.ResolveAuditKey(ctx, c.Param("id"))
-	if err != nil {
-		return err
-	}
-	a, err := s.store.Audit(ctx, key)
+	key, a, err := s.loadAudit(c)
 	if err != nil {
 		return err
 	}
