@@ -14,6 +14,8 @@ type RWRView struct {
 	Exp       data.Experiment
 	Behaviors []string
 	Rows      []RWRRow
+	Runs      []string // runs with reference judgments, for the figure
+	Run       string   // the run the figure shows
 }
 
 // RWRRow is one checkpoint's rates.
@@ -63,7 +65,12 @@ func (v RWRView) JudgmentsURL(auditor, split, behavior string) templ.SafeURL {
 	return PathQuery(q, "experiments", v.Exp.ID, "judgments")
 }
 
-// FigureURL is the RWR figure.
+// FigureURL is the RWR figure of the chosen run.
 func (v RWRView) FigureURL(format string) templ.SafeURL {
-	return Path("experiments", v.Exp.ID, "figures", "rwr."+format)
+	return PathQuery(url.Values{"run": {v.Run}}, "experiments", v.Exp.ID, "figures", "rwr."+format)
+}
+
+// RunLink shows the figure of another run.
+func (v RWRView) RunLink(run string) templ.SafeURL {
+	return PathQuery(url.Values{"run": {run}}, "experiments", v.Exp.ID, "rwr")
 }

@@ -2,7 +2,9 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"net/http"
 	"net/url"
@@ -60,6 +62,9 @@ func lookupMetric(key string) (pairsMetric, bool) {
 // value returns the metric of st with its interval (NaN when there is none).
 func (m pairsMetric) value(st annStats) (v, lo, hi float64) {
 	nan := math.NaN()
+	if st.absent != "" {
+		return nan, nan, nan
+	}
 	g := st.g
 	switch m.key {
 	case "strength":
@@ -220,20 +225,62 @@ func (s *Server) pairsRequest(c echo.Context) (*pairsReq, error) {
 	return r, nil
 }
 
-// ref resolves the ref parameter (the default reference when empty).
+// ref resolves the first reference of the ref parameter (the default
+// reference when empty).
 func (r *pairsReq) ref() (pairsAnn, error) {
-	key := r.q.Get("ref")
-	if key == "" {
+	refs, err := r.refs()
+	if err != nil {
+		return pairsAnn{}, err
+	}
+	return refs[0], nil
+}
+
+// refs resolves the ref parameter, which may repeat or be comma-separated,
+// to one or more references (the default reference when empty).
+func (r *pairsReq) refs() ([]pairsAnn, error) {
+	keys := parseList(r.q["ref"], func(v string) bool { _, ok := r.d.lookup(v); return ok })
+	if len(keys) == 0 {
 		if a, ok := r.d.defaultRef(r.ds); ok {
-			return a, nil
+			return []pairsAnn{a}, nil
 		}
-		return pairsAnn{}, badRequestf("dataset %s has no annotators and no response models to use as the reference", r.ds.ID)
+		return nil, badRequestf("dataset %s has no annotators and no response models to use as the reference", r.ds.ID)
 	}
-	a, ok := r.d.lookup(key)
-	if !ok {
-		return pairsAnn{}, badRequestf("ref: %q is neither an annotator of this dataset nor model:M for one of its response models", key)
+	out := make([]pairsAnn, 0, len(keys))
+	for _, key := range keys {
+		a, ok := r.d.lookup(key)
+		if !ok {
+			return nil, badRequestf("ref: %q is neither an annotator of this dataset nor model:M for one of its response models", key)
+		}
+		out = append(out, a)
 	}
-	return a, nil
+	return out, nil
+}
+
+// otherRequest opens another dataset for a side-by-side column, with the
+// reference models of r that are response models there.
+func (s *Server) otherRequest(ctx context.Context, r *pairsReq, id string) (*pairsReq, error) {
+	ds, err := s.store.PairsDataset(ctx, id)
+	if err != nil {
+		if errors.Is(err, data.ErrNotFound) {
+			return nil, badRequestf("with: %q is not an AnnotatedPairs dataset", id)
+		}
+		return nil, err
+	}
+	d, entry, err := s.pairs.get(ctx, s.store, ds)
+	if err != nil {
+		return nil, err
+	}
+	o := &pairsReq{ds: ds, d: d, entry: entry, q: url.Values{}}
+	if len(r.refModels) > 0 {
+		o.refMask = make([]bool, len(d.models))
+		for _, m := range r.refModels {
+			if i, ok := d.modelIndex[m]; ok {
+				o.refModels = append(o.refModels, m)
+				o.refMask[i] = true
+			}
+		}
+	}
+	return o, nil
 }
 
 // splitValues validates a metadata key and loads its values.
@@ -297,6 +344,7 @@ func setList(q url.Values, key string, vals []string) {
 
 // annStats is one annotator's agreement with a reference.
 type annStats struct {
+	absent string // why the cell is empty: the row is not in the column's dataset, or is its reference
 	g      analysis.Agreement
 	kappaU float64 // Cohen's kappa (scikit-learn), NaN unless asked for
 	// Intervals, NaN unless asked for.
@@ -501,13 +549,24 @@ type pairsColumn struct {
 	ref              pairsAnn
 	refVotes         []analysis.Vote
 	keep             []int32
-	split, value     string // the split value, for links
+	split, value     string    // the split value, for links
+	r                *pairsReq // the column's dataset; nil means the request's own
+}
+
+// req is the column's dataset request.
+func (c pairsColumn) req(r *pairsReq) *pairsReq {
+	if c.r != nil {
+		return c.r
+	}
+	return r
 }
 
 // explorerParams are the explorer's validated query parameters.
 type explorerParams struct {
 	models   bool
-	ref      pairsAnn
+	ref      pairsAnn   // the first reference: overall statistics, annotators.csv
+	refs     []pairsAnn // every reference; several make a column each
+	with     []string   // other datasets shown side by side
 	split    string
 	values   []string // chosen split values
 	explicit bool     // values were given in the URL
@@ -523,7 +582,15 @@ func (p explorerParams) state(r *pairsReq) url.Values {
 	if p.models {
 		q.Set("mode", "models")
 	} else {
-		q.Set("ref", p.ref.key)
+		keys := make([]string, len(p.refs))
+		for i, a := range p.refs {
+			keys[i] = a.key
+		}
+		if len(keys) == 0 {
+			keys = []string{p.ref.key}
+		}
+		setList(q, "ref", keys)
+		setList(q, "with", p.with)
 		if p.split != "" {
 			q.Set("split", p.split)
 			if p.explicit {
@@ -560,8 +627,11 @@ func (r *pairsReq) explorerParams() (explorerParams, error) {
 		return p, badRequestf("mode: %q is not one of feedback, models", mode)
 	}
 	var err error
-	if p.ref, err = r.ref(); err != nil && !p.models {
+	if p.refs, err = r.refs(); err != nil && !p.models {
 		return p, err
+	}
+	if len(p.refs) > 0 {
+		p.ref = p.refs[0]
 	}
 	metric := r.q.Get("metric")
 	if metric == "" {
@@ -586,6 +656,10 @@ func (r *pairsReq) explorerParams() (explorerParams, error) {
 		p.split = r.q.Get("split")
 		if p.split == "" && len(r.q["values"]) > 0 {
 			return p, badRequestf("values: choose a split key first")
+		}
+		p.with = parseList(r.q["with"], func(string) bool { return false })
+		if p.split != "" && (len(p.refs) > 1 || len(p.with) > 0) {
+			return p, badRequestf("split: choose one of split, several references, or other datasets")
 		}
 	}
 	return p, nil
@@ -642,11 +716,15 @@ func (s *Server) explorerLayout(ctx context.Context, r *pairsReq, p *explorerPar
 	if len(decisive(refVotes, nil)) == 0 {
 		notes = append(notes, p.ref.name+" has no text_a or text_b vote, so every metric is undefined.")
 	}
-	if p.split == "" {
+	if p.split == "" && len(p.refs) <= 1 && len(p.with) == 0 {
 		keep := decisive(refVotes, nil)
 		columns = append(columns, pairsColumn{key: "all", label: "All", note: fmt.Sprintf("%d pairs", len(keep)),
 			ref: p.ref, refVotes: refVotes, keep: keep})
 		return columns, r.d.feedbackRows(p.ref), mv, notes, nil
+	}
+	if p.split == "" {
+		columns, rows, err := s.multiLayout(ctx, r, p, refVotes)
+		return columns, rows, mv, notes, err
 	}
 	mv, err := r.splitValues(ctx, s.store, p.split)
 	if err != nil {
@@ -682,6 +760,58 @@ func (s *Server) explorerLayout(ctx context.Context, r *pairsReq, p *explorerPar
 		notes = append(notes, fmt.Sprintf("%d comparisons have no value for %s.", missing, p.split))
 	}
 	return columns, r.d.feedbackRows(p.ref), mv, notes, nil
+}
+
+// multiLayout is the feedback table with a column per reference (when
+// there are several) and a column per other dataset. With several
+// references the rows are every annotator, a row's cell empty in the column
+// of its own reference; other datasets add their annotators after the
+// request's own, matched by id.
+func (s *Server) multiLayout(ctx context.Context, r *pairsReq, p *explorerParams, refVotes []analysis.Vote) ([]pairsColumn, []pairsAnn, error) {
+	var columns []pairsColumn
+	var rows []pairsAnn
+	if len(p.refs) > 1 {
+		rows = r.d.feedbackRows(pairsAnn{idx: -1, model: -1})
+		for _, ref := range p.refs {
+			votes := r.d.votesOf(ref, r.refMask)
+			keep := decisive(votes, nil)
+			columns = append(columns, pairsColumn{key: "ref:" + ref.key, label: ref.name, note: fmt.Sprintf("%d pairs", len(keep)),
+				ref: ref, refVotes: votes, keep: keep})
+		}
+	} else {
+		rows = r.d.feedbackRows(p.ref)
+		keep := decisive(refVotes, nil)
+		columns = append(columns, pairsColumn{key: "all", label: r.ds.ID, note: fmt.Sprintf("%d pairs · %s", len(keep), p.ref.name),
+			ref: p.ref, refVotes: refVotes, keep: keep})
+	}
+	seen := make(map[string]bool, len(rows))
+	for _, a := range rows {
+		seen[a.key] = true
+	}
+	for _, id := range p.with {
+		o, err := s.otherRequest(ctx, r, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		ref, ok := o.d.lookup(p.ref.key)
+		if !ok {
+			if ref, ok = o.d.defaultRef(o.ds); !ok {
+				return nil, nil, badRequestf("with: dataset %s has no annotators and no response models to use as the reference", o.ds.ID)
+			}
+		}
+		votes := o.d.votesOf(ref, o.refMask)
+		keep := decisive(votes, nil)
+		columns = append(columns, pairsColumn{key: "ds:" + o.ds.ID, label: o.ds.ID, note: fmt.Sprintf("%d pairs · %s", len(keep), ref.name),
+			ref: ref, refVotes: votes, keep: keep, r: o})
+		for _, a := range o.d.feedbackRows(ref) {
+			if !seen[a.key] {
+				seen[a.key] = true
+				a.idx, a.model = -2, -2 // not of the request's dataset: looked up per column
+				rows = append(rows, a)
+			}
+		}
+	}
+	return columns, rows, nil
 }
 
 // countOf counts the positions of of holding v.
@@ -722,18 +852,56 @@ func (s *Server) explorerTable(ctx context.Context, r *pairsReq, need func(explo
 	if err := p.sortParams(r.q, columns); err != nil {
 		return t, err
 	}
-	rowVotes := make([][]analysis.Vote, len(rows))
-	for i, a := range rows {
-		rowVotes[i] = r.d.votesOf(a, r.refMask)
-	}
 	needs := need(p)
 	stats := make([][]annStats, len(columns))
 	for j, col := range columns {
-		if stats[j], err = r.entry.agreementStats(col.refVotes, col.keep, rowVotes, needs, p.bootKey(r, col)); err != nil {
+		if stats[j], err = columnStats(r, p, col, rows, needs); err != nil {
 			return t, err
 		}
 	}
 	return explorerTable{p: p, columns: columns, rows: rows, mv: mv, notes: notes, stats: stats}, nil
+}
+
+// columnStats compares every row with the column's reference on the
+// column's dataset; a row absent there, or that is the reference itself,
+// gets an empty cell.
+func columnStats(r *pairsReq, p explorerParams, col pairsColumn, rows []pairsAnn, needs statsNeeds) ([]annStats, error) {
+	cr := col.req(r)
+	out := make([]annStats, len(rows))
+	var present []int
+	var votes [][]analysis.Vote
+	for i, a := range rows {
+		if a.idx == -2 || cr != r {
+			var ok bool
+			if a, ok = cr.d.lookup(a.key); !ok {
+				out[i].absent = "not in dataset " + cr.ds.ID
+				continue
+			}
+		}
+		if a.key == col.ref.key {
+			out[i].absent = a.name + " is this column's reference"
+			continue
+		}
+		present = append(present, i)
+		votes = append(votes, cr.d.votesOf(a, cr.refMask))
+	}
+	key := p.bootKey(cr, col)
+	if len(present) != len(rows) || cr != r {
+		h := fnv.New64a()
+		for _, i := range present {
+			h.Write([]byte(rows[i].key))
+			h.Write([]byte{0})
+		}
+		key += fmt.Sprintf("\x1erows:%x", h.Sum64())
+	}
+	st, err := cr.entry.agreementStats(col.refVotes, col.keep, votes, needs, key)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range present {
+		out[i] = st[k]
+	}
+	return out, nil
 }
 
 // pageNeeds are the numbers the explorer page shows: the unadjusted kappa
@@ -833,7 +1001,12 @@ func explorerRow(r *pairsReq, p explorerParams, a pairsAnn, columns []pairsColum
 		if !p.ci {
 			clo, chi = math.NaN(), math.NaN()
 		}
-		q := r.base()
+		if why := stats[j][i].absent; why != "" {
+			row.Cells = append(row.Cells, views.PairsCell{Value: v, Integer: p.metric.integer, Lo: clo, Hi: chi, Shade: math.NaN(), Title: why})
+			continue
+		}
+		cr := col.req(r)
+		q := cr.base()
 		q.Set("ann", a.key)
 		q.Set("ref", col.ref.key)
 		if col.split != "" {
@@ -841,7 +1014,7 @@ func explorerRow(r *pairsReq, p explorerParams, a pairsAnn, columns []pairsColum
 			q.Set("value", col.value)
 		}
 		row.Cells = append(row.Cells, views.PairsCell{Value: v, Integer: p.metric.integer, Lo: clo, Hi: chi,
-			Shade: p.metric.shade(v), URL: views.PathQuery(q, "pairs", r.ds.ID, "comparisons"),
+			Shade: p.metric.shade(v), URL: views.PathQuery(q, "pairs", cr.ds.ID, "comparisons"),
 			Title: cellTitle(stats[j][i].g)})
 		if !math.IsNaN(v) {
 			lo, hi = min(lo, v), max(hi, v)
@@ -943,8 +1116,12 @@ func explorerForm(r *pairsReq, p explorerParams, mv data.MetaValues) views.Pairs
 		},
 		Refs:      annotatorOptions(r.d, p.ref.key),
 		Splits:    splitOptions(r.ds.MetadataKeys, p.split),
+		With:      strings.Join(p.with, ","),
 		RefModels: strings.Join(r.refModels, ","),
 		Models:    r.d.models,
+	}
+	for i := range f.Refs {
+		f.Refs[i].Selected = slices.ContainsFunc(p.refs, func(a pairsAnn) bool { return a.key == f.Refs[i].Value })
 	}
 	for _, m := range pairsMetrics {
 		f.Metrics = append(f.Metrics, views.PairsOption{Value: m.key, Label: m.label, Selected: m.key == p.metric.key})

@@ -106,8 +106,12 @@ func (s *Server) pairsTableCSV(c echo.Context) error {
 		i := index[row.Key]
 		for j, col := range t.columns {
 			cell := row.Cells[j]
+			pairs := strconv.Itoa(t.stats[j][i].g.Kept)
+			if t.stats[j][i].absent != "" {
+				pairs = ""
+			}
 			out = append(out, []string{row.Key, row.Name, row.Kind, col.label, col.ref.key, col.split, col.value, t.p.metric.key,
-				csvFloat(cell.Value), csvFloat(cell.Lo), csvFloat(cell.Hi), strconv.Itoa(t.stats[j][i].g.Kept)})
+				csvFloat(cell.Value), csvFloat(cell.Lo), csvFloat(cell.Hi), pairs})
 		}
 	}
 	return writeCSV(c, figureStem(r.ds.ID)+"-table.csv", tableCSVHeader, out)

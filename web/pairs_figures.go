@@ -77,6 +77,12 @@ func (t explorerTable) figureTitle(what string) string {
 		return what + " of each trait against each model"
 	case t.p.split != "":
 		return what + " against " + t.p.ref.name + " by " + t.p.split
+	case len(t.p.refs) > 1 && len(t.p.with) > 0:
+		return what + " against each reference and dataset"
+	case len(t.p.refs) > 1:
+		return what + " against each reference"
+	case len(t.p.with) > 0:
+		return what + " against " + t.p.ref.name + " across datasets"
 	default:
 		return what + " against " + t.p.ref.name
 	}

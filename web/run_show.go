@@ -65,6 +65,10 @@ func (s *Server) showRun(c echo.Context) error {
 	}
 	for _, a := range cps {
 		r := views.ScoreRow{Key: a.Auditor.Key, ID: a.Auditor.ID, Name: a.Auditor.Name, Kind: a.Auditor.Kind, Run: a.Auditor.Run}
+		if a.Auditor.Epoch.Valid {
+			// The run is the page's subject; its checkpoints are its epochs.
+			r.Name = "epoch " + strconv.FormatInt(a.Auditor.Epoch.Int64, 10)
+		}
 		for _, k := range dimensionKeys {
 			e := a.Score[k]
 			r.Cells = append(r.Cells, views.EstimateCell{Value: e.Value, Lo: e.Lo, Hi: e.Hi, N: a.N[k], Dim: k})

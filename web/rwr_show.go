@@ -81,7 +81,17 @@ func (s *Server) showRWR(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	vm := views.RWRView{Exp: st.Exp, Behaviors: behaviors}
+	vm := views.RWRView{Exp: st.Exp, Behaviors: behaviors, Run: c.QueryParam("run")}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if r.Auditor.Run != "" && !seen[r.Auditor.Run] {
+			seen[r.Auditor.Run] = true
+			vm.Runs = append(vm.Runs, r.Auditor.Run)
+		}
+	}
+	if vm.Run == "" && len(vm.Runs) > 0 {
+		vm.Run = vm.Runs[0]
+	}
 	for _, r := range rows {
 		row := views.RWRRow{Auditor: r.Auditor.ID, Name: r.Auditor.Name, Run: r.Auditor.Run,
 			Train: rateCell(r.RWR.Train), Heldout: rateCell(r.RWR.Heldout), Benign: rateCell(r.Benign), Gap: r.RWR.Gap}
@@ -103,7 +113,17 @@ func (s *Server) rwrFigure(c echo.Context, ext string) error {
 	if err != nil {
 		return err
 	}
+	// One run at a time: with every run the figure is unreadable. Without
+	// a choice, the first run that has reference judgments is drawn.
 	runFilter := c.QueryParam("run")
+	if runFilter == "" {
+		for _, r := range rows {
+			if r.Auditor.Run != "" {
+				runFilter = r.Auditor.Run
+				break
+			}
+		}
+	}
 	var series []figures.Series
 	byRun := map[string][]rwrRow{}
 	var runs []string
@@ -120,10 +140,7 @@ func (s *Server) rwrFigure(c echo.Context, ext string) error {
 		rs := byRun[run]
 		sort.Slice(rs, func(i, j int) bool { return checkpointX(rs[i].Auditor) < checkpointX(rs[j].Auditor) })
 		for _, sp := range []string{"train", "heldout"} {
-			s := figures.Series{Name: run + " " + sp}
-			if runFilter != "" {
-				s.Group = sp
-			}
+			s := figures.Series{Name: sp + " behaviors", Group: sp}
 			for _, r := range rs {
 				rate := r.RWR.Train
 				if sp == "heldout" {
@@ -143,7 +160,7 @@ func (s *Server) rwrFigure(c echo.Context, ext string) error {
 			xLabel = "epoch"
 		}
 	}
-	p, err := figures.Lines("Reference win rate: training vs held-out behaviors (95% CI)", xLabel, "RWR (%)", series)
+	p, err := figures.Lines("Reference win rate of "+runFilter+": training vs held-out behaviors (95% CI)", xLabel, "RWR (%)", series)
 	if err != nil {
 		return err
 	}

@@ -53,8 +53,9 @@ func styled(p *plot.Plot, title, xLabel, yLabel string) {
 func Lines(title, xLabel, yLabel string, series []Series) (*plot.Plot, error) {
 	p := plot.New()
 	styled(p, title, xLabel, yLabel)
-	p.Legend.Top = false
+	p.Legend.Top = true
 	p.Legend.Left = false
+	named := 0
 	for i, s := range series {
 		col := cycle[i%len(cycle)]
 		if s.Group != "" {
@@ -97,7 +98,13 @@ func Lines(title, xLabel, yLabel string, series []Series) (*plot.Plot, error) {
 		}
 		if s.Name != "" {
 			p.Legend.Add(s.Name, line, points)
+			named++
 		}
+	}
+	// Leave an empty strip on the right for the legend, so it never covers
+	// the lines.
+	if named > 0 && p.X.Max > p.X.Min {
+		p.X.Max += 0.45 * (p.X.Max - p.X.Min)
 	}
 	return p, nil
 }
