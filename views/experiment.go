@@ -142,16 +142,16 @@ func (v ExperimentView) DimLink(dim string) templ.SafeURL {
 	return PathQuery(with(v.Query, "dim", dim), "experiments", v.Exp.ID)
 }
 
-// AuditsLink lists the audits behind one cell.
+// AuditsLink lists what is behind one cell: the audits of that evaluation,
+// or, for realism (counted from pairwise judgments), the judgments.
 func (v ExperimentView) AuditsLink(auditor, dim string) templ.SafeURL {
-	q := url.Values{"exp": {v.Exp.ID}, "auditor": {auditor}}
 	switch dim {
-	case "audit_quality", "fp_calibration", "production", "auditbench_stc", "auditbench_default":
-		q.Set("eval", dim)
 	case "realism":
-		q.Set("eval", "realism")
+		return PathQuery(url.Values{"kind": {"realism"}, "auditor": {auditor}}, "experiments", v.Exp.ID, "judgments")
+	case "composite":
+		return PathQuery(url.Values{"exp": {v.Exp.ID}, "auditor": {auditor}}, "audits")
 	}
-	return PathQuery(q, "audits")
+	return PathQuery(url.Values{"exp": {v.Exp.ID}, "auditor": {auditor}, "eval": {dim}}, "audits")
 }
 
 // SweepURL is the dose-response or refresh figure for a dimension.
