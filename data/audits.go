@@ -21,6 +21,11 @@ type AuditFilter struct {
 	Text                                                    string // full-text search in summaries and transcripts
 	Sort                                                    string // a key of AuditSortColumns
 	Desc                                                    bool
+
+	// jsonScores makes score conditions and sorts read the audits' scores
+	// JSON instead of audit_scores, while that table is still being built
+	// in the background (Store.BuildPendingScores).
+	jsonScores bool
 }
 
 // ScoreCond is a judge-dimension threshold such as concerning >= 7.
@@ -103,7 +108,14 @@ func (f AuditFilter) where() (string, []any, error) {
 		if !scoreOps[s.Op] {
 			return "", nil, fmt.Errorf("unknown comparison %q", s.Op)
 		}
+		if strings.ContainsAny(s.Dimension, `"\`) {
+			return "", nil, fmt.Errorf("unusable dimension name %q", s.Dimension)
+		}
 		// s.Op comes from the whitelist above.
+		if f.jsonScores {
+			add("TRY_CAST(json_extract_string(a.scores, ?) AS DOUBLE) "+s.Op+" ?", scorePath(s.Dimension), s.Value)
+			continue
+		}
 		add("a.id IN (SELECT s.audit FROM audit_scores s WHERE s.experiment = a.experiment AND s.dimension = ? AND s.score "+s.Op+" ?)", s.Dimension, s.Value)
 	}
 	if t := strings.TrimSpace(f.Text); t != "" {
@@ -148,7 +160,10 @@ func (f AuditFilter) query(selectCols string) (string, []any, error) {
 	// correlated subquery per row is several times slower).
 	sortScore, join := "NULL::DOUBLE", ""
 	var sargs []any
-	if dim, ok := strings.CutPrefix(f.Sort, "score:"); ok {
+	if dim, ok := strings.CutPrefix(f.Sort, "score:"); ok && f.jsonScores {
+		sortScore = "TRY_CAST(json_extract_string(a.scores, ?) AS DOUBLE)"
+		sargs = append(sargs, scorePath(dim))
+	} else if ok {
 		sortScore = "ss.score"
 		join = " LEFT JOIN (SELECT experiment, audit, score FROM audit_scores WHERE dimension = ?) ss ON ss.experiment = a.experiment AND ss.audit = a.id"
 		sargs = append(sargs, dim)
@@ -159,6 +174,7 @@ func (f AuditFilter) query(selectCols string) (string, []any, error) {
 
 // CountAudits counts the audits a filter selects.
 func (s *Store) CountAudits(ctx context.Context, f AuditFilter) (int, error) {
+	f = s.withScoreSource(f)
 	where, args, err := f.where()
 	if err != nil {
 		return 0, fmt.Errorf("data: count audits: %w", err)
@@ -174,6 +190,7 @@ func (s *Store) CountAudits(ctx context.Context, f AuditFilter) (int, error) {
 // ListAudits returns one page of the audits a filter selects; limit < 0
 // returns them all (CSV export).
 func (s *Store) ListAudits(ctx context.Context, f AuditFilter, offset, limit int) ([]AuditRow, error) {
+	f = s.withScoreSource(f)
 	q, args, err := f.query(auditColumns)
 	if err != nil {
 		return nil, fmt.Errorf("data: list audits: %w", err)
@@ -209,6 +226,7 @@ func (s *Store) ListAudits(ctx context.Context, f AuditFilter, offset, limit int
 // orders the matches by their keys alone (narrow rows sort fast) and counts
 // them in the same pass; the second fetches the page's rows by key.
 func (s *Store) ListAuditsPage(ctx context.Context, f AuditFilter, offset, limit int) ([]AuditRow, int, error) {
+	f = s.withScoreSource(f)
 	q, args, err := f.query("a.key, count(*) OVER () AS total")
 	if err != nil {
 		return nil, 0, fmt.Errorf("data: list audits: %w", err)
@@ -249,7 +267,7 @@ func (s *Store) auditsByKey(ctx context.Context, keys []string, sort string) ([]
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	f := AuditFilter{Sort: sort}
+	f := s.withScoreSource(AuditFilter{Sort: sort})
 	q, args, err := f.query(auditColumns)
 	if err != nil {
 		return nil, fmt.Errorf("data: list audits: %w", err)
@@ -283,6 +301,7 @@ func (s *Store) auditsByKey(ctx context.Context, keys []string, sort string) ([]
 // Neighbors returns the keys of the audits before and after key in the
 // filter's order ("" at the ends).
 func (s *Store) Neighbors(ctx context.Context, f AuditFilter, key string) (prev, next string, err error) {
+	f = s.withScoreSource(f)
 	q, args, err := f.query("a.key")
 	if err != nil {
 		return "", "", fmt.Errorf("data: neighbours: %w", err)
@@ -447,6 +466,22 @@ func (s *Store) ScoreDimensions(ctx context.Context, exp string) ([]string, erro
 		out = append(out, d)
 	}
 	return out, rows.Err()
+}
+
+// scorePath is the JSON path of a dimension in audits.scores.
+func scorePath(dim string) string { return `$."` + dim + `"` }
+
+// withScoreSource sets where a filter reads judge scores from: the JSON on
+// each audit while the experiment's audit_scores is still being built.
+func (s *Store) withScoreSource(f AuditFilter) AuditFilter {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if f.Experiment == "" {
+		f.jsonScores = len(s.pendingScores) > 0
+	} else {
+		f.jsonScores = s.pendingScores[f.Experiment]
+	}
+	return f
 }
 
 // Validate reports whether the filter turns into SQL: unknown sort columns

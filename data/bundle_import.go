@@ -103,6 +103,14 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 		res, err = importBundle(ctx, tx, src, hash, opts)
 		return err
 	})
+	if err == nil && opts.DeferScores && !res.Unchanged {
+		s.mu.Lock()
+		if s.pendingScores == nil {
+			s.pendingScores = map[string]bool{}
+		}
+		s.pendingScores[res.Name] = true
+		s.mu.Unlock()
+	}
 	if err == nil && opts.Transcripts != nil {
 		s.mu.Lock()
 		if s.transcripts == nil {
@@ -269,6 +277,7 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 		validEval[e] = true
 	}
 	var nScores int64
+	dimCount := map[string]int{}
 	// Audits are validated in order, then prepared in batches on every core
 	// (decoding transcripts, building search text and score JSON, the costly
 	// part) and appended in order.
@@ -301,6 +310,9 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 				return err
 			}
 			nScores += int64(len(a.Scores))
+			for d := range a.Scores {
+				dimCount[d]++
+			}
 			if it.body != nil {
 				if err := at.row(id, a.ID, string(it.body)); err != nil {
 					return err
@@ -380,17 +392,34 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 	}
 	counts["audits"] = int64(len(audits))
 	counts["scores"] = nScores
-	// The long score table is built in SQL from each audit's scores object:
-	// one vectorised statement instead of a call per score.
-	if err := tx.exec(`INSERT INTO audit_scores SELECT a.experiment, a.id, j.key, CAST(j.value AS DOUBLE)
-FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT NULL
-`, id); err != nil {
-		return ImportResult{}, fmt.Errorf("audit scores: %w", err)
+	if !opts.DeferScores {
+		if err := insertAuditScores(tx, id); err != nil {
+			return ImportResult{}, err
+		}
 	}
-	if err := tx.exec(`INSERT INTO experiment_dimensions SELECT experiment, dimension, count(*) FROM audit_scores WHERE experiment = ? GROUP BY ALL`, id); err != nil {
-		return ImportResult{}, fmt.Errorf("audit dimensions: %w", err)
+	// The dimensions and how many audits carry each, counted as the audits
+	// went by (audit_scores may not exist yet).
+	ad, err := tx.appender("experiment_dimensions")
+	if err != nil {
+		return ImportResult{}, err
 	}
-	tx.rows += nScores
+	defer ad.close()
+	dimNames := make([]string, 0, len(dimCount))
+	for d := range dimCount {
+		dimNames = append(dimNames, d)
+	}
+	slices.Sort(dimNames)
+	for _, d := range dimNames {
+		if err := ad.row(id, d, int32(dimCount[d])); err != nil {
+			return ImportResult{}, err
+		}
+	}
+	if err := ad.close(); err != nil {
+		return ImportResult{}, err
+	}
+	if !opts.DeferScores {
+		tx.rows += nScores
+	}
 
 	// Judgments.
 	judgments := map[string]bool{}
@@ -521,6 +550,38 @@ FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT 
 	}
 	r.Rows = tx.rows + 2
 	return r, nil
+}
+
+// insertAuditScores builds an experiment's long score table from each
+// audit's scores object: one vectorised statement instead of a call per
+// score.
+func insertAuditScores(tx *importTx, exp string) error {
+	if err := tx.exec(`INSERT INTO audit_scores SELECT a.experiment, a.id, j.key, CAST(j.value AS DOUBLE)
+FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT NULL`, exp); err != nil {
+		return fmt.Errorf("audit scores: %w", err)
+	}
+	return nil
+}
+
+// BuildPendingScores builds audit_scores for the experiments imported with
+// DeferScores, each in its own transaction. Until it has run, score filters
+// read the scores JSON of each audit (slower, same results).
+func (s *Store) BuildPendingScores(ctx context.Context) error {
+	s.mu.RLock()
+	var exps []string
+	for e := range s.pendingScores {
+		exps = append(exps, e)
+	}
+	s.mu.RUnlock()
+	for _, e := range exps {
+		if err := s.inImport(ctx, func(tx *importTx) error { return insertAuditScores(tx, e) }); err != nil {
+			return fmt.Errorf("data: build scores of %s: %w", e, err)
+		}
+		s.mu.Lock()
+		delete(s.pendingScores, e)
+		s.mu.Unlock()
+	}
+	return nil
 }
 
 // auditBatch is how many audits are prepared in parallel at a time.

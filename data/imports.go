@@ -46,6 +46,10 @@ type ImportOptions struct {
 	// transcripts when a page asks, which keeps start-up fast. The store
 	// holds the function for the life of the process.
 	Transcripts func(auditID string) ([]byte, error)
+	// DeferScores leaves the long audit_scores table to BuildPendingScores,
+	// which the built-in demo runs once the server is up: it is a second of
+	// start-up. Until then score filters read each audit's scores JSON.
+	DeferScores bool
 }
 
 // ImportResult describes an import that landed (or was a no-op).

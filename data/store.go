@@ -54,8 +54,9 @@ type Store struct {
 	readOnly  bool
 	path      string
 
-	mu          sync.RWMutex
-	transcripts map[string]func(auditID string) ([]byte, error) // experiment -> in-memory transcript source
+	mu            sync.RWMutex
+	transcripts   map[string]func(auditID string) ([]byte, error) // experiment -> in-memory transcript source
+	pendingScores map[string]bool                                 // experiments whose audit_scores is not built yet
 }
 
 // Open opens (creating if needed) the database and brings its schema up to

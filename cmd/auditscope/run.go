@@ -157,6 +157,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		for _, r := range results {
 			logger.Info("demo loaded", "what", r.String())
 		}
+		go func() {
+			if err := store.BuildPendingScores(ctx); err != nil && ctx.Err() == nil {
+				logger.Warn("build the demo's score table", "err", err)
+			}
+		}()
 	}
 	for _, p := range paths {
 		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior}, stderr)

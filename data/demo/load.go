@@ -27,7 +27,9 @@ var fixtures embed.FS
 const generatorVersion = "demo-v1"
 
 // Load imports the whole demo into the store: the synthetic experiment, the
-// synthetic AnnotatedPairs dataset and the real fixture files.
+// synthetic AnnotatedPairs dataset and the real fixture files. The long
+// judge-score table is left to s.BuildPendingScores, which the caller runs
+// in the background once it serves (score filters work meanwhile).
 func Load(ctx context.Context, s *data.Store) ([]data.ImportResult, error) {
 	// The experiment and the pairs datasets go into different tables, so
 	// they load side by side in their own transactions.
@@ -80,7 +82,7 @@ func loadExperiment(ctx context.Context, s *data.Store, opts Options) (data.Impo
 		return json.Marshal(a.Transcript)
 	}
 	return s.ImportBundle(ctx, bundle.FromBundle(b, "built-in demo", false), fmt.Sprintf("%s-seed%d", generatorVersion, opts.Seed),
-		data.ImportOptions{Synthetic: true, Transcripts: transcripts})
+		data.ImportOptions{Synthetic: true, Transcripts: transcripts, DeferScores: true})
 }
 
 // loadFixtures imports the embedded fixture files. The CSV importer reads
