@@ -51,6 +51,10 @@ func TestHelp(t *testing.T) {
 			t.Errorf("%s --help output:\n%s", cmd, sub)
 		}
 	}
+	// Exposing the server beyond this machine takes an explicit --addr.
+	if serveHelp, _, _ := runCmd(t, "serve", "--help"); !strings.Contains(serveHelp, `(default "127.0.0.1:8080")`) {
+		t.Errorf("serve's default address is not the loopback:\n%s", serveHelp)
+	}
 	if _, _, err := runCmd(t, "frobnicate"); exitCode(err) != 2 {
 		t.Errorf("unknown command: exit %d, want 2", exitCode(err))
 	}
