@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"path/filepath"
@@ -78,7 +79,8 @@ type apLoader struct {
 	declOrder   []string
 	metaKeys    []string
 	metaKeySeen map[string]bool
-	seenIDs     map[string]struct{}
+	seenIDs     map[idKey]struct{}
+	idSeed      [2]maphash.Seed
 	dropped     int
 	n           int
 	votes       int64
@@ -88,7 +90,8 @@ type apLoader struct {
 
 func newAPLoader(tx *importTx, file, hash string, opts ImportOptions, format string) *apLoader {
 	l := &apLoader{tx: tx, file: file, hash: hash, replace: opts.Replace, synthetic: opts.Synthetic, format: format,
-		annIdx: map[string]int{}, annDecl: map[string]apAnnotatorDecl{}, metaKeySeen: map[string]bool{}, seenIDs: map[string]struct{}{}}
+		annIdx: map[string]int{}, annDecl: map[string]apAnnotatorDecl{}, metaKeySeen: map[string]bool{}, seenIDs: map[idKey]struct{}{},
+		idSeed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
 	if opts.Name != "" {
 		l.finalName, l.nameFixed = opts.Name, true
 	} else {
@@ -171,6 +174,13 @@ func (l *apLoader) closeAppenders() error {
 	return errors.Join(errs...)
 }
 
+// idKey stands for a comparison id in the duplicate check: 128 bits of two
+// randomly seeded hashes. Holding every id itself would cost tens of bytes
+// each for the whole import; two different ids share a key with odds of
+// about n²/2¹²⁹, and the random seeds keep a file from being built to
+// collide.
+type idKey [2]uint64
+
 // apRow is one comparison, decoded and checked.
 type apRow struct {
 	id, prompt, textA, textB, modelA, modelB string
@@ -212,11 +222,12 @@ func (l *apLoader) add(r apRow) error {
 	if err := l.start(); err != nil {
 		return err
 	}
-	if _, dup := l.seenIDs[r.id]; dup {
+	key := idKey{maphash.String(l.idSeed[0], r.id), maphash.String(l.idSeed[1], r.id)}
+	if _, dup := l.seenIDs[key]; dup {
 		l.dropped++
 		return nil
 	}
-	l.seenIDs[r.id] = struct{}{}
+	l.seenIDs[key] = struct{}{}
 	idx := l.n
 	l.n++
 	// Votes are stored per comparison: a JSON list with every detail (the
@@ -415,14 +426,16 @@ func (s *Store) ImportAnnotatedPairsBytes(ctx context.Context, b []byte, name st
 }
 
 func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, opts ImportOptions) (res ImportResult, err error) {
-	err = s.inImport(ctx, func(tx *importTx) error {
-		l := newAPLoader(tx, file, hash, opts, KindAnnotatedPairs)
-		defer l.closeAppenders()
-		if err := decodeAP(ctx, r, file, l); err != nil {
+	err = s.streamingImport(ctx, func() error {
+		return s.inImport(ctx, func(tx *importTx) error {
+			l := newAPLoader(tx, file, hash, opts, KindAnnotatedPairs)
+			defer l.closeAppenders()
+			if err := decodeAP(ctx, r, file, l); err != nil {
+				return err
+			}
+			res, err = l.finish(file)
 			return err
-		}
-		res, err = l.finish(file)
-		return err
+		})
 	})
 	if errors.Is(err, errUnchanged) {
 		return ImportResult{Kind: KindAnnotatedPairs, Name: opts.Name, Source: file, Hash: hash, Unchanged: true}, nil
@@ -510,7 +523,7 @@ type apBatch struct {
 	done  chan struct{}
 }
 
-const apBatchSize = 256
+const apBatchSize = 64
 
 // decodeComparisons reads the comparisons array. The reader only splits the
 // stream into values (jsontext checks the syntax as it goes); workers on every

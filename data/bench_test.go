@@ -4,14 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 )
 
 // BenchmarkImportAnnotatedPairs imports the file AUDITSCOPE_BENCH_AP names
 // (task bench writes one with gen_ap.py: 50,000 comparisons × 40 traits,
-// 141 MB) into a new database file per iteration, and reports the process's
-// peak resident memory. Run it alone for a meaningful peak.
+// 141 MB) into a new database file per iteration. Its peak memory is
+// measured in a process of its own by cmd/auditscope's BenchmarkImportMemory.
 func BenchmarkImportAnnotatedPairs(b *testing.B) {
 	path := os.Getenv("AUDITSCOPE_BENCH_AP")
 	if path == "" {
@@ -36,9 +35,5 @@ func BenchmarkImportAnnotatedPairs(b *testing.B) {
 		b.StopTimer()
 		s.Close()
 		b.StartTimer()
-	}
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		b.ReportMetric(float64(ru.Maxrss)/1024, "peak-RSS-MB")
 	}
 }

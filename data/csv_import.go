@@ -44,18 +44,20 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 	if b, _ := br.Peek(512); bytes.IndexByte(b, 0) >= 0 {
 		return ImportResult{}, &InputError{File: path, Line: 1, Offset: -1, Msg: "binary data or UTF-16 text, not a UTF-8 CSV text file"}
 	}
-	err = s.inImport(ctx, func(tx *importTx) error {
-		l := newAPLoader(tx, path, hash, opts, KindPreferenceCSV)
-		defer l.closeAppenders()
-		defID := shortHash(csvDefaultAnnotatorDesc)
-		l.setMetadata(apMetadata{Version: "2.0", DefaultAnnotator: defID,
-			Description: "Imported from the preference CSV " + path})
-		l.declare(defID, apAnnotatorDecl{Name: "preferred_text", Description: csvDefaultAnnotatorDesc, Type: "unknown"})
-		if err := readPreferenceCSV(ctx, br, path, defID, l); err != nil {
+	err = s.streamingImport(ctx, func() error {
+		return s.inImport(ctx, func(tx *importTx) error {
+			l := newAPLoader(tx, path, hash, opts, KindPreferenceCSV)
+			defer l.closeAppenders()
+			defID := shortHash(csvDefaultAnnotatorDesc)
+			l.setMetadata(apMetadata{Version: "2.0", DefaultAnnotator: defID,
+				Description: "Imported from the preference CSV " + path})
+			l.declare(defID, apAnnotatorDecl{Name: "preferred_text", Description: csvDefaultAnnotatorDesc, Type: "unknown"})
+			if err := readPreferenceCSV(ctx, br, path, defID, l); err != nil {
+				return err
+			}
+			res, err = l.finish(path)
 			return err
-		}
-		res, err = l.finish(path)
-		return err
+		})
 	})
 	if errors.Is(err, errUnchanged) {
 		return ImportResult{Kind: KindPreferenceCSV, Name: opts.Name, Source: path, Hash: hash, Unchanged: true}, nil

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -53,6 +52,7 @@ type Store struct {
 	connector *duckdb.Connector
 	readOnly  bool
 	path      string
+	userLimit bool // Options.MemoryLimit was given
 
 	mu            sync.RWMutex
 	transcripts   map[string]func(auditID string) ([]byte, error) // experiment -> in-memory transcript source
@@ -62,17 +62,36 @@ type Store struct {
 // Open opens (creating if needed) the database and brings its schema up to
 // date.
 func Open(ctx context.Context, opts Options) (*Store, error) {
-	dsn := opts.Path
-	if opts.ReadOnly {
-		if dsn == "" {
-			return nil, fmt.Errorf("data: open: --read-only needs a database file")
-		}
-		dsn += "?" + url.Values{"access_mode": {"read_only"}}.Encode()
+	if opts.ReadOnly && opts.Path == "" {
+		return nil, fmt.Errorf("data: open: --read-only needs a database file")
 	}
 	if opts.MemoryLimit != "" && !memoryLimitRe.MatchString(opts.MemoryLimit) {
 		return nil, fmt.Errorf("data: memory limit %q: want a size such as 512MB or 2GB", opts.MemoryLimit)
 	}
-	connector, err := duckdb.NewConnector(dsn, func(execer driver.ExecerContext) error {
+	// A file database is attached to an in-memory instance rather than
+	// opened as the DSN, because only ATTACH takes ROW_GROUP_SIZE.
+	var attach []string
+	if opts.Path != "" {
+		mode := fmt.Sprintf("ROW_GROUP_SIZE %d", rowGroupSize)
+		if opts.ReadOnly {
+			mode = "READ_ONLY"
+		}
+		attach = []string{
+			"ATTACH IF NOT EXISTS " + sqlString(opts.Path) + " AS store (" + mode + ")",
+			"USE store",
+			// Spill next to the database, not in the working directory.
+			"SET temp_directory = " + sqlString(opts.Path+".tmp"),
+		}
+	}
+	// The hook runs for every new connection, long after Open returns, so it
+	// does not use Open's context.
+	connector, err := duckdb.NewConnector("", func(execer driver.ExecerContext) error {
+		ctx := context.Background()
+		for _, q := range attach {
+			if _, err := execer.ExecContext(ctx, q, nil); err != nil {
+				return err
+			}
+		}
 		if opts.MemoryLimit == "" {
 			return nil
 		}
@@ -84,7 +103,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("data: open %q: %w", opts.Path, err)
 	}
 	db := sql.OpenDB(connector)
-	s := &Store{db: db, connector: connector, readOnly: opts.ReadOnly, path: opts.Path}
+	s := &Store{db: db, connector: connector, readOnly: opts.ReadOnly, path: opts.Path, userLimit: opts.MemoryLimit != ""}
 	if opts.ReadOnly {
 		if err := s.checkSchema(ctx); err != nil {
 			s.Close()
@@ -267,8 +286,19 @@ func (a *appender) row(values ...driver.Value) error {
 	}
 	a.n++
 	a.tx.rows++
+	// DuckDB's Appender buffers rows until it is flushed (by default some
+	// 200,000 of them), outside its memory limit; flushing often hands them
+	// to the table storage, which writes full row groups to disk.
+	if a.n%appenderFlushRows == 0 {
+		if err := a.a.Flush(); err != nil {
+			return fmt.Errorf("append %s: %w", a.table, err)
+		}
+	}
 	return nil
 }
+
+// appenderFlushRows is how many rows an appender buffers.
+const appenderFlushRows = 1024
 
 func (a *appender) close() error {
 	if a.a == nil {
@@ -280,6 +310,50 @@ func (a *appender) close() error {
 		return fmt.Errorf("append %s: %w", a.table, err)
 	}
 	return nil
+}
+
+// streamImportMemoryLimit is DuckDB's memory limit while a streaming import
+// (AnnotatedPairs, preference CSV) fills a file database. Such an import
+// writes each full row group to the file before it commits and reads nothing
+// back, so DuckDB's cache only holds blocks it has already written; at the
+// default limit (80% of the machine) it keeps them all, and a 150 MB file
+// costs more memory than its size.
+const streamImportMemoryLimit = "32MB"
+
+// streamingImport runs fn with the memory limit lowered for a streaming
+// import, when the store is a file and the user set no limit of their own.
+// The limit is the database's, not the connection's: imports run before
+// serving (auditscope serve imports its PATHs first), so no query shares it.
+func (s *Store) streamingImport(ctx context.Context, fn func() error) error {
+	if s.path == "" || s.userLimit || s.readOnly {
+		return fn()
+	}
+	if _, err := s.db.ExecContext(ctx, "SET memory_limit = '"+streamImportMemoryLimit+"'"); err != nil {
+		return fmt.Errorf("data: import: %w", err)
+	}
+	// DuckDB's allocator keeps freed pages for a while (a second by
+	// default) before returning them; an import frees row groups faster
+	// than that, so its resident size would track what it has written
+	// rather than what it holds.
+	if prev, ok := setPageDecay(pageDecay{}); ok {
+		defer setPageDecay(prev)
+	}
+	err := fn()
+	if _, rerr := s.db.ExecContext(context.Background(), "RESET memory_limit"); rerr != nil && err == nil {
+		err = fmt.Errorf("data: import: %w", rerr)
+	}
+	return err
+}
+
+// rowGroupSize is the row group size of file databases. DuckDB writes an
+// uncommitted append to disk a row group at a time; at its default of
+// 122,880 rows a large import's texts wait in memory until the commit.
+const rowGroupSize = 2048
+
+// sqlString quotes s as an SQL string literal, for the statements that take
+// no parameters (ATTACH, SET).
+func sqlString(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
 // nullString maps "" to NULL.

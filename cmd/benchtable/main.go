@@ -43,7 +43,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("benchtable", flag.ContinueOnError)
 	out := fs.String("out", "bench-out", "`folder` for inputs, binaries and results")
 	gen := fs.String("gen", "../shared/tools/gen_ap.py", "`path` of gen_ap.py")
-	n := fs.Int("n", 50000, "comparisons in the AnnotatedPairs input")
+	n := fs.Int("n", 53000, "comparisons in the AnnotatedPairs input (53,000 make a 150 MB file)")
 	audits := fs.Int("audits", 100000, "audits in the scaled experiment")
 	loadFor := fs.Duration("load", 30*time.Second, "duration of the load run")
 	clients := fs.Int("clients", 50, "concurrent clients of the load run")
@@ -77,21 +77,36 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	var rows []row
 
-	// 1. auditscope import of the file, wall time and peak RSS.
+	// 1. auditscope import of the file: wall time, peak RSS (the kernel's
+	// high-water mark, which counts the ~50 MB of program code mapped from
+	// the binary) and the peak of allocated memory (RssAnon, sampled).
 	db := filepath.Join(*out, "import.duckdb")
 	os.Remove(db)
 	os.Remove(db + ".wal")
+	st, err := os.Stat(ap)
+	if err != nil {
+		return err
+	}
+	fileMB := float64(st.Size()) / (1 << 20)
 	log("auditscope import %s", ap)
 	t0 := time.Now()
 	cmd := exec.CommandContext(ctx, bin, "import", "--db", db, ap)
 	cmd.Stderr = stderr
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	anonc := make(chan float64, 1)
+	go func() { anonc <- peakAnonMB(cmd.Process.Pid) }()
+	if err := cmd.Wait(); err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	wall := time.Since(t0)
+	anon := <-anonc
 	rss := float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) / 1024
-	rows = append(rows, row{fmt.Sprintf("auditscope import (%d comparisons × 40 traits)", *n), "≤ 2.5 s, peak RSS ≤ 300 MB",
-		fmt.Sprintf("%.2f s, %.0f MB", wall.Seconds(), rss), wall <= 2500*time.Millisecond && rss <= 300})
+	rows = append(rows, row{fmt.Sprintf("auditscope import (%d comparisons × 40 traits, %.0f MiB)", *n, fileMB),
+		"≤ 2.5 s, peak RSS ≤ 300 MB and well under the file's size",
+		fmt.Sprintf("%.2f s, peak RSS %.0f MiB (%.0f%% of the file), allocated %.0f MiB", wall.Seconds(), rss, 100*rss/fileMB, anon),
+		wall <= 2500*time.Millisecond && rss <= 300 && rss <= 0.9*fileMB})
 
 	// 2. Go benchmarks.
 	log("go test -bench (this takes a few minutes)")
@@ -194,6 +209,26 @@ func loadPaths() []string {
 		paths = append(paths, fmt.Sprintf("/audits/demo:a-%06d?%s", 700+i*97, filter))
 	}
 	return paths
+}
+
+// peakAnonMB samples a running process's anonymous resident memory every
+// millisecond until it exits and returns the largest sample, in MiB.
+func peakAnonMB(pid int) float64 {
+	path := fmt.Sprintf("/proc/%d/status", pid)
+	var peak int64
+	for {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return float64(peak) / 1024
+		}
+		for line := range strings.Lines(string(b)) {
+			if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+				peak = max(peak, kb)
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func runCmd(ctx context.Context, w io.Writer, env []string, name string, args ...string) error {

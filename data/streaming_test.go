@@ -1,0 +1,137 @@
+package data
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// writeAP writes an AnnotatedPairs 2.0 file of n comparisons with two
+// annotators.
+func writeAP(t testing.TB, path string, n int) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`{"metadata": {"version": "2.0", "dataset_name": "stream", "default_annotator": "h"},
+"annotators": {"h": {"type": "human"}, "p": {"type": "principle", "description": "Select the more concise response"}},
+"comparisons": [`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		pref := []string{"a", "b"}[i%2]
+		fmt.Fprintf(&b, `{"id": "c%d", "prompt": "question %d", "response_a": {"text": "answer a %d %s"}, "response_b": {"text": "answer b %d"}, "annotations": {"h": {"pref": %q}, "p": {"pref": "a"}}}`,
+			i, i, i, strings.Repeat("x", i%50), i, pref)
+	}
+	b.WriteString("]}")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func memoryLimit(t testing.TB, s *Store) string {
+	t.Helper()
+	var v string
+	if err := s.db.QueryRow(`SELECT current_setting('memory_limit')`).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// A streaming import into a file database runs under the low memory limit
+// with the allocator returning freed pages at once, writes row groups of
+// rowGroupSize, and puts both settings back when it ends.
+func TestStreamingImportFileStore(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.duckdb")
+	s, err := Open(ctx, Options{Path: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { s.Close() }()
+	before := memoryLimit(t, s)
+	decay, haveJemalloc := setPageDecay(pageDecay{dirty: 1234, muzzy: 4321})
+	if haveJemalloc {
+		setPageDecay(decay)
+	} else if runtime.GOOS == "linux" {
+		t.Error("setPageDecay found no jemalloc in DuckDB's Linux build")
+	}
+
+	const n = 3*rowGroupSize + 17
+	in := filepath.Join(dir, "stream.json")
+	writeAP(t, in, n)
+	var during []string
+	_, err = s.ImportAnnotatedPairs(ctx, in, ImportOptions{Progress: func(done, total int64) {
+		// memory_limit is the database's setting: another connection sees it.
+		if len(during) == 0 {
+			during = append(during, memoryLimit(t, s))
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(during) == 0 || during[0] == before || !strings.Contains(during[0], "MiB") {
+		t.Errorf("memory_limit during the import = %v, before %q; want the streaming limit %s", during, before, streamImportMemoryLimit)
+	}
+	if after := memoryLimit(t, s); after != before {
+		t.Errorf("memory_limit after the import = %q, want %q back", after, before)
+	}
+	if haveJemalloc {
+		now, _ := setPageDecay(decay)
+		if now != decay {
+			t.Errorf("page decay after the import = %+v, want %+v back", now, decay)
+		}
+	}
+	if got := count(t, s, `SELECT count(*) FROM ap_comparisons`); got != n {
+		t.Fatalf("%d comparisons, want %d", got, n)
+	}
+	// The texts went to disk a row group at a time, not in one group at
+	// commit.
+	if groups := count(t, s, `SELECT count(DISTINCT row_group_id) FROM pragma_storage_info('ap_comparisons')`); groups < 3 {
+		t.Errorf("ap_comparisons has %d row groups, want ≥ 3 of %d rows", groups, rowGroupSize)
+	}
+
+	// Everything is there after reopening the file.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(ctx, Options{Path: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := count(t, s, `SELECT count(*) FROM ap_votes WHERE dataset = 'stream'`); got != 2*n {
+		t.Errorf("%d votes after reopening, want %d", got, 2*n)
+	}
+	if got := count(t, s, `SELECT count(*) FROM ap_comparisons WHERE id = 'c1000' AND text_a LIKE 'answer a 1000 %'`); got != 1 {
+		t.Errorf("comparison c1000 not found intact after reopening")
+	}
+}
+
+// A limit the user set is left alone.
+func TestStreamingImportUserLimit(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, Options{Path: filepath.Join(dir, "u.duckdb"), MemoryLimit: "1GB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	want := memoryLimit(t, s)
+	in := filepath.Join(dir, "u.json")
+	writeAP(t, in, 100)
+	var during string
+	if _, err := s.ImportAnnotatedPairs(ctx, in, ImportOptions{Progress: func(done, total int64) {
+		if during == "" {
+			during = memoryLimit(t, s)
+		}
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if during != want {
+		t.Errorf("memory_limit during the import = %q, want the user's %q", during, want)
+	}
+}
