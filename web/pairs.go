@@ -709,6 +709,14 @@ func (s *Server) explorerLayout(ctx context.Context, r *pairsReq, p *explorerPar
 		if len(r.d.models) == 0 {
 			notes = append(notes, "No response names its model, so there are no model annotators to compare with.")
 		}
+		// A link or form from the feedback view may carry its fields; say
+		// they change nothing here rather than fail.
+		for _, k := range []string{"ref", "with", "split"} {
+			if r.q.Get(k) != "" {
+				notes = append(notes, "Model analysis compares every trait with each model of this dataset; references (ref), other datasets (with) and splits (split) apply to the feedback view.")
+				break
+			}
+		}
 		return columns, r.d.traitRows(), mv, notes, nil
 	}
 

@@ -83,7 +83,7 @@ func (s *Server) pairsOverviewCSV(c echo.Context) error {
 }
 
 // tableCSVHeader is the header of table.csv.
-var tableCSVHeader = []string{"annotator", "name", "kind", "column", "reference", "split", "split_value", "metric", "value", "lo", "hi", "pairs"}
+var tableCSVHeader = []string{"annotator", "name", "kind", "column", "dataset", "reference", "split", "split_value", "metric", "value", "lo", "hi", "pairs"}
 
 // pairsTableCSV exports the explorer's table as shown, from the same query:
 // one row per annotator (or trait) and column, in the table's order, the
@@ -110,7 +110,9 @@ func (s *Server) pairsTableCSV(c echo.Context) error {
 			if t.stats[j][i].absent != "" {
 				pairs = ""
 			}
-			out = append(out, []string{row.Key, row.Name, row.Kind, col.label, col.ref.key, col.split, col.value, t.p.metric.key,
+			// A column of another dataset (with=) is computed on that
+			// dataset's comparisons.
+			out = append(out, []string{row.Key, row.Name, row.Kind, col.label, col.req(r).ds.ID, col.ref.key, col.split, col.value, t.p.metric.key,
 				csvFloat(cell.Value), csvFloat(cell.Lo), csvFloat(cell.Hi), pairs})
 		}
 	}

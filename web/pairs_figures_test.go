@@ -111,7 +111,7 @@ func TestPairsExplorerFigureLinks(t *testing.T) {
 func TestPairsTableCSV(t *testing.T) {
 	s := mustPairs(t)
 	r := mustGet(t, s, "/pairs/hand/table.csv?split=topic", http.StatusOK, "text/csv")
-	if got, want := firstLine(r.Body), "annotator,name,kind,column,reference,split,split_value,metric,value,lo,hi,pairs"; got != want {
+	if got, want := firstLine(r.Body), "annotator,name,kind,column,dataset,reference,split,split_value,metric,value,lo,hi,pairs"; got != want {
 		t.Fatalf("header = %q, want %q", got, want)
 	}
 	recs := readRecords(t, r.Body)

@@ -179,9 +179,15 @@ func TestPairsMultiWith(t *testing.T) {
 		}
 		wantFloat(t, k, c["value"], v)
 	}
-	if c := cells["p1|r"]; c["column"] != "multi-b" || c["pairs"] != "3" {
+	if c := cells["p1|r"]; c["column"] != "multi-b" || c["dataset"] != "multi-b" || c["pairs"] != "3" {
 		t.Errorf("p1|r = %v", c)
 	}
+	if c := cells["p1|h"]; c["dataset"] != "multi-a" {
+		t.Errorf("p1|h is of dataset %q, want multi-a", c["dataset"])
+	}
+	// Model analysis has no columns per dataset; the page says so.
+	models := mustGet(t, s, "/pairs/multi-a?mode=models&with=multi-b", http.StatusOK, "text/html").Body
+	contains(t, "model mode with with=", models, "other datasets (with) and splits (split) apply to the feedback view")
 	page := mustGet(t, s, "/pairs/multi-a?with=multi-b&sort=ds:multi-b", http.StatusOK, "text/html").Body
 	contains(t, "page", page, `/pairs/multi-b/comparisons?ann=p1&amp;ref=r`, `/pairs/multi-a/comparisons?ann=p1&amp;ref=h`, `value="multi-b"`)
 	// The same reference id is used when the other dataset has it.
