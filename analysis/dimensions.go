@@ -1,6 +1,11 @@
 package analysis
 
-import "fmt"
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
 
 // DimensionInput holds one auditor's data for the four-part evaluation
 // suite. Any part may be empty; that dimension and the composite are then
@@ -159,7 +164,8 @@ func Dimensions(in DimensionInput, confidence float64, resamples int, seed uint6
 	// The composite of one resample; each sample is a column of values
 	// whose resampled mean gives that dimension (FP and realism are linear
 	// in the mean of their 0/1 or 0/0.5/1 scores).
-	rng := newRand(seed, streamDimensions)
+	src := rand.NewPCG(seed, streamDimensions)
+	rng := rand.New(src)
 	resampledMean := func(v []float64) float64 {
 		var s float64
 		for range v {
@@ -167,12 +173,34 @@ func Dimensions(in DimensionInput, confidence float64, resamples int, seed uint6
 		}
 		return s / float64(len(v))
 	}
+	// Redrawing n audits that are false positives with rate p makes the
+	// number of false positives Binomial(n, p), and redrawing realism
+	// judgments makes (wins, ties, losses) Multinomial(n; pw, pt, pl): one
+	// draw of each count replaces n draws of single audits (FP audits are
+	// most of an auditor's draws) with the same distribution.
+	nfp, pfp := float64(len(fp)), sum(fp)/float64(len(fp))
+	var nWin, nTie int
+	for _, o := range in.Realism {
+		switch o {
+		case OutcomeWin:
+			nWin++
+		case OutcomeTie:
+			nTie++
+		}
+	}
+	nre := float64(len(realism))
+	pWin, pTie := float64(nWin)/nre, float64(nTie)/nre
 	vals := make([]float64, resamples)
 	for r := range vals {
 		q := resampledMean(in.Quality)
-		f := 100 * (1 - resampledMean(fp))
+		f := 100 * (1 - binomial(src, nfp, pfp)/nfp)
 		p := resampledMean(seedMeans)
-		re := 100 * resampledMean(realism)
+		wins := binomial(src, nre, pWin)
+		var ties float64
+		if pWin < 1 {
+			ties = binomial(src, nre-wins, pTie/(1-pWin))
+		}
+		re := 100 * (wins + ties/2) / nre
 		vals[r] = (q + f + p + re) / 4
 	}
 	out.Composite.Lo, out.Composite.Hi = percentileInterval(vals, confidence)
@@ -224,4 +252,16 @@ func sum(v []float64) float64 {
 		s += x
 	}
 	return s
+}
+
+// binomial draws from Binomial(n, p) with src; p is clamped to [0, 1] to
+// absorb rounding in the caller's ratios.
+func binomial(src rand.Source, n, p float64) float64 {
+	switch {
+	case n == 0 || p <= 0:
+		return 0
+	case p >= 1:
+		return n
+	}
+	return distuv.Binomial{N: n, P: p, Src: src}.Rand()
 }

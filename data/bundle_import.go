@@ -554,10 +554,12 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 
 // insertAuditScores builds an experiment's long score table from each
 // audit's scores object: one vectorised statement instead of a call per
-// score.
+// score. Rows are stored by dimension, so a filter or sort on one dimension
+// reads only its row groups (DuckDB skips the rest by their min/max).
 func insertAuditScores(tx *importTx, exp string) error {
 	if err := tx.exec(`INSERT INTO audit_scores SELECT a.experiment, a.id, j.key, CAST(j.value AS DOUBLE)
-FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT NULL`, exp); err != nil {
+FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT NULL
+ORDER BY j.key, a.id`, exp); err != nil {
 		return fmt.Errorf("audit scores: %w", err)
 	}
 	return nil
