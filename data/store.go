@@ -331,18 +331,45 @@ func (s *Store) streamingImport(ctx context.Context, fn func() error) error {
 	if _, err := s.db.ExecContext(ctx, "SET memory_limit = '"+streamImportMemoryLimit+"'"); err != nil {
 		return fmt.Errorf("data: import: %w", err)
 	}
-	// DuckDB's allocator keeps freed pages for a while (a second by
-	// default) before returning them; an import frees row groups faster
-	// than that, so its resident size would track what it has written
-	// rather than what it holds.
-	if prev, ok := setPageDecay(pageDecay{}); ok {
-		defer setPageDecay(prev)
-	}
+	defer returnPagesAtOnce()()
 	err := fn()
 	if _, rerr := s.db.ExecContext(context.Background(), "RESET memory_limit"); rerr != nil && err == nil {
 		err = fmt.Errorf("data: import: %w", rerr)
 	}
 	return err
+}
+
+// The allocator's settings are the process's, shared by every store in it:
+// the first streaming import changes them and the last one to finish puts
+// them back.
+var pageDecayState struct {
+	sync.Mutex
+	users int
+	prev  pageDecay
+	ok    bool
+}
+
+// returnPagesAtOnce makes DuckDB's allocator return freed pages to the
+// system at once until the returned function is called. It keeps freed
+// pages for a while by default (about a second); an import frees row groups
+// faster than that, so its resident size would track what it has written
+// rather than what it holds.
+func returnPagesAtOnce() (restore func()) {
+	st := &pageDecayState
+	st.Lock()
+	defer st.Unlock()
+	if st.users == 0 {
+		st.prev, st.ok = setPageDecay(pageDecay{})
+	}
+	st.users++
+	return func() {
+		st.Lock()
+		defer st.Unlock()
+		st.users--
+		if st.users == 0 && st.ok {
+			setPageDecay(st.prev)
+		}
+	}
 }
 
 // rowGroupSize is the row group size of file databases. DuckDB writes an

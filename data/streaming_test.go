@@ -135,3 +135,32 @@ func TestStreamingImportUserLimit(t *testing.T) {
 		t.Errorf("memory_limit during the import = %q, want the user's %q", during, want)
 	}
 }
+
+// Overlapping imports share the allocator setting: it returns to what it
+// was only when the last one ends.
+func TestReturnPagesAtOnceNested(t *testing.T) {
+	orig, ok := setPageDecay(pageDecay{dirty: 700, muzzy: 800})
+	if !ok {
+		t.Skip("DuckDB has no jemalloc here")
+	}
+	defer setPageDecay(orig)
+	want := pageDecay{dirty: 700, muzzy: 800}
+	current := func() pageDecay {
+		d, _ := setPageDecay(pageDecay{})
+		setPageDecay(d)
+		return d
+	}
+	releaseA := returnPagesAtOnce()
+	releaseB := returnPagesAtOnce()
+	if d := current(); d != (pageDecay{}) {
+		t.Fatalf("during two imports: %+v, want 0", d)
+	}
+	releaseA()
+	if d := current(); d != (pageDecay{}) {
+		t.Errorf("one import still running: %+v, want 0", d)
+	}
+	releaseB()
+	if d := current(); d != want {
+		t.Errorf("after both: %+v, want %+v", d, want)
+	}
+}
