@@ -597,11 +597,13 @@ func decodeComparisons(ctx context.Context, dec *jsontext.Decoder, file string, 
 					return err
 				}
 			}
-			off := dec.InputOffset()
 			raw, err := dec.ReadValue()
 			if err != nil {
 				return jsonErrV2(file, dec, err)
 			}
+			// Where the value starts, past the whitespace before it, so
+			// that an error in it names the comparison's line.
+			off := dec.InputOffset() - int64(len(raw))
 			// ReadValue's bytes are only valid until the next read.
 			b.raws = append(b.raws, bytes.Clone(raw))
 			b.offs = append(b.offs, off)

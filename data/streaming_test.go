@@ -164,3 +164,22 @@ func TestReturnPagesAtOnceNested(t *testing.T) {
 		t.Errorf("after both: %+v, want %+v", d, want)
 	}
 }
+
+// An error inside a comparison names the line the comparison starts on,
+// not the line of the comma before it.
+func TestAnnotatedPairsErrorLine(t *testing.T) {
+	s := mustOpenStore(t)
+	in := filepath.Join(t.TempDir(), "bad.json")
+	body := `{"metadata": {"version": "2.0"}, "annotators": {"h": {"type": "human"}}, "comparisons": [
+{"id": "c0", "response_a": {"text": "a"}, "response_b": {"text": "b"}},
+{"id": "c1", "response_a": {"text": "a"}, "response_b": {"text": "b"}},
+{"id": "c2", "response_a": {"text": "a"}, "response_b": {"text": "b"}, "annotations": {"h": {"pref": 7}}}
+]}`
+	if err := os.WriteFile(in, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Import(context.Background(), in, ImportOptions{})
+	if err == nil || !strings.Contains(err.Error(), "bad.json:4: comparisons[2].annotations.h.pref: want a string") {
+		t.Errorf("error = %v, want line 4 and the vote's path", err)
+	}
+}
