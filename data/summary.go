@@ -70,6 +70,25 @@ FROM experiments e ORDER BY e.id`)
 	return out, rows2.Err()
 }
 
+// DatasetList lists the AnnotatedPairs datasets' ids, names and synthetic
+// flags: the cheap part of Summary, for pages that need a selector.
+func (s *Store) DatasetList(ctx context.Context) ([]DatasetSummary, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, name, synthetic FROM ap_datasets ORDER BY synthetic DESC, id`)
+	if err != nil {
+		return nil, fmt.Errorf("data: datasets: %w", err)
+	}
+	defer rows.Close()
+	var out []DatasetSummary
+	for rows.Next() {
+		var d DatasetSummary
+		if err := rows.Scan(&d.ID, &d.Name, &d.Synthetic); err != nil {
+			return nil, fmt.Errorf("data: datasets: %w", err)
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
 // ExperimentList lists the experiments' ids, names and synthetic flags:
 // the cheap part of Summary, for pages that need a selector.
 func (s *Store) ExperimentList(ctx context.Context) ([]ExperimentSummary, error) {

@@ -1,5 +1,5 @@
-// auditscope's only script: copy-link buttons and highlight scrolling. The
-// pages work without it; it only adds convenience.
+// auditscope's only script: copy-link buttons, highlight scrolling and one
+// form nicety. The pages work without it; it only adds convenience.
 (function () {
   "use strict";
   document.addEventListener("click", function (ev) {
@@ -16,6 +16,15 @@
     if (hl) {
       ev.preventDefault();
       markQuote(hl.getAttribute("data-highlight-msg"), hl.getAttribute("data-highlight-quote") || "");
+    }
+  });
+
+  // The explorer's split values belong to the split shown: when another
+  // split is chosen, they are not sent (the new split's largest values are).
+  document.addEventListener("change", function (ev) {
+    if (ev.target.matches("form[data-testid=pairs-form] select[name=split]")) {
+      var values = ev.target.form.querySelector("[name=values]");
+      if (values) { values.disabled = true; }
     }
   });
 

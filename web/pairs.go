@@ -951,9 +951,13 @@ func (s *Server) showPairs(c echo.Context) error {
 		return err
 	}
 	p, columns, notes, mv := t.p, t.columns, t.notes, t.mv
+	datasets, err := s.store.DatasetList(c.Request().Context())
+	if err != nil {
+		return err
+	}
 
 	e := views.PairsExplorer{Dataset: r.datasetView(), ModelsMode: p.models, RefName: p.ref.name, MetricLabel: p.metric.label,
-		CI: p.ci, Notes: notes, Form: explorerForm(r, p, mv)}
+		CI: p.ci, Notes: notes, Form: explorerForm(r, p, mv, datasets)}
 	e.Rows = t.viewRows(r)
 	state := p.state(r)
 	sortLink := func(key, label, note string) views.PairsColumn {
@@ -1116,7 +1120,14 @@ func splitOptions(keys []string, selected string) []views.PairsOption {
 	return out
 }
 
-func explorerForm(r *pairsReq, p explorerParams, mv data.MetaValues) views.PairsExplorerForm {
+// maxValueOptions is the most split values the explorer's form offers in a
+// select; a key with more (an index, free text) takes them typed.
+const maxValueOptions = 200
+
+// maxValueTags is the most split values listed under the form.
+const maxValueTags = 40
+
+func explorerForm(r *pairsReq, p explorerParams, mv data.MetaValues, datasets []data.DatasetSummary) views.PairsExplorerForm {
 	f := views.PairsExplorerForm{Action: views.Path("pairs", r.ds.ID), CI: p.ci, ModelsMode: p.models,
 		Modes: []views.PairsOption{
 			{Value: "", Label: "Feedback analysis: annotators against a reference", Selected: !p.models},
@@ -1124,9 +1135,16 @@ func explorerForm(r *pairsReq, p explorerParams, mv data.MetaValues) views.Pairs
 		},
 		Refs:      annotatorOptions(r.d, p.ref.key),
 		Splits:    splitOptions(r.ds.MetadataKeys, p.split),
-		With:      strings.Join(p.with, ","),
-		RefModels: strings.Join(r.refModels, ","),
-		Models:    r.d.models,
+		Split:  p.split,
+		Models: r.d.models,
+	}
+	for _, d := range datasets {
+		if d.ID != r.ds.ID {
+			f.Datasets = append(f.Datasets, views.PairsOption{Value: d.ID, Label: d.ID, Selected: slices.Contains(p.with, d.ID)})
+		}
+	}
+	for _, m := range r.d.models {
+		f.ModelOptions = append(f.ModelOptions, views.PairsOption{Value: m, Label: m, Selected: slices.Contains(r.refModels, m)})
 	}
 	for i := range f.Refs {
 		f.Refs[i].Selected = slices.ContainsFunc(p.refs, func(a pairsAnn) bool { return a.key == f.Refs[i].Value })
@@ -1134,12 +1152,20 @@ func explorerForm(r *pairsReq, p explorerParams, mv data.MetaValues) views.Pairs
 	for _, m := range pairsMetrics {
 		f.Metrics = append(f.Metrics, views.PairsOption{Value: m.key, Label: m.label, Selected: m.key == p.metric.key})
 	}
-	if p.explicit {
+	if len(mv.Values) <= maxValueOptions {
+		for _, v := range mv.Values {
+			f.ValueOptions = append(f.ValueOptions, views.PairsOption{Value: v.Value, Label: fmt.Sprintf("%s (%d)", v.Value, v.Count),
+				Selected: slices.Contains(p.values, v.Value)})
+		}
+	} else if p.explicit {
 		f.Values = strings.Join(p.values, ",")
 	}
-	for _, v := range mv.Values {
+	// The values with their counts, chosen ones marked; a key with
+	// thousands of values lists the largest.
+	for _, v := range mv.Values[:min(len(mv.Values), maxValueTags)] {
 		f.SplitValues = append(f.SplitValues, views.PairsSplitValue{Value: v.Value, Count: v.Count, Chosen: slices.Contains(p.values, v.Value)})
 	}
+	f.MoreValues = len(mv.Values) - len(f.SplitValues)
 	return f
 }
 

@@ -37,6 +37,21 @@ func TestBrowserPairsExplorer(t *testing.T) {
 		t.Fatalf("after submitting: query %v, want ref=%s and split=source", q, ref)
 	}
 
+	// The split's values are a select; choosing another split leaves them
+	// out of the next URL rather than sending values of the old one.
+	splitURL := eval[string](t, ctx, `location.href`)
+	if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid="select-values"] option:checked').length`); n == 0 {
+		t.Fatal("the split's values select has no chosen value")
+	}
+	step(t, ctx, "choose another split", chromedp.SetValue(chromedp.CSS(`[data-testid="select-split"]`), "topic"))
+	eval[bool](t, ctx, `document.querySelector('[data-testid="select-split"]').dispatchEvent(new Event("change", {bubbles: true}))`)
+	follow(t, ctx, "submit the new split", chromedp.Click(chromedp.CSS(`[data-testid="pairs-form"] button[type="submit"]`)))
+	step(t, ctx, "wait for the topic table", chromedp.WaitVisible(chromedp.CSS(`[data-testid="pairs-table"]`)))
+	if q := query(t, eval[string](t, ctx, `location.search`)); q.Get("split") != "topic" || q.Has("values") {
+		t.Fatalf("after changing the split: query %v, want split=topic and no values", q)
+	}
+	step(t, ctx, "back to the source split", chromedp.Navigate(splitURL), chromedp.WaitVisible(chromedp.CSS(`[data-testid="pairs-col"][data-key="v:multipref"]`)))
+
 	follow(t, ctx, "sort by a split column", chromedp.Click(chromedp.CSS(`[data-testid="pairs-col"][data-key="v:multipref"] a`)))
 	step(t, ctx, "wait for the sorted table", chromedp.WaitVisible(chromedp.CSS(`[data-testid="pairs-table"]`)))
 	copied := eval[string](t, ctx, `location.href`)
