@@ -1133,8 +1133,8 @@ func explorerForm(r *pairsReq, p explorerParams, mv data.MetaValues, datasets []
 			{Value: "", Label: "Feedback analysis: annotators against a reference", Selected: !p.models},
 			{Value: "models", Label: "Model analysis: traits against each model", Selected: p.models},
 		},
-		Refs:      annotatorOptions(r.d, p.ref.key),
-		Splits:    splitOptions(r.ds.MetadataKeys, p.split),
+		Refs:   annotatorOptions(r.d, p.ref.key),
+		Splits: splitOptions(r.ds.MetadataKeys, p.split),
 		Split:  p.split,
 		Models: r.d.models,
 	}
