@@ -182,6 +182,12 @@ func jsonErrV2(file string, dec *jsontext.Decoder, err error) error {
 func pointerPath(p jsontext.Pointer) string {
 	var b strings.Builder
 	for tok := range p.Tokens() {
+		if tok == "" {
+			// Where the decoder reads a value whole it does not track the
+			// names inside, and its pointer ends in empty tokens
+			// ("/comparisons/0//"): the path stops at what is known.
+			break
+		}
 		if n, err := strconv.Atoi(tok); err == nil && n >= 0 {
 			fmt.Fprintf(&b, "[%d]", n)
 			continue

@@ -183,3 +183,20 @@ func TestAnnotatedPairsErrorLine(t *testing.T) {
 		t.Errorf("error = %v, want line 4 and the vote's path", err)
 	}
 }
+
+// A file cut inside a comparison names that comparison, with no empty path
+// segments after it.
+func TestAnnotatedPairsTruncatedPath(t *testing.T) {
+	s := mustOpenStore(t)
+	in := filepath.Join(t.TempDir(), "cut.json")
+	body := `{"metadata": {"version": "2.0"}, "annotators": {"h": {"type": "human"}}, "comparisons": [
+{"id": "c0", "response_a": {"text": "a"}, "response_b": {"text": "b"}},
+{"id": "c1", "response_a": {"text": "a"}, "response_b": {"te`
+	if err := os.WriteFile(in, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Import(context.Background(), in, ImportOptions{})
+	if err == nil || !strings.HasSuffix(err.Error(), "cut.json:3: comparisons[1]: the file ends in the middle of the JSON (truncated?)") {
+		t.Errorf("error = %v", err)
+	}
+}
