@@ -196,7 +196,7 @@ func TestAnnotatedPairsTruncatedPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := s.Import(context.Background(), in, ImportOptions{})
-	if err == nil || !strings.HasSuffix(err.Error(), "cut.json:3: comparisons[1]: the file ends in the middle of the JSON (truncated?)") {
+	if err == nil || !strings.HasSuffix(err.Error(), "cut.json:3: comparisons[1].response_b: the file ends in the middle of the JSON (truncated?)") {
 		t.Errorf("error = %v", err)
 	}
 }
