@@ -61,8 +61,9 @@ type AuditRow struct {
 	SortScore                                                                      sql.NullFloat64
 }
 
-// where builds the WHERE clause and its arguments.
-func (f AuditFilter) where() (string, []any, error) {
+// where builds the WHERE clause and its arguments. sortJoined says the
+// query joins the sort dimension's scores as ss (see query).
+func (f AuditFilter) where(sortJoined bool) (string, []any, error) {
 	var conds []string
 	var args []any
 	add := func(cond string, a ...any) {
@@ -116,6 +117,12 @@ func (f AuditFilter) where() (string, []any, error) {
 			add("TRY_CAST(json_extract_string(a.scores, ?) AS DOUBLE) "+s.Op+" ?", scorePath(s.Dimension), s.Value)
 			continue
 		}
+		if sortJoined && f.Sort == "score:"+s.Dimension {
+			// A threshold on the dimension the page is sorted by tests the
+			// joined score: one scan of audit_scores instead of two.
+			add("ss.score "+s.Op+" ?", s.Value)
+			continue
+		}
 		add("a.id IN (SELECT s.audit FROM audit_scores s WHERE s.experiment = a.experiment AND s.dimension = ? AND s.score "+s.Op+" ?)", s.Dimension, s.Value)
 	}
 	if t := strings.TrimSpace(f.Text); t != "" {
@@ -152,10 +159,6 @@ const auditColumns = `a.key, a.experiment, a.id, a.auditor, coalesce(au.name, a.
  a.turns, a.n_messages, a.detected, a.false_positive, a.quality, a.production_value, a.summary, coalesce(a.strategy, '')`
 
 func (f AuditFilter) query(selectCols string) (string, []any, error) {
-	where, args, err := f.where()
-	if err != nil {
-		return "", nil, err
-	}
 	// Sorting by a judge score joins that dimension's scores once (a
 	// correlated subquery per row is several times slower).
 	sortScore, join := "NULL::DOUBLE", ""
@@ -168,6 +171,10 @@ func (f AuditFilter) query(selectCols string) (string, []any, error) {
 		join = " LEFT JOIN (SELECT experiment, audit, score FROM audit_scores WHERE dimension = ?) ss ON ss.experiment = a.experiment AND ss.audit = a.id"
 		sargs = append(sargs, dim)
 	}
+	where, args, err := f.where(join != "")
+	if err != nil {
+		return "", nil, err
+	}
 	q := "SELECT " + selectCols + ", " + sortScore + " AS sort_score FROM audits a LEFT JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor" + join + where
 	return q, append(sargs, args...), nil
 }
@@ -175,7 +182,7 @@ func (f AuditFilter) query(selectCols string) (string, []any, error) {
 // CountAudits counts the audits a filter selects.
 func (s *Store) CountAudits(ctx context.Context, f AuditFilter) (int, error) {
 	f = s.withScoreSource(f)
-	where, args, err := f.where()
+	where, args, err := f.where(false)
 	if err != nil {
 		return 0, fmt.Errorf("data: count audits: %w", err)
 	}
@@ -494,7 +501,7 @@ func (s *Store) withScoreSource(f AuditFilter) AuditFilter {
 // Validate reports whether the filter turns into SQL: unknown sort columns
 // and comparison operators are errors.
 func (f AuditFilter) Validate() error {
-	if _, _, err := f.where(); err != nil {
+	if _, _, err := f.where(false); err != nil {
 		return err
 	}
 	_, _, err := f.orderBy()

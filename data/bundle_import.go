@@ -99,6 +99,9 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 	if r, ok, err := s.alreadyImported(ctx, KindBundle, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
+	// A bundle imports at DuckDB's default memory limit (unlike the
+	// streaming imports): it runs INSERT ... SELECT statements over what it
+	// has appended, which need room.
 	err = s.inImport(ctx, func(tx *importTx) error {
 		res, err = importBundle(ctx, tx, src, hash, opts)
 		return err
@@ -554,12 +557,12 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 
 // insertAuditScores builds an experiment's long score table from each
 // audit's scores object: one vectorised statement instead of a call per
-// score. Rows are stored by dimension, so a filter or sort on one dimension
-// reads only its row groups (DuckDB skips the rest by their min/max).
+// score. (Storing the rows sorted by dimension would let a score filter skip
+// the other dimensions' row groups, but the sort of every score fails for
+// want of memory under a --memory-limit the import itself passes.)
 func insertAuditScores(tx *importTx, exp string) error {
 	if err := tx.exec(`INSERT INTO audit_scores SELECT a.experiment, a.id, j.key, CAST(j.value AS DOUBLE)
-FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT NULL
-ORDER BY j.key, a.id`, exp); err != nil {
+FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT NULL`, exp); err != nil {
 		return fmt.Errorf("audit scores: %w", err)
 	}
 	return nil

@@ -22,6 +22,10 @@ func TestDeferScores(t *testing.T) {
 		{Experiment: "small", Scores: []ScoreCond{{Dimension: "concerning", Op: ">=", Value: 3}}},
 		{Experiment: "small", Sort: "score:concerning", Desc: true},
 		{Scores: []ScoreCond{{Dimension: "needs_attention", Op: "=", Value: 5}}, Sort: "score:concerning"},
+		// Thresholds on the sort dimension test the joined score.
+		{Experiment: "small", Scores: []ScoreCond{{Dimension: "concerning", Op: ">=", Value: 3}}, Sort: "score:concerning", Desc: true},
+		{Scores: []ScoreCond{{Dimension: "concerning", Op: ">=", Value: 2}, {Dimension: "concerning", Op: "<=", Value: 6}}, Sort: "score:concerning"},
+		{Scores: []ScoreCond{{Dimension: "concerning", Op: ">", Value: 1}, {Dimension: "needs_attention", Op: ">=", Value: 1}}, Sort: "score:concerning", Desc: true},
 	}
 	keys := func(f AuditFilter) []string {
 		rows, total, err := s.ListAuditsPage(ctx, f, 0, 50)
@@ -34,6 +38,9 @@ func TestDeferScores(t *testing.T) {
 		}
 		if total != len(out) {
 			t.Errorf("total %d, %d rows", total, len(out))
+		}
+		if n, err := s.CountAudits(ctx, f); err != nil || n != total {
+			t.Errorf("%+v: CountAudits %d (%v), the page's total %d", f, n, err, total)
 		}
 		return out
 	}
@@ -54,6 +61,11 @@ func TestDeferScores(t *testing.T) {
 	for i, f := range filters {
 		if got := keys(f); !slices.Equal(got, before[i]) {
 			t.Errorf("filter %d: %v from audit_scores, %v from the JSON", i, got, before[i])
+		}
+	}
+	for i := 3; i < len(filters); i++ {
+		if len(before[i]) == 0 {
+			t.Errorf("filter %d selects nothing: the comparison shows nothing", i)
 		}
 	}
 	if got := before[0]; len(got) != 2 {

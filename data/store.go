@@ -315,29 +315,48 @@ func (a *appender) close() error {
 // streamImportMemoryLimit is DuckDB's memory limit while a streaming import
 // (AnnotatedPairs, preference CSV) fills a file database. Such an import
 // writes each full row group to the file before it commits and reads nothing
-// back, so DuckDB's cache only holds blocks it has already written; at the
-// default limit (80% of the machine) it keeps them all, and a 150 MB file
+// back, so DuckDB's cache would only hold blocks it has already written; at
+// the default limit (80% of the machine) it keeps them all, and a 150 MB file
 // costs more memory than its size.
 const streamImportMemoryLimit = "32MB"
 
-// streamingImport runs fn with the memory limit lowered for a streaming
-// import, when the store is a file and the user set no limit of their own.
-// The limit is the database's, not the connection's: imports run before
-// serving (auditscope serve imports its PATHs first), so no query shares it.
-func (s *Store) streamingImport(ctx context.Context, fn func() error) error {
-	if s.path == "" || s.userLimit || s.readOnly {
+// lowMemoryImport runs fn with DuckDB's memory limit lowered to limit, when
+// the store is a file and the user set no limit of their own. The limit is
+// the database's, not the connection's: imports run before serving
+// (auditscope serve imports its PATHs first), so no query shares it.
+func (s *Store) lowMemoryImport(ctx context.Context, limit string, fn func() error) error {
+	if !s.lowersMemory() {
 		return fn()
 	}
-	if _, err := s.db.ExecContext(ctx, "SET memory_limit = '"+streamImportMemoryLimit+"'"); err != nil {
+	// DuckDB's RESET memory_limit (1.5.6) puts back the setting's value but
+	// not its buffer pool's limit, so the previous value is set again.
+	var prev string
+	if err := s.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit')`).Scan(&prev); err != nil {
 		return fmt.Errorf("data: import: %w", err)
 	}
-	defer returnPagesAtOnce()()
-	err := fn()
-	if _, rerr := s.db.ExecContext(context.Background(), "RESET memory_limit"); rerr != nil && err == nil {
-		err = fmt.Errorf("data: import: %w", rerr)
+	// limit is the constant above and prev DuckDB's own rendering of a
+	// size; SET takes no parameters.
+	_, err := s.db.ExecContext(ctx, "SET memory_limit = "+sqlString(limit))
+	if err == nil {
+		defer returnPagesAtOnce()()
+		err = fn()
+	} else {
+		// DuckDB may take the limit and still fail the statement (when
+		// it is below what DuckDB holds already): import at the old one.
+		err = errors.Join(s.setMemoryLimit(prev), fn())
 	}
-	return err
+	return errors.Join(err, s.setMemoryLimit(prev))
 }
+
+func (s *Store) setMemoryLimit(v string) error {
+	if _, err := s.db.ExecContext(context.Background(), "SET memory_limit = "+sqlString(v)); err != nil {
+		return fmt.Errorf("data: import: memory limit %s: %w", v, err)
+	}
+	return nil
+}
+
+// lowersMemory reports whether imports run under a lowered memory limit.
+func (s *Store) lowersMemory() bool { return s.path != "" && !s.userLimit && !s.readOnly }
 
 // The allocator's settings are the process's, shared by every store in it:
 // the first streaming import changes them and the last one to finish puts
