@@ -189,7 +189,11 @@ func Dimensions(in DimensionInput, confidence float64, resamples int, seed uint6
 		}
 	}
 	nre := float64(len(realism))
-	pWin, pTie := float64(nWin)/nre, float64(nTie)/nre
+	pWin := float64(nWin) / nre
+	pTieGivenNotWin := 0.0 // ties among the judgments that are not wins
+	if nWin < len(realism) {
+		pTieGivenNotWin = float64(nTie) / float64(len(realism)-nWin)
+	}
 	vals := make([]float64, resamples)
 	for r := range vals {
 		q := resampledMean(in.Quality)
@@ -197,8 +201,8 @@ func Dimensions(in DimensionInput, confidence float64, resamples int, seed uint6
 		p := resampledMean(seedMeans)
 		wins := binomial(src, nre, pWin)
 		var ties float64
-		if pWin < 1 {
-			ties = binomial(src, nre-wins, pTie/(1-pWin))
+		if wins < nre {
+			ties = binomial(src, nre-wins, pTieGivenNotWin)
 		}
 		re := 100 * (wins + ties/2) / nre
 		vals[r] = (q + f + p + re) / 4

@@ -26,11 +26,14 @@ static int auditscope_set_decay(ssize_t dirty, ssize_t muzzy, ssize_t *old_dirty
 	}
 	len = sizeof(ssize_t);
 	if (duckdb_je_mallctl("arenas.muzzy_decay_ms", old_muzzy, &len, &muzzy, sizeof(muzzy)) != 0) {
+		duckdb_je_mallctl("arenas.dirty_decay_ms", NULL, NULL, old_dirty, sizeof(*old_dirty)); // undo
 		return -2;
 	}
 	unsigned n = 0;
 	size_t nlen = sizeof(n);
 	if (duckdb_je_mallctl("arenas.narenas", &n, &nlen, NULL, 0) != 0) {
+		duckdb_je_mallctl("arenas.dirty_decay_ms", NULL, NULL, old_dirty, sizeof(*old_dirty)); // undo
+		duckdb_je_mallctl("arenas.muzzy_decay_ms", NULL, NULL, old_muzzy, sizeof(*old_muzzy));
 		return -2;
 	}
 	char name[64];

@@ -54,6 +54,14 @@ type Store struct {
 	path      string
 	userLimit bool // Options.MemoryLimit was given
 
+	// lowMem counts the imports running under a lowered memory limit and
+	// keeps the limit to put back when the last one ends.
+	lowMem struct {
+		sync.Mutex
+		users int
+		prev  string
+	}
+
 	mu            sync.RWMutex
 	transcripts   map[string]func(auditID string) ([]byte, error) // experiment -> in-memory transcript source
 	pendingScores map[string]bool                                 // experiments whose audit_scores is not built yet
@@ -79,8 +87,6 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		attach = []string{
 			"ATTACH IF NOT EXISTS " + sqlString(opts.Path) + " AS store (" + mode + ")",
 			"USE store",
-			// Spill next to the database, not in the working directory.
-			"SET temp_directory = " + sqlString(opts.Path+".tmp"),
 		}
 	}
 	// The hook runs for every new connection, long after Open returns, so it
@@ -104,6 +110,15 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	}
 	db := sql.OpenDB(connector)
 	s := &Store{db: db, connector: connector, readOnly: opts.ReadOnly, path: opts.Path, userLimit: opts.MemoryLimit != ""}
+	if opts.Path != "" {
+		// Spill next to the database, not in the working directory. Set
+		// once, not per connection: DuckDB refuses to move the directory
+		// once it holds spilled data.
+		if _, err := db.ExecContext(ctx, "SET temp_directory = "+sqlString(opts.Path+".tmp")); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("data: open %q: %w", opts.Path, err)
+		}
+	}
 	if opts.ReadOnly {
 		if err := s.checkSchema(ctx); err != nil {
 			s.Close()
@@ -323,29 +338,51 @@ const streamImportMemoryLimit = "32MB"
 // lowMemoryImport runs fn with DuckDB's memory limit lowered to limit, when
 // the store is a file and the user set no limit of their own. The limit is
 // the database's, not the connection's: imports run before serving
-// (auditscope serve imports its PATHs first), so no query shares it.
-func (s *Store) lowMemoryImport(ctx context.Context, limit string, fn func() error) error {
+// (auditscope serve imports its PATHs first), so no query shares it, and
+// overlapping imports share one lowering that ends with the last of them.
+func (s *Store) lowMemoryImport(ctx context.Context, limit string, fn func() error) (err error) {
 	if !s.lowersMemory() {
 		return fn()
 	}
-	// DuckDB's RESET memory_limit (1.5.6) puts back the setting's value but
-	// not its buffer pool's limit, so the previous value is set again.
-	var prev string
-	if err := s.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit')`).Scan(&prev); err != nil {
-		return fmt.Errorf("data: import: %w", err)
+	if err := s.lowerMemory(ctx, limit); err != nil {
+		return fn() // at the limit there is
 	}
-	// limit is the constant above and prev DuckDB's own rendering of a
-	// size; SET takes no parameters.
-	_, err := s.db.ExecContext(ctx, "SET memory_limit = "+sqlString(limit))
-	if err == nil {
-		defer returnPagesAtOnce()()
-		err = fn()
-	} else {
-		// DuckDB may take the limit and still fail the statement (when
-		// it is below what DuckDB holds already): import at the old one.
-		err = errors.Join(s.setMemoryLimit(prev), fn())
+	defer func() { err = errors.Join(err, s.restoreMemory()) }()
+	defer returnPagesAtOnce()()
+	return fn()
+}
+
+func (s *Store) lowerMemory(ctx context.Context, limit string) error {
+	s.lowMem.Lock()
+	defer s.lowMem.Unlock()
+	if s.lowMem.users == 0 {
+		var prev string
+		if err := s.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit')`).Scan(&prev); err != nil {
+			return err
+		}
+		// limit is the constant above and prev DuckDB's own rendering of
+		// a size; SET takes no parameters.
+		if _, err := s.db.ExecContext(ctx, "SET memory_limit = "+sqlString(limit)); err != nil {
+			// DuckDB may take the limit and still fail the statement
+			// (when it holds more already).
+			return errors.Join(err, s.setMemoryLimit(prev))
+		}
+		s.lowMem.prev = prev
 	}
-	return errors.Join(err, s.setMemoryLimit(prev))
+	s.lowMem.users++
+	return nil
+}
+
+// restoreMemory ends one lowering. The previous limit is set again rather
+// than RESET: DuckDB's RESET memory_limit (1.5.6) puts back the setting's
+// value but not its buffer pool's limit.
+func (s *Store) restoreMemory() error {
+	s.lowMem.Lock()
+	defer s.lowMem.Unlock()
+	if s.lowMem.users--; s.lowMem.users > 0 {
+		return nil
+	}
+	return s.setMemoryLimit(s.lowMem.prev)
 }
 
 func (s *Store) setMemoryLimit(v string) error {

@@ -2,6 +2,7 @@ package data
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -227,4 +228,62 @@ func needsMemory(t *testing.T, s *Store) {
 	if err := s.db.QueryRow(`SELECT length(string_agg(range::VARCHAR, ',')) FROM range(12000000)`).Scan(&n); err != nil {
 		t.Errorf("a query needing about 100 MB after the import: %v", err)
 	}
+}
+
+// Connections opened after DuckDB has spilled to its temporary directory
+// still work (the directory is set once, not by every new connection).
+func TestNewConnectionsAfterSpill(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, Options{Path: filepath.Join(t.TempDir(), "spill.duckdb"), MemoryLimit: "24MB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var n int64
+	if err := s.db.QueryRow(`SELECT count(*) FROM (SELECT range, random() AS r FROM range(4000000) ORDER BY r)`).Scan(&n); err != nil || n != 4000000 {
+		t.Fatalf("a sort that spills: %d, %v", n, err)
+	}
+	// Hold several connections at once so that the pool opens new ones.
+	var conns []*sql.Conn
+	for range 4 {
+		c, err := s.db.Conn(ctx)
+		if err != nil {
+			t.Fatalf("connection %d after the spill: %v", len(conns)+1, err)
+		}
+		conns = append(conns, c)
+		if err := c.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
+			t.Errorf("query on connection %d after the spill: %v", len(conns), err)
+		}
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+// Overlapping imports lower the limit once and the last to end puts it back.
+func TestLowMemoryImportNested(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, Options{Path: filepath.Join(t.TempDir(), "n.duckdb")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	before := memoryLimit(t, s)
+	var inner, outerAfterInner string
+	err = s.lowMemoryImport(ctx, streamImportMemoryLimit, func() error {
+		err := s.lowMemoryImport(ctx, streamImportMemoryLimit, func() error {
+			inner = memoryLimit(t, s)
+			return nil
+		})
+		outerAfterInner = memoryLimit(t, s)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inner != outerAfterInner || !strings.Contains(inner, "MiB") {
+		t.Errorf("limit in the inner import %q, in the outer after it %q: want the lowered limit in both", inner, outerAfterInner)
+	}
+	sameLimit(t, memoryLimit(t, s), before)
+	needsMemory(t, s)
 }

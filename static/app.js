@@ -22,9 +22,11 @@
   // The explorer's split values belong to the split shown: when another
   // split is chosen, they are not sent (the new split's largest values are).
   document.addEventListener("change", function (ev) {
-    if (ev.target.matches("form[data-testid=pairs-form] select[name=split]")) {
-      var values = ev.target.form.querySelector("[name=values]");
-      if (values) { values.disabled = true; }
+    var split = ev.target;
+    if (split.matches("form[data-testid=pairs-form] select[name=split]")) {
+      var values = split.form.querySelector("[name=values]");
+      var shown = split.querySelector("option[selected]");
+      if (values) { values.disabled = !shown || split.value !== shown.value; }
     }
   });
 

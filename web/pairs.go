@@ -710,12 +710,10 @@ func (s *Server) explorerLayout(ctx context.Context, r *pairsReq, p *explorerPar
 			notes = append(notes, "No response names its model, so there are no model annotators to compare with.")
 		}
 		// A link or form from the feedback view may carry its fields; say
-		// they change nothing here rather than fail.
-		for _, k := range []string{"ref", "with", "split"} {
-			if r.q.Get(k) != "" {
-				notes = append(notes, "Model analysis compares every trait with each model of this dataset; references (ref), other datasets (with) and splits (split) apply to the feedback view.")
-				break
-			}
+		// they change nothing here rather than fail. (The form always sends
+		// a reference, so that one goes unmentioned.)
+		if r.q.Get("with") != "" || r.q.Get("split") != "" {
+			notes = append(notes, "Model analysis compares every trait with each model of this dataset; other datasets (with) and splits (split) apply to the feedback view.")
 		}
 		return columns, r.d.traitRows(), mv, notes, nil
 	}
@@ -1154,8 +1152,11 @@ func explorerForm(r *pairsReq, p explorerParams, mv data.MetaValues, datasets []
 	}
 	if len(mv.Values) <= maxValueOptions {
 		for _, v := range mv.Values {
+			// Only values the URL chose are selected: the defaults (the
+			// largest) are marked in the list below, and a browser without
+			// script would otherwise send them with another split.
 			f.ValueOptions = append(f.ValueOptions, views.PairsOption{Value: v.Value, Label: fmt.Sprintf("%s (%d)", v.Value, v.Count),
-				Selected: slices.Contains(p.values, v.Value)})
+				Selected: p.explicit && slices.Contains(p.values, v.Value)})
 		}
 	} else if p.explicit {
 		f.Values = strings.Join(p.values, ",")

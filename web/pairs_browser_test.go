@@ -40,11 +40,25 @@ func TestBrowserPairsExplorer(t *testing.T) {
 	// The split's values are a select; choosing another split leaves them
 	// out of the next URL rather than sending values of the old one.
 	splitURL := eval[string](t, ctx, `location.href`)
-	if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid="select-values"] option:checked').length`); n == 0 {
-		t.Fatal("the split's values select has no chosen value")
+	// Choose a value explicitly, so the form has one to send.
+	eval[bool](t, ctx, `(document.querySelector('[data-testid="select-values"] option').selected = true)`)
+	chooseSplit := func(split string) {
+		t.Helper()
+		step(t, ctx, "choose the split "+split, chromedp.SetValue(chromedp.CSS(`[data-testid="select-split"]`), split))
+		eval[bool](t, ctx, `document.querySelector('[data-testid="select-split"]').dispatchEvent(new Event("change", {bubbles: true}))`)
 	}
-	step(t, ctx, "choose another split", chromedp.SetValue(chromedp.CSS(`[data-testid="select-split"]`), "topic"))
-	eval[bool](t, ctx, `document.querySelector('[data-testid="select-split"]').dispatchEvent(new Event("change", {bubbles: true}))`)
+	valuesDisabled := func() bool {
+		return eval[bool](t, ctx, `document.querySelector('[data-testid="select-values"]').disabled`)
+	}
+	chooseSplit("topic")
+	if !valuesDisabled() {
+		t.Error("the source values are still sent with the topic split")
+	}
+	chooseSplit("source")
+	if valuesDisabled() {
+		t.Error("the values select stays disabled with the shown split chosen again")
+	}
+	chooseSplit("topic")
 	follow(t, ctx, "submit the new split", chromedp.Click(chromedp.CSS(`[data-testid="pairs-form"] button[type="submit"]`)))
 	step(t, ctx, "wait for the topic table", chromedp.WaitVisible(chromedp.CSS(`[data-testid="pairs-table"]`)))
 	if q := query(t, eval[string](t, ctx, `location.search`)); q.Get("split") != "topic" || q.Has("values") {

@@ -24,6 +24,12 @@ func TestPairsExplorerPickers(t *testing.T) {
 	hand := mustGet(t, mustPairs(t), "/pairs/hand?split=topic&values=t1&refmodels=X", http.StatusOK, "text/html").Body
 	contains(t, "hand split", hand, `<select name="values" multiple`, `<option value="t1" selected>`, `<option value="t2">`,
 		`<select name="refmodels" multiple`, `<option value="X" selected>`, `<option value="Y">`, `<option value="icai">`)
+	// Default values are not selected: sent with another split they
+	// would be wrong.
+	def := mustGet(t, mustPairs(t), "/pairs/hand?split=topic", http.StatusOK, "text/html").Body
+	if strings.Contains(def, `" selected>t1 (`) || !strings.Contains(def, `<option value="t1">`) {
+		t.Error("a default split value is selected in the form")
+	}
 	plain := mustGet(t, mustPairs(t), "/pairs/hand", http.StatusOK, "text/html").Body
 	if strings.Contains(plain, `name="values"`) {
 		t.Error("split values offered without a split")

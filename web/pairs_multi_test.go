@@ -188,6 +188,9 @@ func TestPairsMultiWith(t *testing.T) {
 	// Model analysis has no columns per dataset; the page says so.
 	models := mustGet(t, s, "/pairs/multi-a?mode=models&with=multi-b", http.StatusOK, "text/html").Body
 	contains(t, "model mode with with=", models, "other datasets (with) and splits (split) apply to the feedback view")
+	if plain := mustGet(t, s, "/pairs/multi-a?mode=models&ref=h", http.StatusOK, "text/html").Body; strings.Contains(plain, "apply to the feedback view") {
+		t.Error("model mode reached from the form (which sends ref) shows the note")
+	}
 	page := mustGet(t, s, "/pairs/multi-a?with=multi-b&sort=ds:multi-b", http.StatusOK, "text/html").Body
 	contains(t, "page", page, `/pairs/multi-b/comparisons?ann=p1&amp;ref=r`, `/pairs/multi-a/comparisons?ann=p1&amp;ref=h`, `value="multi-b"`)
 	// The same reference id is used when the other dataset has it.

@@ -2,7 +2,6 @@ package petri
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -192,11 +191,15 @@ func (s *viewState) apply(e *Edit) error {
 // outside a message) go through the whole list, one operation at a time.
 func (s *viewState) patch(ops []JSONChange) error {
 	// The old list may become a branch: change a copy.
+	budget := *s.copies
 	next, err := s.applyOps(slices.Clone(s.cur), ops)
-	if errors.Is(err, errNotMessage) {
-		// A step left something that is not a message, which a later
-		// operation may repair: only the patch's result must be messages,
-		// so apply it to the whole list at once.
+	if err != nil {
+		// Between operations each message is a Message, which drops what
+		// the type does not hold (unknown fields, empty omitempty ones) and
+		// rejects what is not a message yet: a later operation of the
+		// patch may need either. Only the result must be messages, so the
+		// patch is applied to the whole list at once.
+		*s.copies = budget
 		next, err = s.applyWhole(s.cur, ops)
 	}
 	if err != nil {
@@ -212,11 +215,6 @@ func (s *viewState) patch(ops []JSONChange) error {
 	s.cur = next
 	return nil
 }
-
-// errNotMessage marks a patch result that does not decode as messages.
-var errNotMessage = errors.New("json_patch result")
-
-func notMessage(err error) error { return fmt.Errorf("%w: %w", errNotMessage, err) }
 
 func (s *viewState) applyOps(list []Message, ops []JSONChange) ([]Message, error) {
 	for _, op := range ops {
@@ -248,7 +246,7 @@ func (s *viewState) applyOp(list []Message, op JSONChange) ([]Message, error) {
 		}
 		var m Message
 		if err := json.Unmarshal(out, &m); err != nil {
-			return nil, notMessage(err)
+			return nil, fmt.Errorf("json_patch result: %w", err)
 		}
 		list[i] = m
 		return list, nil
@@ -256,7 +254,7 @@ func (s *viewState) applyOp(list []Message, op JSONChange) ([]Message, error) {
 	var m Message
 	if op.Op != "remove" {
 		if err := json.Unmarshal(op.Value, &m); err != nil {
-			return nil, notMessage(err)
+			return nil, fmt.Errorf("json_patch result: %w", err)
 		}
 	}
 	switch op.Op {
@@ -322,7 +320,7 @@ func (s *viewState) applyWhole(list []Message, ops []JSONChange) ([]Message, err
 	}
 	var next []Message
 	if err := json.Unmarshal(out, &next); err != nil {
-		return nil, notMessage(err)
+		return nil, fmt.Errorf("json_patch result: %w", err)
 	}
 	return next, nil
 }

@@ -121,3 +121,24 @@ func TestPatchMatchesWholeDocument(t *testing.T) {
 		}
 	}
 }
+
+// Operations that only work on the JSON between them (an empty object the
+// Message type drops, then a key inside it) still apply, as on the whole
+// document; so does a copy budget charged by a first attempt.
+func TestPatchNeedsWholeDocument(t *testing.T) {
+	tr, err := Parse(patchTranscript(
+		`[{"op": "add", "path": "/0/metadata", "value": {}}, {"op": "add", "path": "/0/metadata/k", "value": 1}]`,
+		`[{"op": "add", "path": "/0/tool_calls", "value": []}, {"op": "add", "path": "/0/tool_calls/-", "value": {"id": "c1", "function": "f", "arguments": {}}}]`,
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	views, err := tr.Views()
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	m := views[0].Final().Messages[0]
+	if m.Metadata["k"] != 1.0 || len(m.ToolCalls) != 1 || m.ToolCalls[0].ID != "c1" {
+		t.Errorf("message after the patches: %+v", m)
+	}
+}
