@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/petri"
@@ -93,19 +94,29 @@ func bundleErr(root string, err error) error {
 	return err
 }
 
+// bundleRetries counts bundle imports run again at the default memory limit
+// (for tests).
+var bundleRetries atomic.Int64
+
 // ImportBundle imports an experiment bundle in one transaction, validating
 // every record. hash identifies the content (for idempotent re-imports).
 func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string, opts ImportOptions) (res ImportResult, err error) {
 	if r, ok, err := s.alreadyImported(ctx, KindBundle, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
-	// A bundle imports at DuckDB's default memory limit (unlike the
-	// streaming imports): it runs INSERT ... SELECT statements over what it
-	// has appended, which need room.
-	err = s.inImport(ctx, func(tx *importTx) error {
-		res, err = importBundle(ctx, tx, src, hash, opts)
-		return err
-	})
+	run := func() error {
+		return s.inImport(ctx, func(tx *importTx) error {
+			res, err = importBundle(ctx, tx, src, hash, opts)
+			return err
+		})
+	}
+	err = s.lowMemoryImport(ctx, bundleImportMemoryLimit, run)
+	if isOutOfMemory(err) && s.lowersMemory() {
+		// The import rolled back; a bundle can be read again, so it runs
+		// once more with DuckDB's default memory.
+		bundleRetries.Add(1)
+		err = run()
+	}
 	if err == nil && opts.DeferScores && !res.Unchanged {
 		s.mu.Lock()
 		if s.pendingScores == nil {

@@ -327,13 +327,18 @@ func (a *appender) close() error {
 	return nil
 }
 
-// streamImportMemoryLimit is DuckDB's memory limit while a streaming import
-// (AnnotatedPairs, preference CSV) fills a file database. Such an import
-// writes each full row group to the file before it commits and reads nothing
-// back, so DuckDB's cache would only hold blocks it has already written; at
-// the default limit (80% of the machine) it keeps them all, and a 150 MB file
-// costs more memory than its size.
-const streamImportMemoryLimit = "32MB"
+// Memory limits while an import fills a file database. An import writes
+// each full row group to the file before it commits, so DuckDB's cache would
+// mostly hold blocks already written; at the default limit (80% of the
+// machine) it keeps them all, and a 150 MB file costs more memory than its
+// size. A streaming import (AnnotatedPairs, preference CSV) reads nothing
+// back; a bundle also builds its judge-score table with an INSERT ... SELECT
+// over its audits, and is imported again at the default limit should that
+// run out (ImportBundle). Variables so that tests can force the retry.
+var (
+	streamImportMemoryLimit = "32MB"
+	bundleImportMemoryLimit = "256MB"
+)
 
 // lowMemoryImport runs fn with DuckDB's memory limit lowered to limit, when
 // the store is a file and the user set no limit of their own. The limit is
@@ -360,8 +365,8 @@ func (s *Store) lowerMemory(ctx context.Context, limit string) error {
 		if err := s.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit')`).Scan(&prev); err != nil {
 			return err
 		}
-		// limit is the constant above and prev DuckDB's own rendering of
-		// a size; SET takes no parameters.
+		// limit is one of the values above and prev DuckDB's own
+		// rendering of a size; SET takes no parameters.
 		if _, err := s.db.ExecContext(ctx, "SET memory_limit = "+sqlString(limit)); err != nil {
 			// DuckDB may take the limit and still fail the statement
 			// (when it holds more already).
@@ -390,6 +395,12 @@ func (s *Store) setMemoryLimit(v string) error {
 		return fmt.Errorf("data: import: memory limit %s: %w", v, err)
 	}
 	return nil
+}
+
+// isOutOfMemory reports whether DuckDB failed for want of memory.
+func isOutOfMemory(err error) bool {
+	var de *duckdb.Error
+	return errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory
 }
 
 // lowersMemory reports whether imports run under a lowered memory limit.

@@ -201,6 +201,34 @@ func TestAnnotatedPairsTruncatedPath(t *testing.T) {
 	}
 }
 
+// A bundle that runs out of memory under the import's lowered limit is
+// imported again at the default one.
+func TestBundleImportRetriesOutOfMemory(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, Options{Path: filepath.Join(t.TempDir(), "b.duckdb")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	before := memoryLimit(t, s)
+	defer func(old string) { bundleImportMemoryLimit = old }(bundleImportMemoryLimit)
+	// DuckDB takes 2MB but cannot even check the name under it.
+	bundleImportMemoryLimit = "2MB"
+	retries := bundleRetries.Load()
+	res, err := s.Import(ctx, "testdata/bundle-small", ImportOptions{})
+	if err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	if n := bundleRetries.Load() - retries; n != 1 {
+		t.Errorf("%d retries, want 1", n)
+	}
+	if len(res) != 1 || res[0].Counts["audits"] == 0 || count(t, s, `SELECT count(*) FROM audit_scores`) == 0 {
+		t.Errorf("results %+v", res)
+	}
+	sameLimit(t, memoryLimit(t, s), before)
+	needsMemory(t, s)
+}
+
 // sameLimit checks a memory limit is back to what it was, up to the
 // rounding of DuckDB's rendering ("18.8 GiB" set again reads "18.7 GiB").
 func sameLimit(t *testing.T, got, want string) {
