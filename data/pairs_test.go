@@ -176,7 +176,7 @@ func TestPairsSearchAndComparisons(t *testing.T) {
 	if want := []int32{1, 10, 11}; !slices.Equal(got, want) {
 		t.Errorf("search = %v, want %v", got, want)
 	}
-	for _, q := range []string{"%", "_", `\`} {
+	for _, q := range []string{"%", "_", `\`, ".", ".*", "(", "[", "^", "$", "PROMPT.1"} {
 		if got, err := s.PairsSearch(ctx, "votes", q); err != nil || len(got) != 0 {
 			t.Errorf("search %q = %v, %v; want nothing (matched literally)", q, got, err)
 		}

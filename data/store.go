@@ -345,10 +345,3 @@ func nullString(s string) driver.Value {
 	}
 	return s
 }
-
-// escapeLike escapes LIKE wildcards so user text matches literally (with
-// ESCAPE '\').
-func escapeLike(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return r.Replace(s)
-}

@@ -83,6 +83,14 @@ func BenchmarkPairsSplit(b *testing.B) {
 	benchGet(b, s, "/pairs/bench?split=topic&sort=spread&dir=desc")
 }
 
+// BenchmarkPairsSearch: the comparison browser's text search over every
+// prompt and response (case-insensitive).
+func BenchmarkPairsSearch(b *testing.B) {
+	s := quietServer(mustBenchAP(b))
+	get(b, s, "/pairs/bench")
+	benchGet(b, s, "/pairs/bench/comparisons?q=Reason+Clearly")
+}
+
 // BenchmarkPairsBootstrap: the strength intervals of every annotator (1,000
 // paired resamples) on a cold cache; a second request is served from it.
 func BenchmarkPairsBootstrap(b *testing.B) {
