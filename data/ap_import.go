@@ -426,7 +426,7 @@ func (s *Store) ImportAnnotatedPairsBytes(ctx context.Context, b []byte, name st
 }
 
 func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, opts ImportOptions) (res ImportResult, err error) {
-	err = s.lowMemoryImport(ctx, streamImportMemoryLimit, func() error {
+	err = s.lowMemoryImport(ctx, streamImportMemoryMiB, func() error {
 		return s.inImport(ctx, func(tx *importTx) error {
 			l := newAPLoader(tx, file, hash, opts, KindAnnotatedPairs)
 			defer l.closeAppenders()

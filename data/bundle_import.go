@@ -110,12 +110,17 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 			return err
 		})
 	}
-	err = s.lowMemoryImport(ctx, bundleImportMemoryLimit, run)
-	if isOutOfMemory(err) && s.lowersMemory() {
-		// The import rolled back; a bundle can be read again, so it runs
-		// once more with DuckDB's default memory.
+	err = s.lowMemoryImport(ctx, bundleImportMemoryMiB, run)
+	// The import rolled back; a bundle can be read again, so it runs once
+	// more at DuckDB's default limit. Not after a failed commit (DuckDB may
+	// have given up on the database) nor while another import holds the
+	// limit lowered.
+	if isOutOfMemory(err) && !errors.Is(err, errCommit) && s.lowersMemory() && !s.memoryLowered() {
+		first := err
 		bundleRetries.Add(1)
-		err = run()
+		if err = run(); err != nil {
+			err = errors.Join(err, fmt.Errorf("(a first attempt under a %d MiB memory limit: %w)", bundleImportMemoryMiB, first))
+		}
 	}
 	if err == nil && opts.DeferScores && !res.Unchanged {
 		s.mu.Lock()

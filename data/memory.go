@@ -16,22 +16,24 @@ import (
 // size. A streaming import (AnnotatedPairs, preference CSV) reads nothing
 // back; a bundle also builds its judge-score table with an INSERT ... SELECT
 // over its audits, and is imported again at the default limit should that
-// run out (ImportBundle). Variables so that tests can force the retry.
+// run out (ImportBundle). Limits in MiB; variables so that tests can force
+// the retry.
 var (
-	streamImportMemoryLimit = "32MB"
-	bundleImportMemoryLimit = "256MB"
+	streamImportMemoryMiB int64 = 32
+	bundleImportMemoryMiB int64 = 256
 )
 
-// lowMemoryImport runs fn with DuckDB's memory limit lowered to limit, when
-// the store is a file and the user set no limit of their own. The limit is
-// the database's, not the connection's: imports run before serving
-// (auditscope serve imports its PATHs first), so no query shares it, and
-// overlapping imports share one lowering that ends with the last of them.
-func (s *Store) lowMemoryImport(ctx context.Context, limit string, fn func() error) (err error) {
+// lowMemoryImport runs fn with DuckDB's memory limit lowered to mib MiB,
+// when the store is a file and the user set no limit of their own. The
+// limit is the database's, not the connection's: imports run before serving
+// (auditscope serve imports its PATHs first), so no query shares it.
+// Overlapping imports share one lowering, at the largest limit any of them
+// asked for, that ends with the last of them.
+func (s *Store) lowMemoryImport(ctx context.Context, mib int64, fn func() error) (err error) {
 	if !s.lowersMemory() {
 		return fn()
 	}
-	if err := s.lowerMemory(ctx, limit); err != nil {
+	if err := s.lowerMemory(ctx, mib); err != nil {
 		return fn() // at the current limit
 	}
 	defer func() { err = errors.Join(err, s.restoreMemory()) }()
@@ -39,28 +41,33 @@ func (s *Store) lowMemoryImport(ctx context.Context, limit string, fn func() err
 	return fn()
 }
 
-func (s *Store) lowerMemory(ctx context.Context, limit string) error {
+func (s *Store) lowerMemory(ctx context.Context, mib int64) error {
 	s.lowMem.Lock()
 	defer s.lowMem.Unlock()
-	if s.lowMem.users == 0 {
-		var prev string
-		if err := s.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit')`).Scan(&prev); err != nil {
+	if s.lowMem.orig == "" {
+		// The limit before any import, read once: DuckDB renders it
+		// rounded, and reading it back after each restore would lose a
+		// little every time ("18.8 GiB" set again reads "18.7 GiB").
+		if err := s.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit')`).Scan(&s.lowMem.orig); err != nil {
 			return err
 		}
-		// limit is one of the values above and prev DuckDB's own
-		// rendering of a size; SET takes no parameters.
-		if _, err := s.db.ExecContext(ctx, "SET memory_limit = "+sqlString(limit)); err != nil {
+	}
+	if s.lowMem.users == 0 || mib > s.lowMem.mib {
+		if _, err := s.db.ExecContext(ctx, fmt.Sprintf("SET memory_limit = '%dMiB'", mib)); err != nil {
 			// DuckDB may take the limit and still fail the statement
 			// (when it holds more already).
-			return errors.Join(err, s.setMemoryLimit(prev))
+			if s.lowMem.users == 0 {
+				err = errors.Join(err, s.setMemoryLimit(s.lowMem.orig))
+			}
+			return err
 		}
-		s.lowMem.prev = prev
+		s.lowMem.mib = mib
 	}
 	s.lowMem.users++
 	return nil
 }
 
-// restoreMemory ends one lowering. The previous limit is set again rather
+// restoreMemory ends one lowering. The limit from before is set again rather
 // than RESET: DuckDB's RESET memory_limit (1.5.6) puts back the setting's
 // value but not its buffer pool's limit.
 func (s *Store) restoreMemory() error {
@@ -69,7 +76,15 @@ func (s *Store) restoreMemory() error {
 	if s.lowMem.users--; s.lowMem.users > 0 {
 		return nil
 	}
-	return s.setMemoryLimit(s.lowMem.prev)
+	s.lowMem.mib = 0
+	return s.setMemoryLimit(s.lowMem.orig)
+}
+
+// memoryLowered reports whether an import holds the limit lowered.
+func (s *Store) memoryLowered() bool {
+	s.lowMem.Lock()
+	defer s.lowMem.Unlock()
+	return s.lowMem.users > 0
 }
 
 func (s *Store) setMemoryLimit(v string) error {

@@ -76,7 +76,7 @@ func TestStreamingImportFileStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(during) == 0 || during[0] == before || !strings.Contains(during[0], "MiB") {
-		t.Errorf("memory_limit during the import = %v, before %q; want the streaming limit %s", during, before, streamImportMemoryLimit)
+		t.Errorf("memory_limit during the import = %v, before %q; want the streaming limit of %d MiB", during, before, streamImportMemoryMiB)
 	}
 	sameLimit(t, memoryLimit(t, s), before)
 	needsMemory(t, s)
@@ -108,6 +108,30 @@ func TestStreamingImportFileStore(t *testing.T) {
 	}
 	if got := count(t, s, `SELECT count(*) FROM ap_comparisons WHERE id = 'c1000' AND text_a LIKE 'answer a 1000 %'`); got != 1 {
 		t.Errorf("comparison c1000 not found intact after reopening")
+	}
+}
+
+// Imports one after another put back the same limit each time (the value
+// read back is rounded, so it is read once).
+func TestLowMemoryImportNoCreep(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, Options{Path: filepath.Join(t.TempDir(), "c.duckdb")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var after []string
+	for range 4 {
+		if err := s.lowMemoryImport(ctx, streamImportMemoryMiB, func() error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		after = append(after, memoryLimit(t, s))
+	}
+	for _, v := range after[1:] {
+		if v != after[0] {
+			t.Errorf("limits after successive imports: %v, want the same each time", after)
+			break
+		}
 	}
 }
 
@@ -211,9 +235,9 @@ func TestBundleImportRetriesOutOfMemory(t *testing.T) {
 	}
 	defer s.Close()
 	before := memoryLimit(t, s)
-	defer func(old string) { bundleImportMemoryLimit = old }(bundleImportMemoryLimit)
-	// DuckDB takes 2MB but cannot even check the name under it.
-	bundleImportMemoryLimit = "2MB"
+	defer func(old int64) { bundleImportMemoryMiB = old }(bundleImportMemoryMiB)
+	// DuckDB takes 2 MiB but cannot even check the name under it.
+	bundleImportMemoryMiB = 2
 	retries := bundleRetries.Load()
 	res, err := s.Import(ctx, "testdata/bundle-small", ImportOptions{})
 	if err != nil {
@@ -288,7 +312,8 @@ func TestNewConnectionsAfterSpill(t *testing.T) {
 	}
 }
 
-// Overlapping imports lower the limit once and the last to end puts it back.
+// Overlapping imports share one lowering and the last to end puts the limit
+// back.
 func TestLowMemoryImportNested(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(ctx, Options{Path: filepath.Join(t.TempDir(), "n.duckdb")})
@@ -298,8 +323,8 @@ func TestLowMemoryImportNested(t *testing.T) {
 	defer s.Close()
 	before := memoryLimit(t, s)
 	var inner, outerAfterInner string
-	err = s.lowMemoryImport(ctx, streamImportMemoryLimit, func() error {
-		err := s.lowMemoryImport(ctx, streamImportMemoryLimit, func() error {
+	err = s.lowMemoryImport(ctx, streamImportMemoryMiB, func() error {
+		err := s.lowMemoryImport(ctx, bundleImportMemoryMiB, func() error {
 			inner = memoryLimit(t, s)
 			return nil
 		})
@@ -309,8 +334,9 @@ func TestLowMemoryImportNested(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if inner != outerAfterInner || !strings.Contains(inner, "MiB") {
-		t.Errorf("limit in the inner import %q, in the outer after it %q: want the lowered limit in both", inner, outerAfterInner)
+	// The shared lowering takes the larger limit the inner import asks for.
+	if want := fmt.Sprintf("%d.0 MiB", bundleImportMemoryMiB); inner != want || outerAfterInner != want {
+		t.Errorf("limit in the inner import %q, in the outer after it %q: want %s in both", inner, outerAfterInner, want)
 	}
 	sameLimit(t, memoryLimit(t, s), before)
 	needsMemory(t, s)

@@ -304,7 +304,7 @@ GROUP BY value ORDER BY n DESC, value`, dataset, key)
 
 // PairsSearch returns the positions of the comparisons whose prompt or
 // either response contains text, case-insensitively, in ascending order.
-// text matches literally: LIKE wildcards in it are escaped.
+// text matches literally: regular-expression characters in it are quoted.
 func (s *Store) PairsSearch(ctx context.Context, dataset, text string) ([]int32, error) {
 	// A case-insensitive regular expression matching the text literally:
 	// RE2's case folding is several times faster than ILIKE over long

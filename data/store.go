@@ -59,7 +59,8 @@ type Store struct {
 	lowMem struct {
 		sync.Mutex
 		users int
-		prev  string
+		mib   int64  // the lowered limit
+		orig  string // the limit before any import
 	}
 
 	mu            sync.RWMutex
@@ -223,6 +224,9 @@ func (s *Store) checkSchema(ctx context.Context) error {
 	return nil
 }
 
+// errCommit marks an import that failed at its commit.
+var errCommit = errors.New("commit")
+
 // importTx is one import: a single connection inside one transaction, so the
 // Appender's rows and the plain statements commit or roll back together.
 type importTx struct {
@@ -258,7 +262,7 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 		}
 		if _, cerr := conn.ExecContext(ctx, "COMMIT"); cerr != nil {
 			conn.ExecContext(context.Background(), "ROLLBACK")
-			err = fmt.Errorf("data: import: commit: %w", cerr)
+			err = fmt.Errorf("data: import: %w: %w", errCommit, cerr)
 		}
 	}()
 	return fn(tx)
