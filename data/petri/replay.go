@@ -325,8 +325,8 @@ func (s *viewState) applyWhole(list []Message, ops []JSONChange) ([]Message, err
 	return next, nil
 }
 
-// applyPatch applies ops to doc. copyBudget > 0 caps the bytes copies may
-// add and is charged with what they added; 0 means the ops hold no copy.
+// applyPatch applies ops to doc. copyBudget caps the bytes copies may add
+// (0 for operations that hold no copy); applyWhole charges the budget.
 func applyPatch(doc []byte, ops []JSONChange, copyBudget int64) ([]byte, error) {
 	raw, err := json.Marshal(ops)
 	if err != nil {
