@@ -25,7 +25,7 @@
 // [Lo, Hi] leaves alpha/2 in each tail.
 //
 // The expected values in the tests come from the reference vectors in
-// shared/testdata/stats (scipy, statsmodels, scikit-learn, pandas and
+// the repository's testdata/stats (scipy, statsmodels, scikit-learn, pandas and
 // networkx) or, for functions without such vectors, from hand-worked values
 // and independent brute-force computations named in each test.
 package analysis

@@ -5,13 +5,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
-// The reference vectors live in shared/testdata/stats beside the repository
-// root; their README gives the producing library for each file and the
-// tolerances used below.
-const statsDir = "shared/testdata/stats"
+// The reference vectors live in testdata/stats at the repository root; its
+// README gives the producing library for each file and the tolerances used
+// below.
+const statsDir = "testdata/stats"
 
 // refFile holds one reference file: {"source": ..., "cases": [...]}.
 type refFile[C any] struct {
@@ -19,33 +20,24 @@ type refFile[C any] struct {
 	Cases  []C    `json:"cases"`
 }
 
-// loadRef decodes the named reference file. It walks up from the working
-// directory until it finds shared/testdata/stats and fails the test (never
-// skips) when it cannot.
+// loadRef decodes the named reference file from the repository's
+// testdata/stats and fails the test (never skips) when it cannot.
 func loadRef[C any](t testing.TB, name string) []C {
 	t.Helper()
-	dir, err := os.Getwd()
+	_, file, _, _ := runtime.Caller(0)
+	p := filepath.Join(filepath.Dir(file), "..", statsDir, name)
+	b, err := os.ReadFile(p)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("reference file: %v", err)
 	}
-	for {
-		p := filepath.Join(dir, statsDir, name)
-		if b, err := os.ReadFile(p); err == nil {
-			var f refFile[C]
-			if err := json.Unmarshal(b, &f); err != nil {
-				t.Fatalf("decode %s: %v", p, err)
-			}
-			if len(f.Cases) == 0 {
-				t.Fatalf("%s has no cases", p)
-			}
-			return f.Cases
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("reference file %s/%s not found above the working directory", statsDir, name)
-		}
-		dir = parent
+	var f refFile[C]
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatalf("decode %s: %v", p, err)
 	}
+	if len(f.Cases) == 0 {
+		t.Fatalf("%s has no cases", p)
+	}
+	return f.Cases
 }
 
 // tolDefault is the README's default float tolerance:

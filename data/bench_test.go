@@ -8,13 +8,13 @@ import (
 )
 
 // BenchmarkImportAnnotatedPairs imports the file AUDITSCOPE_BENCH_AP names
-// (task bench writes one with gen_ap.py: 50,000 comparisons × 40 traits,
-// 141 MB) into a new database file per iteration. Its peak memory is
+// (task bench writes one with `auditscope demo --pairs 53000 --traits 40
+// --seed 5`, 143 MiB) into a new database file per iteration. Its peak memory is
 // measured in a process of its own by cmd/auditscope's BenchmarkImportMemory.
 func BenchmarkImportAnnotatedPairs(b *testing.B) {
 	path := os.Getenv("AUDITSCOPE_BENCH_AP")
 	if path == "" {
-		b.Skip("set AUDITSCOPE_BENCH_AP to an AnnotatedPairs file (task bench makes one with gen_ap.py)")
+		b.Skip("set AUDITSCOPE_BENCH_AP to an AnnotatedPairs file (auditscope demo --pairs 50000 --traits 40 --seed 5 --out FILE makes one)")
 	}
 	st, err := os.Stat(path)
 	if err != nil {

@@ -45,7 +45,7 @@ func readAudit(t testing.TB, s *Store, exp, id string) auditRow {
 }
 
 // TestImportInspectFixtures imports every Inspect log of
-// shared/fixtures/inspect: one audit per sample × epoch, the eval's model
+// testdata/fixtures/inspect: one audit per sample × epoch, the eval's model
 // as auditor and target, the scores kept as labels (none of these logs has
 // a score from 1 to 10).
 func TestImportInspectFixtures(t *testing.T) {

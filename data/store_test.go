@@ -20,19 +20,22 @@ func mustOpenStore(t testing.TB) *Store {
 	return s
 }
 
-// sharedDir finds ../shared beside the repository.
-func sharedDir(t testing.TB) string {
+// fixture names a real file copied into the repository: "annotated-pairs"
+// files are the ones the demo embeds (data/demo/fixtures), the others sit in
+// testdata/fixtures at the repository root. Each folder's README names the
+// source and licence.
+func fixture(t testing.TB, kind, name string) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared")
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("shared folder not found at %s: %v", dir, err)
+	dir := filepath.Join(filepath.Dir(file), "..", "testdata", "fixtures", kind)
+	if kind == "annotated-pairs" {
+		dir = filepath.Join(filepath.Dir(file), "demo", "fixtures")
 	}
-	return dir
-}
-
-func fixture(t testing.TB, parts ...string) string {
-	return filepath.Join(append([]string{sharedDir(t), "fixtures"}, parts...)...)
+	p := filepath.Join(dir, name)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("fixture: %v", err)
+	}
+	return p
 }
 
 func count(t testing.TB, s *Store, query string, args ...any) int64 {

@@ -2,7 +2,7 @@ package web
 
 // Benchmarks for the speed targets of docs/PERFORMANCE.md. The inputs are
 // built by `task bench`: AUDITSCOPE_BENCH_AP names an AnnotatedPairs file
-// (gen_ap.py OUT 50000 40 5) and AUDITSCOPE_BENCH_AUDITS the size of the
+// (auditscope demo --pairs 50000 --traits 40 --seed 5) and AUDITSCOPE_BENCH_AUDITS the size of the
 // synthetic experiment (default 100,000 audits). Without the file the
 // AnnotatedPairs benchmarks skip.
 
@@ -52,7 +52,7 @@ func mustBenchAP(b *testing.B) *data.Store {
 		b.Fatal(err)
 	}
 	if store == nil {
-		b.Skip("set AUDITSCOPE_BENCH_AP to an AnnotatedPairs file (task bench makes one with gen_ap.py)")
+		b.Skip("set AUDITSCOPE_BENCH_AP to an AnnotatedPairs file (auditscope demo --pairs 50000 --traits 40 --seed 5 --out FILE makes one)")
 	}
 	return store
 }

@@ -28,7 +28,7 @@ func logsServer(t *testing.T) *Server {
 	if _, err := store.Import(ctx, filepath.Join(root, "data", "testdata", "petri"), data.ImportOptions{Name: "petri"}); err != nil {
 		t.Fatal(err)
 	}
-	docent := filepath.Join(root, "..", "shared", "fixtures", "inspect", "docent-sample.eval")
+	docent := filepath.Join(root, "testdata", "fixtures", "inspect", "docent-sample.eval")
 	if _, err := store.Import(ctx, docent, data.ImportOptions{Name: "docent"}); err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestPairsFixturesIndependent(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	root := filepath.Join("..", "..", "shared", "fixtures", "annotated-pairs")
+	root := filepath.Join("..", "data", "demo", "fixtures")
 	for name, w := range want {
 		if _, err := store.Import(ctx, filepath.Join(root, w.File), data.ImportOptions{Name: name}); err != nil {
 			t.Fatalf("%s: %v", w.File, err)

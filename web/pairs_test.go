@@ -97,7 +97,7 @@ var pairsServer = sync.OnceValues(func() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := store.ImportAnnotatedPairs(ctx, "../../shared/fixtures/annotated-pairs/icai-example-v2-models.json", data.ImportOptions{Name: "icai"}); err != nil {
+	if _, err := store.ImportAnnotatedPairs(ctx, "../data/demo/fixtures/icai-example-v2-models.json", data.ImportOptions{Name: "icai"}); err != nil {
 		return nil, err
 	}
 	if _, err := store.ImportAnnotatedPairsBytes(ctx, []byte(handDoc), "hand.json", data.ImportOptions{Name: "hand"}); err != nil {

@@ -55,7 +55,7 @@ func tableDigest(t *testing.T, db string) map[string]string {
 // exactly what it held before.
 func TestImportBadInputExits(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "b.duckdb")
-	good := filepath.Join(shared(t, "fixtures", "annotated-pairs"), "icai-example-v2-models.json")
+	good := filepath.Join(apFixtures(t), "icai-example-v2-models.json")
 	if _, _, err := runCmd(t, "import", "--db", db, good); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestImportBadInputExits(t *testing.T) {
 
 	// Paths import one by one, each in its own transaction: a good one
 	// before a bad one lands, and the command still exits 1.
-	ok := write("ok.csv", mustRead(t, filepath.Join(shared(t, "fixtures", "annotated-pairs"), "icai-example.csv")))
+	ok := write("ok.csv", mustRead(t, filepath.Join(apFixtures(t), "icai-example.csv")))
 	out, _, err := runCmd(t, "import", "--db", db, ok, write("png.json", []byte("\x89PNG\r\n\x1a\n")))
 	if exitCode(err) != 1 || !strings.Contains(err.Error(), "png.json:1: invalid JSON") {
 		t.Errorf("good then bad path: exit %d, %v", exitCode(err), err)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/auditscope/auditscope/data/demo"
 )
 
 // The child process of BenchmarkImportMemory: these name its database and
@@ -31,9 +34,9 @@ const (
 // and DuckDB's), sampled every millisecond. A child keeps the test binary's
 // own allocations out of the numbers.
 //
-// The input is AUDITSCOPE_BENCH_AP, or else a file written once with
-// ../shared/tools/gen_ap.py (53,000 comparisons × 40 traits, 150 MB) into the
-// system's temporary folder.
+// The input is AUDITSCOPE_BENCH_AP, or else a file written once by the
+// project's generator (auditscope demo --pairs 53000 --traits 40 --seed 5,
+// 143 MiB) into the system's temporary folder.
 func BenchmarkImportMemory(b *testing.B) {
 	if runtime.GOOS != "linux" {
 		b.Skip("reads /proc/self/status")
@@ -142,28 +145,20 @@ func parsePeaks(out []byte) (hwm, anon int64, err error) {
 	return 0, 0, fmt.Errorf("no peaks line in the child's output")
 }
 
-// generatedAP returns an AnnotatedPairs file of n comparisons × 40 traits,
-// writing it with gen_ap.py the first time.
+// generatedAP returns an AnnotatedPairs file of n comparisons × 40 traits
+// (seed 5), writing it with demo.ScaleAnnotatedPairs the first time.
 func generatedAP(b *testing.B, n int) string {
 	b.Helper()
+	o := demo.ScaleOptions{Comparisons: n, Traits: 40, Seed: 5}
 	dir := filepath.Join(os.TempDir(), "auditscope-bench")
-	path := filepath.Join(dir, fmt.Sprintf("ap-%d-40.json", n))
+	path := filepath.Join(dir, demo.ScaleFileName(o))
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	_, file, _, _ := runtime.Caller(0)
-	gen := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "tools", "gen_ap.py")
-	if _, err := os.Stat(gen); err != nil {
-		b.Skipf("set AUDITSCOPE_BENCH_AP, or put ../shared/tools/gen_ap.py beside the checkout: %v", err)
-	}
-	tmp := path + ".part"
-	if out, err := exec.Command("python3", gen, tmp, strconv.Itoa(n), "40", "5").CombinedOutput(); err != nil {
-		b.Skipf("gen_ap.py: %v\n%s", err, out)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := writeFileAtomic(path, func(w io.Writer) error { return demo.ScaleAnnotatedPairs(w, o) }); err != nil {
 		b.Fatal(err)
 	}
 	return path

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -49,6 +50,8 @@ Usage:
   auditscope import --db FILE [--name NAME] [--replace] PATH...
                                   import files or folders into a database and exit
   auditscope demo --out DIR       write the demo experiment as a bundle folder
+  auditscope demo --pairs N --traits K [--seed S] --out FILE
+                                  write a large AnnotatedPairs file for benchmarks
   auditscope export --db FILE URLPATH --out FILE
                                   write what a dashboard URL serves (figure or CSV)
 
@@ -255,10 +258,12 @@ func importWithProgress(ctx context.Context, store *data.Store, path string, opt
 }
 
 func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("demo", "Usage: auditscope demo --out DIR [--audits N] [--seed N]\n\nWrites the synthetic demo experiment as a bundle folder (see docs/FORMAT.md)\nand the synthetic AnnotatedPairs dataset beside it as annotated_pairs.json.\nImporting DIR reproduces the demo's tables.\n", stdout, stderr)
-	out := fs.String("out", "", "`folder` to write the bundle to (required)")
+	fs := newFlags("demo", "Usage: auditscope demo --out DIR [--audits N] [--seed N]\n       auditscope demo --pairs N --traits K [--seed N] --out FILE\n\nWrites the synthetic demo experiment as a bundle folder (see docs/FORMAT.md)\nand the synthetic AnnotatedPairs dataset beside it as annotated_pairs.json.\nImporting DIR reproduces the demo's tables.\n\nWith --pairs it writes instead one large AnnotatedPairs file of N comparisons\n× K principle annotators (plus a human annotator and 12 response models), the\ninput of the import and page benchmarks: --pairs 53000 --traits 40 --seed 5\nis 143 MiB. The same arguments give the same bytes.\n", stdout, stderr)
+	out := fs.String("out", "", "`folder` to write the bundle to, or file with --pairs (required)")
 	audits := fs.Int("audits", 0, "scale the experiment to about `N` audits (0: the paper's sizes)")
 	seed := fs.Uint64("seed", 1, "random `seed` of the generator")
+	pairs := fs.Int("pairs", 0, "write one AnnotatedPairs file of `N` comparisons instead of the demo")
+	traits := fs.Int("traits", 40, "principle annotators per comparison with --pairs")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -267,6 +272,17 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *out == "" {
 		return usageError{"demo needs --out DIR"}
+	}
+	if *pairs != 0 || flagSet(fs, "traits") {
+		if *pairs < 1 || *traits < 0 || *audits != 0 {
+			return usageError{"demo --pairs needs N ≥ 1 comparisons, --traits K ≥ 0, and no --audits"}
+		}
+		o := demo.ScaleOptions{Comparisons: *pairs, Traits: *traits, Seed: *seed}
+		if err := writeFileAtomic(*out, func(w io.Writer) error { return demo.ScaleAnnotatedPairs(w, o) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s: %d comparisons × %d traits\n", *out, *pairs, *traits)
+		return nil
 	}
 	opts := demo.Options{Seed: *seed, Audits: *audits}
 	b := demo.Experiment(opts)
@@ -328,4 +344,34 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	return os.WriteFile(*out, body, 0o644)
+}
+
+// flagSet reports whether the named flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// writeFileAtomic writes path through a temporary file beside it, so a
+// killed run never leaves a partial file that a later benchmark would take
+// for a whole one.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.part")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }

@@ -17,12 +17,14 @@ import (
 	"time"
 )
 
-func shared(t *testing.T, parts ...string) string {
+// apFixtures is the folder of real AnnotatedPairs files the demo embeds
+// (data/demo/fixtures; its README names their sources).
+func apFixtures(t *testing.T) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(append([]string{filepath.Dir(file), "..", "..", "..", "shared"}, parts...)...)
+	p := filepath.Join(filepath.Dir(file), "..", "..", "data", "demo", "fixtures")
 	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("shared fixture %s: %v", p, err)
+		t.Fatalf("fixtures: %v", err)
 	}
 	return p
 }
@@ -65,7 +67,7 @@ func TestHelp(t *testing.T) {
 
 func TestImportFixtures(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "t.duckdb")
-	files, err := filepath.Glob(filepath.Join(shared(t, "fixtures", "annotated-pairs"), "*"))
+	files, err := filepath.Glob(filepath.Join(apFixtures(t), "*"))
 	if err != nil || len(files) == 0 {
 		t.Fatal(err)
 	}
@@ -156,7 +158,7 @@ func TestDemoRoundTrip(t *testing.T) {
 // stops it with the context (as SIGINT would).
 func TestServe(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "s.duckdb")
-	fixture := filepath.Join(shared(t, "fixtures", "annotated-pairs"), "icai-example-v2-models.json")
+	fixture := filepath.Join(apFixtures(t), "icai-example-v2-models.json")
 	if _, _, err := runCmd(t, "import", "--db", db, fixture); err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,6 @@ type row struct {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("benchtable", flag.ContinueOnError)
 	out := fs.String("out", "bench-out", "`folder` for inputs, binaries and results")
-	gen := fs.String("gen", "../shared/tools/gen_ap.py", "`path` of gen_ap.py")
 	n := fs.Int("n", 53000, "comparisons in the AnnotatedPairs input (53,000 make a 150 MB file)")
 	audits := fs.Int("audits", 100000, "audits in the scaled experiment")
 	loadFor := fs.Duration("load", 30*time.Second, "duration of the load run")
@@ -56,16 +55,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	log := func(format string, a ...any) { fmt.Fprintf(stderr, "· "+format+"\n", a...) }
 
-	ap, err := filepath.Abs(filepath.Join(*out, fmt.Sprintf("ap-%d-40.json", *n)))
-	if err != nil {
-		return err
-	}
-	if _, err := os.Stat(ap); err != nil {
-		log("writing %s with gen_ap.py", ap)
-		if err := runCmd(ctx, stderr, nil, "python3", *gen, ap, strconv.Itoa(*n), "40", "5"); err != nil {
-			return fmt.Errorf("gen_ap.py: %w", err)
-		}
-	}
 	bin := filepath.Join(*out, "auditscope")
 	loadgen := filepath.Join(*out, "loadgen")
 	log("building auditscope and loadgen")
@@ -74,6 +63,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if err := runCmd(ctx, stderr, nil, "go", "build", "-o", loadgen, "./cmd/loadgen"); err != nil {
 		return err
+	}
+	ap, err := filepath.Abs(filepath.Join(*out, fmt.Sprintf("ap-%d-40-5.json", *n)))
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(ap); err != nil {
+		log("writing %s with auditscope demo --pairs", ap)
+		if err := runCmd(ctx, stderr, nil, bin, "demo", "--pairs", strconv.Itoa(*n), "--traits", "40", "--seed", "5", "--out", ap); err != nil {
+			return fmt.Errorf("generate the input: %w", err)
+		}
 	}
 	var rows []row
 

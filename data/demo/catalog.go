@@ -3,7 +3,7 @@ package demo
 // The fixed cast of the synthetic experiment: behaviors, baseline auditors,
 // training runs and the per-auditor dimension targets the outcome draws are
 // calibrated to. The numbers follow the paper summarised in
-// shared/DOMAIN.md; where the paper gives none they are invented but
+// docs/DOMAIN.md; where the paper gives none they are invented but
 // consistent with its findings.
 
 // Threat categories.

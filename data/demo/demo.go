@@ -7,7 +7,7 @@
 // Everything is drawn from math/rand/v2 PCG streams derived from
 // Options.Seed, so the same Options always give the same data. Outcome draws
 // are calibrated so that the per-auditor dimension scores land on the
-// paper's headline numbers (see shared/DOMAIN.md).
+// paper's headline numbers (see docs/DOMAIN.md).
 //
 // The returned Bundle must be treated as read-only: audits whose
 // transcripts have the same shape share one immutable event list, and audits

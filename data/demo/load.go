@@ -16,7 +16,7 @@ import (
 )
 
 // fixtures holds copies of the real AnnotatedPairs files from Feedback
-// Forensics and ICAI (shared/fixtures/annotated-pairs), so the binary's demo
+// Forensics and ICAI (fixtures/README.md names their sources), so the binary's demo
 // needs nothing beside it.
 //
 //go:embed fixtures/*.json fixtures/*.csv

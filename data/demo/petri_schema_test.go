@@ -44,11 +44,11 @@ func spread(b *bundle.Bundle, n int) []int {
 	return out
 }
 
-// compileSchema compiles Petri's transcript schema from shared/fixtures.
+// compileSchema compiles Petri's transcript schema from testdata/fixtures/petri.
 func compileSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	f, err := os.Open(filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "fixtures", "petri", "transcript_schema.json"))
+	f, err := os.Open(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "fixtures", "petri", "transcript_schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,8 @@ import (
 	"math/rand/v2"
 )
 
-// judge-dimensions.json is a copy of shared/fixtures/petri/judge-dimensions.json:
+// judge-dimensions.json is a copy of petri-transcript-viewer's
+// static/data/petri-default-dimensions.json (see fixtures/README.md):
 // Petri's 38 judge dimensions, name → {description, instruction}.
 //
 //go:embed judge-dimensions.json

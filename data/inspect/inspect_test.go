@@ -19,7 +19,7 @@ import (
 func fixture(t testing.TB, name string) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "fixtures", "inspect", name)
+	p := filepath.Join(filepath.Dir(file), "..", "..", "testdata", "fixtures", "inspect", name)
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("fixture %s: %v", name, err)
 	}
@@ -41,7 +41,7 @@ func readAll(t testing.TB, path string) (*Log, []*Sample) {
 	return l, out
 }
 
-// TestFixtures reads every Inspect log of shared/fixtures/inspect and
+// TestFixtures reads every Inspect log of testdata/fixtures/inspect and
 // checks its sample count, one known message and one known score, values
 // read off the files with Python's json module.
 func TestFixtures(t *testing.T) {

@@ -172,7 +172,7 @@ func TestFixturesMatchSchema(t *testing.T) {
 func compileSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	f, err := os.Open(filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "fixtures", "petri", "transcript_schema.json"))
+	f, err := os.Open(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "fixtures", "petri", "transcript_schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // Package petri reads Petri transcript files (the JSON that Petri's audit
 // scaffold writes) and rebuilds the conversation views from their edit events.
 //
-// The schema is Petri's own (a copy lives in shared/fixtures/petri). A file has
+// The schema is Petri's own (a copy lives in testdata/fixtures/petri). A file has
 // metadata (ids, models, the judge's verdict) and a list of events; the
 // transcript events carry edits (add, rollback, reset, json_patch) to one or
 // more views ("target", "auditor", "combined"). Replaying the edits in order

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Independent expected values for the explorer's CSVs on every AnnotatedPairs fixture.
 
-Plain Python from the definitions in ../shared/testdata/stats/README.md (ff_metrics) and
-DOMAIN.md, reading the files the way Feedback Forensics' loader does. It shares no code with
-auditscope. Run: python3 web/testdata/pairs_expected.py ../shared/fixtures/annotated-pairs > web/testdata/pairs_expected.json
+Plain Python from the definitions in testdata/stats/README.md (ff_metrics) and
+docs/DOMAIN.md, reading the files the way Feedback Forensics' loader does. It shares no code with
+auditscope. Run: python3 web/testdata/pairs_expected.py data/demo/fixtures > web/testdata/pairs_expected.json
 """
 import csv, hashlib, json, os, re, sys
 
