@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -285,7 +287,7 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 			return ImportResult{}, err
 		}
 		for _, table := range []string{"ap_comparisons", "ap_meta"} {
-			if err := l.tx.exec(`UPDATE `+table+` SET dataset = ? WHERE dataset = ?`, l.finalName, l.dataset); err != nil {
+			if err := l.tx.exec(`UPDATE `+table+` SET dataset = ? WHERE dataset = ? AND gen = ?`, l.finalName, l.dataset, l.tx.gen); err != nil {
 				return ImportResult{}, fmt.Errorf("rename pending rows: %w", err)
 			}
 		}
@@ -799,7 +801,10 @@ func (c *apComparison) row(v2, haveMeta bool) (apRow, error) {
 		}
 		r.textA, r.textB = *c.TextA, *c.TextB
 	}
-	for ann, a := range c.Annotations {
+	// In key order, not map order: the same file gives the same rows, the
+	// same annotator order and the same first error.
+	for _, ann := range slices.Sorted(maps.Keys(c.Annotations)) {
+		a := c.Annotations[ann]
 		if a.Pref == nil {
 			continue // no "pref" key: Feedback Forensics skips the annotation
 		}

@@ -412,7 +412,7 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 	counts["audits"] = int64(len(audits))
 	counts["scores"] = nScores
 	if !opts.DeferScores {
-		if err := insertAuditScores(tx, id); err != nil {
+		if err := insertAuditScores(tx, id, tx.gen); err != nil {
 			return ImportResult{}, err
 		}
 	}
@@ -576,9 +576,14 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 // score. (Storing the rows sorted by dimension would let a score filter skip
 // the other dimensions' row groups, but the sort of every score fails for
 // want of memory under a --memory-limit the import itself passes.)
-func insertAuditScores(tx *importTx, exp string) error {
-	if err := tx.exec(`INSERT INTO audit_scores SELECT a.experiment, a.id, j.key, CAST(j.value AS DOUBLE)
-FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.scores IS NOT NULL`, exp); err != nil {
+//
+// The rows take the generation of the audits they come from. When they are
+// built after the import (BuildPendingScores), a kill midway would leave
+// part of them under a complete generation; only the built-in demo defers
+// them, and it lives in an in-memory database.
+func insertAuditScores(tx *importTx, exp string, gen int64) error {
+	if err := tx.exec(`INSERT INTO audit_scores (experiment, audit, dimension, score, gen) SELECT a.experiment, a.id, j.key, CAST(j.value AS DOUBLE), a.gen
+FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.gen = ? AND a.scores IS NOT NULL`, exp, gen); err != nil {
 		return fmt.Errorf("audit scores: %w", err)
 	}
 	return nil
@@ -595,7 +600,13 @@ func (s *Store) BuildPendingScores(ctx context.Context) error {
 	}
 	s.mu.RUnlock()
 	for _, e := range exps {
-		if err := s.inImport(ctx, func(tx *importTx) error { return insertAuditScores(tx, e) }); err != nil {
+		if err := s.inImport(ctx, func(tx *importTx) error {
+			var gen int64
+			if err := tx.conn.QueryRowContext(ctx, `SELECT max(import_id) FROM experiments WHERE id = ?`, e).Scan(&gen); err != nil {
+				return err
+			}
+			return insertAuditScores(tx, e, gen)
+		}); err != nil {
 			return fmt.Errorf("data: build scores of %s: %w", e, err)
 		}
 		s.mu.Lock()

@@ -127,14 +127,14 @@ func hashBytes(b []byte) string {
 
 // claim decides what an import may do with the name it targets: a no-op when
 // the same content is there (errUnchanged), an error when other content is
-// there and replace is off, or it deletes the old rows when replace is on.
-// It runs inside the import's transaction, so a failed import restores them.
+// there and replace is off. With replace on, the old generation stays until
+// the new one is marked complete, and inImport deletes it then.
 func (tx *importTx) claim(kind, name, hash string, replace bool) error {
-	var oldKind, oldHash string
+	var oldHash string
 	var oldID int64
 	err := tx.conn.QueryRowContext(tx.ctx,
-		`SELECT id, kind, hash FROM imports WHERE name = ? AND kind IN (SELECT unnest(?::VARCHAR[])) ORDER BY id DESC LIMIT 1`,
-		name, familyOf(kind)).Scan(&oldID, &oldKind, &oldHash)
+		`SELECT id, hash FROM imports WHERE name = ? AND kind IN (SELECT unnest(?::VARCHAR[])) ORDER BY id DESC LIMIT 1`,
+		name, familyOf(kind)).Scan(&oldID, &oldHash)
 	switch {
 	case errors.Is(err, errNoRows):
 		return nil
@@ -151,14 +151,8 @@ func (tx *importTx) claim(kind, name, hash string, replace bool) error {
 		}
 		return fmt.Errorf("%w: %s %q was imported before with different content; use --replace to replace it", ErrExists, what, name)
 	}
-	if isExperimentKind(oldKind) {
-		if err := tx.deleteExperiment(name); err != nil {
-			return err
-		}
-	} else if err := tx.deleteDataset(name); err != nil {
-		return err
-	}
-	return tx.exec(`DELETE FROM imports WHERE name = ? AND kind IN (SELECT unnest(?::VARCHAR[]))`, name, familyOf(kind))
+	tx.superseded = append(tx.superseded, oldID)
+	return nil
 }
 
 func isExperimentKind(kind string) bool {
@@ -174,48 +168,15 @@ func familyOf(kind string) []string {
 	return []string{KindAnnotatedPairs, KindPreferenceCSV}
 }
 
-func (tx *importTx) deleteDataset(name string) error {
-	for _, table := range []string{"ap_meta", "ap_comparisons", "ap_annotators", "ap_datasets"} {
-		col := "dataset"
-		if table == "ap_datasets" {
-			col = "id"
-		}
-		// Table and column names come from the fixed list above, never from input.
-		if err := tx.exec(`DELETE FROM `+table+` WHERE `+col+` = ?`, name); err != nil {
-			return fmt.Errorf("replace %s: %w", name, err)
-		}
-	}
-	return nil
-}
-
-func (tx *importTx) deleteExperiment(name string) error {
-	for _, table := range []string{"experiment_dimensions", "audit_scores", "audit_transcripts", "judgments", "crux", "metrics", "audits", "auditors", "runs", "behaviors", "experiments"} {
-		col := "experiment"
-		if table == "experiments" {
-			col = "id"
-		}
-		if err := tx.exec(`DELETE FROM `+table+` WHERE `+col+` = ?`, name); err != nil {
-			return fmt.Errorf("replace %s: %w", name, err)
-		}
-	}
-	return nil
-}
-
-// record writes the imports row and returns its id.
+// record keeps the imports row, which inImport writes once the import's
+// rows have committed, and returns its id: the import's generation.
 func (tx *importTx) record(r *ImportResult) (int64, error) {
 	detail, err := json.Marshal(map[string]any{"counts": r.Counts, "notes": r.Notes})
 	if err != nil {
 		return 0, err
 	}
-	var id int64
-	if err := tx.conn.QueryRowContext(tx.ctx, `SELECT nextval('import_ids')`).Scan(&id); err != nil {
-		return 0, fmt.Errorf("record import: %w", err)
-	}
-	if err := tx.exec(`INSERT INTO imports (id, kind, name, source, hash, rows, detail, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		id, r.Kind, r.Name, r.Source, r.Hash, r.Rows, string(detail), time.Now().UTC()); err != nil {
-		return 0, fmt.Errorf("record import: %w", err)
-	}
-	return id, nil
+	tx.marker = &importMarker{kind: r.Kind, name: r.Name, source: r.Source, hash: r.Hash, rows: r.Rows, detail: string(detail), at: time.Now().UTC()}
+	return tx.gen, nil
 }
 
 // alreadyImported finds an import of the same kind family with this hash

@@ -11,10 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 )
@@ -125,11 +127,30 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 			s.Close()
 			return nil, err
 		}
+		if n, err := s.incompleteGenerations(ctx); err != nil || n > 0 {
+			s.Close()
+			if err == nil {
+				err = fmt.Errorf("data: %s holds %d rows of an import that did not finish (the process was killed); open it once without --read-only to remove them", opts.Path, n)
+			}
+			return nil, err
+		}
 		return s, nil
+	}
+	if opts.Path != "" {
+		// Files a killed process spilled: this process holds the
+		// database's lock and has spilled nothing yet.
+		if err := os.RemoveAll(opts.Path + ".tmp"); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("data: open %q: remove old spill files: %w", opts.Path, err)
+		}
 	}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if _, err := s.collectGenerations(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("data: open %q: %w", opts.Path, err)
 	}
 	return s, nil
 }
@@ -229,14 +250,29 @@ var errCommit = errors.New("commit")
 
 // importTx is one import: a single connection inside one transaction, so the
 // Appender's rows and the plain statements commit or roll back together.
+// Every row it writes carries its generation, gen (see generations.go).
 type importTx struct {
-	ctx  context.Context
-	conn *sql.Conn
-	rows int64
+	ctx        context.Context
+	conn       *sql.Conn
+	rows       int64
+	gen        int64
+	marker     *importMarker // the imports row, written after the commit
+	superseded []int64       // generations a --replace deletes once marked
+}
+
+// importMarker is an imports row: written once the import's rows have
+// committed, it marks the generation complete.
+type importMarker struct {
+	kind, name, source, hash string
+	rows                     int64
+	detail                   string
+	at                       time.Time
 }
 
 // inImport runs fn inside one transaction on one connection and commits only
-// if fn succeeds.
+// if fn succeeds. When fn recorded an import (tx.record), the imports row
+// follows in a transaction of its own, and then the generations it
+// supersedes are deleted.
 func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err error) {
 	if s.readOnly {
 		return ErrReadOnly
@@ -246,11 +282,18 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 		return fmt.Errorf("data: import: %w", err)
 	}
 	defer conn.Close()
+	tx := &importTx{ctx: ctx, conn: conn}
+	if err := conn.QueryRowContext(ctx, `SELECT nextval('import_ids')`).Scan(&tx.gen); err != nil {
+		return fmt.Errorf("data: import: %w", err)
+	}
 	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
 		return fmt.Errorf("data: import: begin: %w", err)
 	}
-	tx := &importTx{ctx: ctx, conn: conn}
+	committed := false
 	defer func() {
+		if committed {
+			return
+		}
 		if p := recover(); p != nil {
 			conn.ExecContext(context.Background(), "ROLLBACK")
 			panic(p)
@@ -258,14 +301,35 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 		if err != nil {
 			// Roll back on a fresh context: the import's may be cancelled.
 			conn.ExecContext(context.Background(), "ROLLBACK")
-			return
-		}
-		if _, cerr := conn.ExecContext(ctx, "COMMIT"); cerr != nil {
-			conn.ExecContext(context.Background(), "ROLLBACK")
-			err = fmt.Errorf("data: import: %w: %w", errCommit, cerr)
 		}
 	}()
-	return fn(tx)
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if _, cerr := conn.ExecContext(ctx, "COMMIT"); cerr != nil {
+		conn.ExecContext(context.Background(), "ROLLBACK")
+		return fmt.Errorf("data: import: %w: %w", errCommit, cerr)
+	}
+	committed = true
+	if tx.marker == nil {
+		return nil
+	}
+	// From here on the rows are committed but not yet visible as an import:
+	// a kill leaves them to the next Open to remove. The context is not the
+	// import's: a cancel now would only leave work for the next Open.
+	bg := context.WithoutCancel(ctx)
+	m := tx.marker
+	if _, err := conn.ExecContext(bg, `INSERT INTO imports (id, kind, name, source, hash, rows, detail, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		tx.gen, m.kind, m.name, m.source, m.hash, m.rows, m.detail, m.at); err != nil {
+		if derr := s.dropGenerations(bg, []int64{tx.gen}); derr != nil {
+			err = errors.Join(err, fmt.Errorf("its rows are removed when the database is next opened: %w", derr))
+		}
+		return fmt.Errorf("data: import: %w: record import: %w", errCommit, err)
+	}
+	if err := s.dropGenerations(bg, tx.superseded); err != nil {
+		return fmt.Errorf("data: import %s landed, but the rows it replaces were not removed (they are when the database is next opened): %w", m.name, err)
+	}
+	return nil
 }
 
 func (tx *importTx) exec(query string, args ...any) error {
@@ -299,8 +363,10 @@ type appender struct {
 	n     int64
 }
 
+// row appends one row; the generation column, last in every table an
+// importer appends to, is added here.
 func (a *appender) row(values ...driver.Value) error {
-	if err := a.a.AppendRow(values...); err != nil {
+	if err := a.a.AppendRow(append(values, a.tx.gen)...); err != nil {
 		return fmt.Errorf("append %s: %w", a.table, err)
 	}
 	a.n++

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -160,7 +159,7 @@ func (s *Server) auditsCSV(c echo.Context) error {
 		return err
 	}
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	w.Write([]string{"experiment", "id", "auditor", "eval", "behavior", "split", "seed", "target", "turns", "messages", "detected", "false_positive", "quality", "production_value", "strategy", "summary", "url"})
 	for _, r := range rows {
 		w.Write([]string{r.Experiment, r.ID, r.Auditor, r.Eval, r.Behavior, r.Split, r.Seed, r.Target, strconv.Itoa(r.Turns), strconv.Itoa(r.Messages),

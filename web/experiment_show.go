@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"net/http"
@@ -223,7 +222,7 @@ func (s *Server) experimentScoresCSV(c echo.Context) error {
 		return err
 	}
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	w.Write([]string{"auditor", "dimension", "value", "lo", "hi", "n"})
 	for _, a := range q.filter(st.Auditors) {
 		for _, k := range dimensionKeys {

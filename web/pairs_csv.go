@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"encoding/csv"
 	"strconv"
 
 	"github.com/auditscope/auditscope/analysis"
@@ -43,7 +42,7 @@ func (s *Server) pairsAnnotatorsCSV(c echo.Context) error {
 		return err
 	}
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	w.Write(annotatorsCSVHeader)
 	for i, a := range rows {
 		st := stats[i]
@@ -71,7 +70,7 @@ func (s *Server) pairsOverviewCSV(c echo.Context) error {
 	}
 	o := r.d.overview(r.d.votesOf(ref, r.refMask))
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	w.Write(overviewCSVHeader)
 	w.Write([]string{strconv.Itoa(o.pairs), csvFloat(o.propA), csvFloat(o.avgLenA), csvFloat(o.avgLenB),
 		csvFloat(o.avgLenPref), csvFloat(o.avgLenRej), csvFloat(o.propLonger)})

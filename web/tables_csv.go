@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"encoding/csv"
 	"strconv"
 
 	"github.com/auditscope/auditscope/analysis"
@@ -15,7 +14,7 @@ import (
 
 func writeCSV(c echo.Context, name string, header []string, rows [][]string) error {
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	w.Write(header)
 	w.WriteAll(rows)
 	if err := w.Error(); err != nil {

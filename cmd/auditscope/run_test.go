@@ -67,10 +67,15 @@ func TestHelp(t *testing.T) {
 
 func TestImportFixtures(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "t.duckdb")
-	files, err := filepath.Glob(filepath.Join(apFixtures(t), "*"))
-	if err != nil || len(files) == 0 {
+	files, err := filepath.Glob(filepath.Join(apFixtures(t), "*.json"))
+	if err != nil {
 		t.Fatal(err)
 	}
+	csvs, err := filepath.Glob(filepath.Join(apFixtures(t), "*.csv"))
+	if err != nil || len(files) != 2 || len(csvs) != 4 {
+		t.Fatalf("want the 2 JSON and 4 CSV fixtures, found %v %v (%v)", files, csvs, err)
+	}
+	files = append(files, csvs...)
 	out, _, err := runCmd(t, append([]string{"import", "--db", db}, files...)...)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,10 @@
 package petri
 
-import "strings"
+import (
+	"maps"
+	"slices"
+	"strings"
+)
 
 // SearchText returns the text a full-text search should see: every
 // message's visible text and tool-call arguments, across all views, each
@@ -20,8 +24,9 @@ func (t *Transcript) SearchText() string {
 			b.WriteByte('\n')
 		}
 		for _, tc := range m.ToolCalls {
-			for _, v := range tc.Arguments {
-				if s, ok := v.(string); ok {
+			// In key order: the same transcript gives the same text.
+			for _, k := range slices.Sorted(maps.Keys(tc.Arguments)) {
+				if s, ok := tc.Arguments[k].(string); ok {
 					b.WriteString(s)
 					b.WriteByte('\n')
 				}

@@ -1,0 +1,124 @@
+package data
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Imports are crash-safe by design, not by DuckDB's recovery alone (which
+// can bring back bulk-appended blocks of a transaction killed while it
+// committed, duckdb/duckdb#25931):
+//
+//  1. every row an import writes carries its generation, gen: the id its
+//     imports row will have (dataset and experiment rows keep it in
+//     import_id);
+//  2. the rows go in one transaction, and only once it has committed does a
+//     second, small transaction insert the imports row: that row marks the
+//     generation complete;
+//  3. --replace writes the new generation beside the old one, marks it, and
+//     only then deletes the old generation;
+//  4. opening a database deletes every row whose generation has no imports
+//     row and every generation superseded by a newer one of the same name,
+//     so a kill at any point leaves exactly the old state or the new one.
+
+// genTables are the tables whose rows carry a gen column.
+var genTables = []string{
+	"ap_annotators", "ap_comparisons", "ap_meta",
+	"behaviors", "runs", "auditors", "audits", "audit_scores", "audit_transcripts",
+	"judgments", "crux", "metrics", "experiment_dimensions",
+}
+
+// rootTables hold one row per dataset or experiment, with the generation in
+// import_id.
+var rootTables = []string{"ap_datasets", "experiments"}
+
+// familySQL names an import's namespace: datasets and experiments are named
+// separately (see familyOf).
+const familySQL = `CASE WHEN kind IN ('bundle', 'petri', 'inspect') THEN 'experiment' ELSE 'dataset' END`
+
+// incompleteSQL selects, per table, the rows of generations that are not
+// complete: never marked, or superseded by a newer generation of the same
+// name.
+func incompleteSQL(table string) string {
+	col := "gen"
+	if table == "ap_datasets" || table == "experiments" {
+		col = "import_id"
+	}
+	// Table and column names come from the fixed lists above, never from input.
+	return ` FROM ` + table + ` WHERE ` + col + ` IS NULL OR ` + col + ` NOT IN (SELECT id FROM live_imports)`
+}
+
+// liveImportsCTE defines live_imports: the newest complete generation of
+// each name.
+const liveImportsCTE = `WITH live_imports AS (SELECT max(id) AS id FROM imports GROUP BY name, ` + familySQL + `) `
+
+// collectGenerations deletes the rows of incomplete and superseded
+// generations and the imports rows of superseded ones, in one transaction.
+// It is meant for Open, when no import is running: an import in flight has
+// committed rows that are not marked yet.
+func (s *Store) collectGenerations(ctx context.Context) (removed int64, err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	for _, t := range append(append([]string{}, genTables...), rootTables...) {
+		res, err := tx.ExecContext(ctx, liveImportsCTE+`DELETE`+incompleteSQL(t))
+		if err != nil {
+			return 0, fmt.Errorf("remove incomplete imports from %s: %w", t, err)
+		}
+		n, _ := res.RowsAffected()
+		removed += n
+	}
+	res, err := tx.ExecContext(ctx, liveImportsCTE+`DELETE FROM imports WHERE id NOT IN (SELECT id FROM live_imports)`)
+	if err != nil {
+		return 0, fmt.Errorf("remove superseded imports: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	removed += n
+	if removed == 0 {
+		return 0, nil // nothing written: skip the commit
+	}
+	return removed, tx.Commit()
+}
+
+// incompleteGenerations counts the rows a read-write open would remove, for
+// a read-only open, which cannot remove them.
+func (s *Store) incompleteGenerations(ctx context.Context) (int64, error) {
+	var parts []string
+	for _, t := range append(append([]string{}, genTables...), rootTables...) {
+		parts = append(parts, `(SELECT count(*)`+incompleteSQL(t)+`)`)
+	}
+	var n int64
+	err := s.db.QueryRowContext(ctx, liveImportsCTE+`SELECT `+strings.Join(parts, " + ")).Scan(&n)
+	return n, err
+}
+
+// dropGenerations deletes the given generations' rows (superseded by a
+// --replace that has been marked complete, or a generation whose marker
+// could not be written) and their imports rows, in one transaction.
+func (s *Store) dropGenerations(ctx context.Context, gens []int64) error {
+	if len(gens) == 0 {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, t := range append(append([]string{"imports"}, genTables...), rootTables...) {
+		col := "gen"
+		switch t {
+		case "imports":
+			col = "id"
+		case "ap_datasets", "experiments":
+			col = "import_id"
+		}
+		// Table and column names come from the fixed lists above.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+t+` WHERE `+col+` IN (SELECT unnest(?::BIGINT[]))`, gens); err != nil {
+			return fmt.Errorf("remove generation from %s: %w", t, err)
+		}
+	}
+	return tx.Commit()
+}
