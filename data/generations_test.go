@@ -51,13 +51,13 @@ func TestMigrateGenerations(t *testing.T) {
 	}
 	defer s.Close()
 	for q, want := range map[string]int64{
-		`SELECT count(*) FROM ap_comparisons WHERE gen = 1`:      2,
-		`SELECT count(*) FROM ap_comparisons`:                    2,
-		`SELECT count(*) FROM metrics WHERE gen = 2`:             1,
-		`SELECT count(*) FROM metrics`:                           1,
-		`SELECT count(*) FROM experiments WHERE import_id = 2`:   1,
-		`SELECT count(*) FROM ap_datasets WHERE import_id = 1`:   1,
-		`SELECT count(*) FROM imports`:                           2,
+		`SELECT count(*) FROM ap_comparisons WHERE gen = 1`:    2,
+		`SELECT count(*) FROM ap_comparisons`:                  2,
+		`SELECT count(*) FROM metrics WHERE gen = 2`:           1,
+		`SELECT count(*) FROM metrics`:                         1,
+		`SELECT count(*) FROM experiments WHERE import_id = 2`: 1,
+		`SELECT count(*) FROM ap_datasets WHERE import_id = 1`: 1,
+		`SELECT count(*) FROM imports`:                         2,
 		`SELECT count(*) FROM duckdb_constraints() WHERE table_name IN ('ap_datasets', 'experiments') AND constraint_type = 'PRIMARY KEY'`: 0,
 	} {
 		if got := count(t, s, q); got != want {
