@@ -20,8 +20,10 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/auditscope/auditscope/data/internal/limit"
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"golang.org/x/sync/semaphore"
 )
 
 // apMetadata is the AnnotatedPairs top-level metadata block.
@@ -88,6 +90,32 @@ type apLoader struct {
 	votes       int64
 
 	cmp, meta2 *appender
+
+	// bound limits one value of the input (see package limit).
+	bound *limit.Reader
+}
+
+// newBound wraps an import's input in the limit on one value.
+func newBound(r io.Reader, opts ImportOptions) *limit.Reader {
+	// The slack covers what the parser reads ahead of the value it is on.
+	return &limit.Reader{R: r, Max: limit.Or(opts.MaxValue), Slack: 4 << 20}
+}
+
+// markValue starts the limit's window at the decoder's position.
+func (l *apLoader) markValue(dec *jsontext.Decoder) {
+	if l.bound != nil {
+		l.bound.Mark(dec.InputOffset())
+	}
+}
+
+// overLimit turns a read that failed for the limit on one value into an
+// error naming the file, the value's place and the flag; other errors pass
+// through fail.
+func (l *apLoader) overLimit(err error, path string, start int64, fail func(error) error) error {
+	if l.bound == nil || !l.bound.Tripped() {
+		return fail(err)
+	}
+	return &InputError{File: l.file, Offset: start, Line: lineAt(l.file, start), Path: path, Msg: limit.Message("the value", l.bound.Max)}
 }
 
 func newAPLoader(tx *importTx, file, hash string, opts ImportOptions, format string) *apLoader {
@@ -432,7 +460,8 @@ func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, op
 		return s.inImport(ctx, func(tx *importTx) error {
 			l := newAPLoader(tx, file, hash, opts, KindAnnotatedPairs)
 			defer l.closeAppenders()
-			if err := decodeAP(ctx, r, file, l); err != nil {
+			l.bound = newBound(r, opts)
+			if err := decodeAP(ctx, l.bound, file, l); err != nil {
 				return err
 			}
 			res, err = l.finish(file)
@@ -459,11 +488,14 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 		if err != nil {
 			return jsonErrV2(file, dec, err)
 		}
+		start := dec.InputOffset()
+		l.markValue(dec)
+		fail := func(err error) error { return jsonErrV2(file, dec, err) }
 		switch key := tok.String(); key {
 		case "metadata":
 			var m apMetadata
 			if err := jsonv2.UnmarshalDecode(dec, &m); err != nil {
-				return jsonErrV2(file, dec, err)
+				return l.overLimit(err, key, start, fail)
 			}
 			l.setMetadata(m)
 		case "annotators":
@@ -476,9 +508,11 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 					return jsonErrV2(file, dec, err)
 				}
 				id := tok.String() // the token is only valid until the next read
+				start := dec.InputOffset()
+				l.markValue(dec)
 				var d apAnnotatorDecl
 				if err := jsonv2.UnmarshalDecode(dec, &d); err != nil {
-					return jsonErrV2(file, dec, err)
+					return l.overLimit(err, "annotators."+id, start, fail)
 				}
 				l.declare(id, d)
 			}
@@ -498,7 +532,7 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 			}
 		default:
 			if err := dec.SkipValue(); err != nil {
-				return jsonErrV2(file, dec, err)
+				return l.overLimit(err, key, start, fail)
 			}
 		}
 	}
@@ -519,13 +553,22 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 type apBatch struct {
 	start int      // index of the first comparison
 	raws  [][]byte // the comparisons' JSON
+	held  int64    // bytes of raws held against the in-flight budget
 	offs  []int64  // their byte offsets in the file
 	rows  []apRow
 	err   error
 	done  chan struct{}
 }
 
-const apBatchSize = 64
+const (
+	// apBatchSize and apBatchBytes end a batch: comparisons, and bytes of
+	// their JSON.
+	apBatchSize  = 64
+	apBatchBytes = 4 << 20
+	// apInFlightBytes bounds the JSON of comparisons read but not yet
+	// appended, whatever their sizes (at least one value at the limit).
+	apInFlightBytes = 32 << 20
+)
 
 // decodeComparisons reads the comparisons array. The reader only splits the
 // stream into values (jsontext checks the syntax as it goes); workers on every
@@ -549,6 +592,11 @@ func decodeComparisons(ctx context.Context, dec *jsontext.Decoder, file string, 
 			}
 		}()
 	}
+	budget := int64(apInFlightBytes)
+	if l.bound != nil {
+		budget = max(budget, l.bound.Max+l.bound.Slack)
+	}
+	inFlight := semaphore.NewWeighted(budget)
 	// The appender consumes batches in order and stops at the first error.
 	appendErr := make(chan error, 1)
 	stop := make(chan struct{})
@@ -556,6 +604,7 @@ func decodeComparisons(ctx context.Context, dec *jsontext.Decoder, file string, 
 		var err error
 		for b := range ordered {
 			<-b.done
+			inFlight.Release(b.held)
 			if err != nil {
 				continue // drain
 			}
@@ -593,23 +642,44 @@ func decodeComparisons(ctx context.Context, dec *jsontext.Decoder, file string, 
 			b = &apBatch{start: b.start + len(b.raws), done: make(chan struct{})}
 			return true
 		}
+		// hold takes n bytes of the in-flight budget. The batch being
+		// filled is sent first when the budget is short, so that what is
+		// held can always be released.
+		hold := func(n int64) (bool, error) {
+			n = min(n, budget)
+			if !inFlight.TryAcquire(n) {
+				if len(b.raws) > 0 && !send() {
+					return false, nil
+				}
+				if err := inFlight.Acquire(ctx, n); err != nil {
+					return false, err
+				}
+			}
+			b.held += n
+			return true, nil
+		}
 		for i := 0; dec.PeekKind() != ']'; i++ {
 			if i%4096 == 0 {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
 			}
+			start := dec.InputOffset()
+			l.markValue(dec)
 			raw, err := dec.ReadValue()
 			if err != nil {
-				return jsonErrV2(file, dec, err)
+				return l.overLimit(err, "comparisons["+strconv.Itoa(i)+"]", start, func(err error) error { return jsonErrV2(file, dec, err) })
 			}
 			// Where the value starts, past the whitespace before it, so
 			// that an error in it names the comparison's line.
 			off := dec.InputOffset() - int64(len(raw))
+			if ok, err := hold(int64(len(raw))); err != nil || !ok {
+				return err
+			}
 			// ReadValue's bytes are only valid until the next read.
 			b.raws = append(b.raws, bytes.Clone(raw))
 			b.offs = append(b.offs, off)
-			if len(b.raws) == apBatchSize && !send() {
+			if (len(b.raws) == apBatchSize || b.held >= apBatchBytes) && !send() {
 				return nil
 			}
 		}

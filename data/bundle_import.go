@@ -33,7 +33,7 @@ func (s *Store) ImportBundleFile(ctx context.Context, path string, opts ImportOp
 	if r, ok, err := s.alreadyImported(ctx, KindBundle, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
-	src, closer, err := bundle.Open(path)
+	src, closer, err := bundle.Open(path, opts.MaxValue)
 	if err != nil {
 		return ImportResult{}, bundleErr(path, err)
 	}

@@ -11,6 +11,8 @@ import (
 	"os"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/auditscope/auditscope/data/internal/limit"
 )
 
 // csvDefaultAnnotatorDesc is the description Feedback Forensics' converter
@@ -52,7 +54,8 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 			l.setMetadata(apMetadata{Version: "2.0", DefaultAnnotator: defID,
 				Description: "Imported from the preference CSV " + path})
 			l.declare(defID, apAnnotatorDecl{Name: "preferred_text", Description: csvDefaultAnnotatorDesc, Type: "unknown"})
-			if err := readPreferenceCSV(ctx, br, path, defID, l); err != nil {
+			l.bound = newBound(br, opts)
+			if err := readPreferenceCSV(ctx, l.bound, path, defID, l); err != nil {
 				return err
 			}
 			res, err = l.finish(path)
@@ -68,7 +71,24 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 func readPreferenceCSV(ctx context.Context, r io.Reader, file, defID string, l *apLoader) error {
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
+	// The CSV reader builds a whole record however long: the limit on one
+	// value bounds it, a record's window starting where the last ended.
+	tooLarge := func(err error) error {
+		if l.bound == nil || !l.bound.Tripped() {
+			return csvErr(file, err)
+		}
+		// The file's offset, not the reader's: a byte order mark was
+		// skipped before it.
+		off := l.bound.Marked()
+		return &InputError{File: file, Line: lineAt(file, off), Offset: -1, Msg: limit.Message("a record starting on this line", l.bound.Max)}
+	}
 	header, err := cr.Read()
+	if err != nil && err != io.EOF {
+		return tooLarge(err)
+	}
+	if l.bound != nil {
+		l.bound.Mark(cr.InputOffset())
+	}
 	if err == io.EOF {
 		return &InputError{File: file, Line: 1, Offset: -1, Msg: "empty file: want a header with text_a, text_b and preferred_text"}
 	}
@@ -122,7 +142,10 @@ func readPreferenceCSV(ctx context.Context, r io.Reader, file, defID string, l *
 			return nil
 		}
 		if err != nil {
-			return csvErr(file, err)
+			return tooLarge(err)
+		}
+		if l.bound != nil {
+			l.bound.Mark(cr.InputOffset())
 		}
 		line, _ := cr.FieldPos(0)
 		for i, v := range rec {

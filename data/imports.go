@@ -46,6 +46,11 @@ type ImportOptions struct {
 	// transcripts when a page asks, which keeps start-up fast. The store
 	// holds the function for the life of the process.
 	Transcripts func(auditID string) ([]byte, error)
+	// MaxValue limits one value of the input, in bytes: a comparison, a CSV
+	// record, a JSONL line, a transcript file, a zip member, an Inspect
+	// sample. 0 means limit.Default (96 MiB). A larger value is refused with
+	// its place and the flag that raises the limit.
+	MaxValue int64
 	// DeferScores leaves the long audit_scores table to BuildPendingScores,
 	// which the built-in demo runs once the server is up: it is a second of
 	// start-up. Until then score filters read each audit's scores JSON.

@@ -17,6 +17,8 @@ import (
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/inspect"
 	"github.com/auditscope/auditscope/data/petri"
+
+	"github.com/auditscope/auditscope/data/internal/limit"
 )
 
 // Petri transcript files and Inspect logs are imported by presenting them
@@ -24,9 +26,6 @@ import (
 // idempotency and storage are the bundle's: one experiment, one audit per
 // transcript file or per Inspect sample × epoch, one baseline auditor per
 // auditor model. docs/FORMAT.md describes the mapping.
-
-// maxPetriFile caps one Petri transcript file.
-const maxPetriFile = 4 << 30
 
 // maxLabel caps a label made from sample metadata, in characters.
 const maxLabel = 10000
@@ -202,7 +201,7 @@ func newLogSource(ctx context.Context, root string, opts ImportOptions) (*logSou
 }
 
 func (s *logSource) indexPetri(f *logFile, x *logIndex) error {
-	b, err := readPetriFile(f.path)
+	b, err := readPetriFile(f.path, s.opts.MaxValue)
 	if err != nil {
 		return err
 	}
@@ -225,7 +224,7 @@ func (s *logSource) indexPetri(f *logFile, x *logIndex) error {
 }
 
 func (s *logSource) indexInspect(f *logFile, x *logIndex) error {
-	l, err := inspect.Open(f.path)
+	l, err := inspect.Open(f.path, s.opts.MaxValue)
 	if err != nil {
 		return logErr(f.path, err)
 	}
@@ -409,13 +408,14 @@ func logKind(path string) (string, error) {
 }
 
 // readPetriFile reads a transcript file, without a UTF-8 byte-order mark.
-func readPetriFile(path string) ([]byte, error) {
+// A transcript is one JSON document, read whole: maxValue limits it.
+func readPetriFile(path string, maxValue int64) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	if st.Size() > maxPetriFile {
-		return nil, &InputError{File: path, Offset: -1, Msg: fmt.Sprintf("larger than %d bytes", int64(maxPetriFile))}
+	if maxValue = limit.Or(maxValue); st.Size() > maxValue {
+		return nil, &InputError{File: path, Offset: -1, Msg: limit.Message("the transcript file", maxValue)}
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -623,7 +623,7 @@ func (s *logSource) Audits(fn func(bundle.Pos, *bundle.Audit, json.RawMessage) e
 // petriAudit reads one transcript file as an audit; the transcript is
 // stored as the file gives it.
 func (s *logSource) petriAudit(f *logFile, fn func(bundle.Pos, *bundle.Audit, json.RawMessage) error) error {
-	b, err := readPetriFile(f.path)
+	b, err := readPetriFile(f.path, s.opts.MaxValue)
 	if err != nil {
 		return err
 	}
@@ -709,7 +709,7 @@ var reservedLabels = map[string]bool{"task": true, "sample": true, "epoch": true
 // inspectAudits reads an Inspect log's samples as audits; each transcript
 // is the sample's conversation converted to a legacy Petri transcript.
 func (s *logSource) inspectAudits(f *logFile, fn func(bundle.Pos, *bundle.Audit, json.RawMessage) error) error {
-	l, err := inspect.Open(f.path)
+	l, err := inspect.Open(f.path, s.opts.MaxValue)
 	if err != nil {
 		return logErr(f.path, err)
 	}

@@ -67,6 +67,23 @@ func (s *Store) lowerMemory(ctx context.Context, mib int64) error {
 	return nil
 }
 
+// raiseLoweredMemory raises a lowered import limit to mib MiB, for a row
+// that needs it; restoreMemory still puts back the limit from before the
+// imports. Without a lowering it does nothing: the limit is the user's or
+// DuckDB's default.
+func (s *Store) raiseLoweredMemory(ctx context.Context, mib int64) error {
+	s.lowMem.Lock()
+	defer s.lowMem.Unlock()
+	if s.lowMem.users == 0 || mib <= s.lowMem.mib {
+		return nil
+	}
+	if _, err := s.db.ExecContext(ctx, fmt.Sprintf("SET memory_limit = '%dMiB'", mib)); err != nil {
+		return fmt.Errorf("raise the import's memory limit to %d MiB: %w", mib, err)
+	}
+	s.lowMem.mib = mib
+	return nil
+}
+
 // restoreMemory ends one lowering. The limit from before is set again rather
 // than RESET: DuckDB's RESET memory_limit (1.5.6) puts back the setting's
 // value but not its buffer pool's limit.

@@ -253,6 +253,7 @@ var errCommit = errors.New("commit")
 // Every row it writes carries its generation, gen (see generations.go).
 type importTx struct {
 	ctx        context.Context
+	s          *Store
 	conn       *sql.Conn
 	rows       int64
 	gen        int64
@@ -282,7 +283,7 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 		return fmt.Errorf("data: import: %w", err)
 	}
 	defer conn.Close()
-	tx := &importTx{ctx: ctx, conn: conn}
+	tx := &importTx{ctx: ctx, s: s, conn: conn}
 	if err := conn.QueryRowContext(ctx, `SELECT nextval('import_ids')`).Scan(&tx.gen); err != nil {
 		return fmt.Errorf("data: import: %w", err)
 	}
@@ -357,33 +358,56 @@ func (tx *importTx) appender(table string) (*appender, error) {
 
 // appender counts rows and wraps errors with the table name.
 type appender struct {
-	a     *duckdb.Appender
-	tx    *importTx
-	table string
-	n     int64
+	a        *duckdb.Appender
+	tx       *importTx
+	table    string
+	n        int64
+	buffered int64 // bytes of text appended since the last flush
 }
 
 // row appends one row; the generation column, last in every table an
 // importer appends to, is added here.
 func (a *appender) row(values ...driver.Value) error {
+	var size int64
+	for _, v := range values {
+		if s, ok := v.(string); ok {
+			size += int64(len(s))
+		}
+	}
+	// DuckDB stores a long text in blocks of its size; under an import's
+	// lowered memory limit a text of a few MiB would not fit.
+	if size > bigRowBytes {
+		if err := a.tx.s.raiseLoweredMemory(a.tx.ctx, 32+3*size>>20); err != nil {
+			return fmt.Errorf("append %s: %w", a.table, err)
+		}
+	}
 	if err := a.a.AppendRow(append(values, a.tx.gen)...); err != nil {
 		return fmt.Errorf("append %s: %w", a.table, err)
 	}
 	a.n++
 	a.tx.rows++
+	a.buffered += size
 	// DuckDB's Appender buffers rows until it is flushed (by default some
 	// 200,000 of them), outside its memory limit; flushing often hands them
 	// to the table storage, which writes full row groups to disk.
-	if a.n%appenderFlushRows == 0 {
+	if a.n%appenderFlushRows == 0 || a.buffered > appenderFlushBytes {
 		if err := a.a.Flush(); err != nil {
 			return fmt.Errorf("append %s: %w", a.table, err)
 		}
+		a.buffered = 0
 	}
 	return nil
 }
 
-// appenderFlushRows is how many rows an appender buffers.
-const appenderFlushRows = 1024
+const (
+	// appenderFlushRows and appenderFlushBytes bound what an appender
+	// buffers: rows, and bytes of text.
+	appenderFlushRows  = 1024
+	appenderFlushBytes = 8 << 20
+	// bigRowBytes is the text in one row past which an import's memory
+	// limit is raised for it.
+	bigRowBytes = 4 << 20
+)
 
 func (a *appender) close() error {
 	if a.a == nil {

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -135,6 +137,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	name := fs.String("name", "", "dataset or experiment `name` for the imported PATHs")
 	replace := fs.Bool("replace", false, "replace an existing dataset or experiment of the same name")
 	eval, behavior := logFlags(fs)
+	maxValue := maxValueFlag(fs)
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -167,7 +170,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}()
 	}
 	for _, p := range paths {
-		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior}, stderr)
+		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue)}, stderr)
 		if err != nil {
 			return err
 		}
@@ -196,8 +199,9 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	dbPath := fs.String("db", "", "DuckDB database `file` to import into (created if missing; required)")
 	name := fs.String("name", "", "dataset or experiment `name` (default: from the file's metadata or its file name)")
 	replace := fs.Bool("replace", false, "replace an existing dataset or experiment of the same name with different content")
-	memLimit := fs.String("memory-limit", "", "cap DuckDB's memory, e.g. `1GB` (default: 80% of the machine's memory; while importing, 32MB for AnnotatedPairs and CSV files and 256MB for bundles and logs)")
+	memLimit := fs.String("memory-limit", "", "cap DuckDB's memory, e.g. `1GB` (default: 80% of the machine's memory; while importing, 32MB for AnnotatedPairs and CSV files and 256MB for bundles and logs, raised for a row with a long text)")
 	eval, behavior := logFlags(fs)
+	maxValue := maxValueFlag(fs)
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -220,7 +224,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer store.Close()
 	for _, p := range paths {
-		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior}, stderr)
+		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue)}, stderr)
 		if err != nil {
 			return err
 		}
@@ -374,4 +378,40 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// sizeValue is a flag holding a byte size such as 96MiB, 1GB or 500000.
+type sizeValue int64
+
+var sizeRe = regexp.MustCompile(`^([0-9]+)\s*(B|KB|MB|GB|KiB|MiB|GiB)?$`)
+
+func (v *sizeValue) String() string {
+	if *v == 0 {
+		return ""
+	}
+	return strconv.FormatInt(int64(*v), 10)
+}
+
+func (v *sizeValue) Set(s string) error {
+	m := sizeRe.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return fmt.Errorf("want a size such as 256MiB or 1GB, got %q", s)
+	}
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	if err != nil {
+		return err
+	}
+	mult := map[string]int64{"": 1, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}[m[2]]
+	if n <= 0 || n > (1<<40)/mult {
+		return fmt.Errorf("size %q out of range", s)
+	}
+	*v = sizeValue(n * mult)
+	return nil
+}
+
+// maxValueFlag declares --max-value, the limit on one value of an input.
+func maxValueFlag(fs *flag.FlagSet) *sizeValue {
+	v := new(sizeValue)
+	fs.Var(v, "max-value", "refuse an input with one value larger than `size` (a comparison, CSV record, JSONL line, transcript file, zip member or Inspect sample; default 96MiB); an import holds a few times this in memory")
+	return v
 }

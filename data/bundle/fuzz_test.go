@@ -91,7 +91,7 @@ func FuzzRead(f *testing.F) {
 				}
 			}
 		}
-		src, closer, err := Open(path)
+		src, closer, err := Open(path, 0)
 		if err != nil {
 			var be *Error
 			if !errors.As(err, &be) {

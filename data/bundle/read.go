@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/auditscope/auditscope/data/internal/limit"
 )
 
 // Pos is where a record came from: the file inside the bundle and its line.
@@ -58,24 +60,26 @@ type Source interface {
 	ReadFile(name string) ([]byte, error)
 }
 
-// Limits on what a bundle may ask us to read.
-const (
-	// MaxMemberSize caps one file of a zipped bundle (uncompressed).
-	MaxMemberSize = 4 << 30
-	// MaxLine caps one JSONL line.
-	MaxLine = 512 << 20
-)
+// MaxMemberSize caps one file of a zipped bundle (uncompressed). The JSONL
+// files are streamed a line at a time, so this only bounds how long an
+// import reads; the limit on one value (Open's maxValue: a JSONL line, a
+// file read whole) bounds its memory.
+const MaxMemberSize = 4 << 30
 
 // dirSource reads a bundle from an fs.FS (a folder or a zip).
 type dirSource struct {
 	name   string
+	max    int64 // the limit on one value
 	fsys   fs.FS
 	prefix string // folder inside a zip that holds experiment.json
 	closer io.Closer
 }
 
-// Open opens a bundle folder or .zip file. Close it when done.
-func Open(p string) (Source, io.Closer, error) {
+// Open opens a bundle folder or .zip file. Close it when done. maxValue
+// limits one value: a JSONL line, or a file read whole (experiment.json, a
+// transcript); 0 means limit.Default.
+func Open(p string, maxValue int64) (Source, io.Closer, error) {
+	maxValue = limit.Or(maxValue)
 	st, err := os.Stat(p)
 	if err != nil {
 		return nil, nil, err
@@ -87,7 +91,7 @@ func Open(p string) (Source, io.Closer, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return &dirSource{name: p, fsys: root.FS()}, root, nil
+		return &dirSource{name: p, max: maxValue, fsys: root.FS()}, root, nil
 	}
 	zr, err := zip.OpenReader(p)
 	if err != nil {
@@ -111,7 +115,7 @@ func Open(p string) (Source, io.Closer, error) {
 		zr.Close()
 		return nil, nil, &Error{Pos: Pos{File: p}, Msg: "zip has no experiment.json at its top level (an auditscope bundle needs one)"}
 	}
-	return &dirSource{name: p, fsys: zr, prefix: prefix, closer: zr}, zr, nil
+	return &dirSource{name: p, max: maxValue, fsys: zr, prefix: prefix, closer: zr}, zr, nil
 }
 
 // checkMember refuses zip members that would escape the bundle or claim an
@@ -150,12 +154,12 @@ func (s *dirSource) ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(f)
+	b, err := io.ReadAll(io.LimitReader(f, s.max+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", name, describeReadErr(err))
 	}
-	if len(b) > MaxMemberSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", name, int64(MaxMemberSize))
+	if int64(len(b)) > s.max {
+		return nil, errors.New(limit.Message(name, s.max))
 	}
 	if i := firstInvalidUTF8(b); i >= 0 {
 		return nil, fmt.Errorf("%s is not valid UTF-8 (at byte offset %d)", name, i)
@@ -207,7 +211,7 @@ func eachLine[T any](s *dirSource, name string, optional bool, fn func(Pos, *T, 
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<20)
 	for line := 1; ; line++ {
-		b, err := readLine(br)
+		b, err := readLine(br, s.max)
 		if err == io.EOF {
 			return nil
 		}
@@ -234,13 +238,13 @@ func eachLine[T any](s *dirSource, name string, optional bool, fn func(Pos, *T, 
 	}
 }
 
-func readLine(br *bufio.Reader) ([]byte, error) {
+func readLine(br *bufio.Reader, max int64) ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
 		buf = append(buf, chunk...)
-		if len(buf) > MaxLine {
-			return nil, fmt.Errorf("line longer than %d bytes", MaxLine)
+		if int64(len(buf)) > max {
+			return nil, errTooLong{max}
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -424,3 +428,8 @@ func (m *memSource) Crux(fn func(Pos, *Crux) error) error { return each(FileCrux
 func (m *memSource) Metrics(fn func(Pos, *Metric) error) error {
 	return each(FileMetrics, m.b.Metrics, fn)
 }
+
+// errTooLong is a JSONL line over the limit on one value.
+type errTooLong struct{ max int64 }
+
+func (e errTooLong) Error() string { return limit.Message("the line", e.max) }

@@ -71,7 +71,7 @@ func FuzzOpen(f *testing.F) {
 					t.Fatalf("%s %s: error names %q, want the file: %v", what, name, le.File, err)
 				}
 			}
-			l, err := Open(path)
+			l, err := Open(path, 0)
 			if err != nil {
 				checkErr("Open", err)
 				continue

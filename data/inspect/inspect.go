@@ -20,16 +20,11 @@ import (
 	"github.com/auditscope/auditscope/data/petri"
 )
 
-// Limits on what a log may ask us to read.
-const (
-	// MaxMemberSize caps one member of a .eval zip (uncompressed): a member
-	// whose header claims more is refused before any of it is read, and no
-	// read goes past its claimed size.
-	MaxMemberSize = 2 << 30
-	// MaxSampleSize caps a sample once its attachments are resolved, so a
-	// large attachment referenced many times cannot balloon memory.
-	MaxSampleSize = 2 << 30
-)
+// What a log may ask us to read is bounded by the limit on one value that
+// Open takes: a .eval member (a member whose header claims more is refused
+// before any of it is read, and no read goes past its claimed size), a
+// sample of a .json log, and a sample once its attachments are resolved
+// (so a large attachment referenced many times cannot balloon memory).
 
 // Error is a problem in a log: the file, the zip member (for .eval), the
 // JSON path inside it, and what was wrong.

@@ -29,7 +29,7 @@ func fixture(t testing.TB, name string) string {
 // readAll opens a log and returns its header and every sample.
 func readAll(t testing.TB, path string) (*Log, []*Sample) {
 	t.Helper()
-	l, err := Open(path)
+	l, err := Open(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +361,7 @@ func TestLastHeaderWins(t *testing.T) {
 func TestRefusedMembers(t *testing.T) {
 	// A member that would leave a folder is refused before it is read.
 	path := writeMembers(t, []member{{"header.json", []byte(testHeader)}, {"../x", []byte("boom")}}, zip.Deflate)
-	_, err := Open(path)
+	_, err := Open(path, 0)
 	var le *Error
 	if !errors.As(err, &le) || le.Member != "../x" || !strings.Contains(err.Error(), "unsafe name") {
 		t.Errorf("../x member: err = %v, want an unsafe-name error naming the member", err)
@@ -385,7 +385,7 @@ func TestRefusedMembers(t *testing.T) {
 	raw.Write(body)
 	zw.Close()
 	f.Close()
-	_, err = Open(path)
+	_, err = Open(path, 0)
 	if !errors.As(err, &le) || le.Member != "samples/1_epoch_1.json" || !strings.Contains(err.Error(), "10737418240 bytes") {
 		t.Errorf("10 GB member: err = %v, want a refusal naming the member and its size", err)
 	}
@@ -413,7 +413,7 @@ func TestBrokenLogs(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l, err := Open(path)
+	l, err := Open(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +427,7 @@ func TestBrokenLogs(t *testing.T) {
 	members["samples/1_epoch_1.json"] = []byte(`{"id": 1, "epoch": 1, "messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"},
  {"role": "user", "content": "c"}, {"role": "user", "content": 42}]}`)
 	path = writeZip(t, members, zip.Deflate)
-	l, err = Open(path)
+	l, err = Open(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,7 +445,7 @@ func TestBrokenLogs(t *testing.T) {
 	path = filepath.Join(t.TempDir(), "cut.json")
 	os.WriteFile(path, full[:len(full)/2], 0o644)
 	// The header is whole: the error comes with the samples.
-	l, err = Open(path)
+	l, err = Open(path, 0)
 	if err == nil {
 		err = l.Samples(func(*Sample) error { return nil })
 	}
@@ -454,7 +454,7 @@ func TestBrokenLogs(t *testing.T) {
 	}
 	// Cut inside the header.
 	os.WriteFile(path, full[:200], 0o644)
-	if _, err = Open(path); err == nil || !strings.Contains(err.Error(), "truncated") {
+	if _, err = Open(path, 0); err == nil || !strings.Contains(err.Error(), "truncated") {
 		t.Errorf("truncated header: err = %v", err)
 	}
 
@@ -462,7 +462,7 @@ func TestBrokenLogs(t *testing.T) {
 	bad := strings.Replace(string(full), `"epoch": 1`, `"epoch": "one"`, 1)
 	path = filepath.Join(t.TempDir(), "bad.json")
 	os.WriteFile(path, []byte(bad), 0o644)
-	l, err = Open(path)
+	l, err = Open(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -474,7 +474,7 @@ func TestBrokenLogs(t *testing.T) {
 	// Not a zip at all.
 	path = filepath.Join(t.TempDir(), "not.eval")
 	os.WriteFile(path, []byte("hello"), 0o644)
-	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "not a readable .eval") {
+	if _, err := Open(path, 0); err == nil || !strings.Contains(err.Error(), "not a readable .eval") {
 		t.Errorf("not a zip: err = %v", err)
 	}
 }

@@ -19,6 +19,8 @@ import (
 
 	"github.com/auditscope/auditscope/data/petri"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/auditscope/auditscope/data/internal/limit"
 )
 
 // Members of a .eval zip.
@@ -37,6 +39,7 @@ type Log struct {
 	Path   string
 	Header Header
 
+	max     int64 // the limit on one value
 	zip     *zip.Reader
 	file    *os.File
 	members map[string]*zip.File // the last member of each name
@@ -56,12 +59,13 @@ var (
 	chunkedName  = regexp.MustCompile(`^samples/(.+)_epoch_([0-9]+)/sample\.json$`)
 )
 
-// Open opens a .eval or .json log and reads its header.
-func Open(path string) (*Log, error) {
+// Open opens a .eval or .json log and reads its header. maxValue limits
+// one member or sample (0: limit.Default).
+func Open(path string, maxValue int64) (*Log, error) {
 	if strings.EqualFold(filepath.Ext(path), ".eval") {
-		return openEval(path)
+		return openEval(path, limit.Or(maxValue))
 	}
-	return openJSON(path)
+	return openJSON(path, limit.Or(maxValue))
 }
 
 // Close releases the log's file.
@@ -96,8 +100,8 @@ func (l *Log) decodeErr(member, prefix string, offset int64, err error) *Error {
 	return e
 }
 
-func openEval(path string) (*Log, error) {
-	l := &Log{Path: path}
+func openEval(path string, max int64) (*Log, error) {
+	l := &Log{Path: path, max: max}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -113,11 +117,11 @@ func openEval(path string) (*Log, error) {
 		return nil, l.errorf("", "", "not a readable .eval (zip) file: %v", err)
 	}
 	// Current Inspect writes zstd members (method 93).
-	zr.RegisterDecompressor(zstd.ZipMethodWinZip, zstd.ZipDecompressor(zstd.WithDecoderMaxMemory(MaxMemberSize)))
+	zr.RegisterDecompressor(zstd.ZipMethodWinZip, zstd.ZipDecompressor(zstd.WithDecoderMaxMemory(uint64(max))))
 	l.zip, l.file = zr, f
 	l.members = make(map[string]*zip.File, len(zr.File))
 	for _, m := range zr.File {
-		if err := checkMember(m); err != nil {
+		if err := checkMember(m, max); err != nil {
 			f.Close()
 			return nil, l.errorf(m.Name, "", "%v", err)
 		}
@@ -196,13 +200,13 @@ func lessID(a, b string) bool {
 
 // checkMember refuses a member whose name could escape a folder or whose
 // claimed size is unreasonable, before any of it is read.
-func checkMember(f *zip.File) error {
+func checkMember(f *zip.File, max int64) error {
 	name := f.Name
 	if name == "" || strings.HasPrefix(name, "/") || strings.Contains(name, `\`) || !fs.ValidPath(strings.TrimSuffix(name, "/")) {
 		return fmt.Errorf("refusing member with unsafe name %q", name)
 	}
-	if f.UncompressedSize64 > MaxMemberSize {
-		return fmt.Errorf("refusing member claiming %d bytes uncompressed (limit %d)", f.UncompressedSize64, int64(MaxMemberSize))
+	if f.UncompressedSize64 > uint64(max) {
+		return errors.New(limit.Message(fmt.Sprintf("the member (%d bytes uncompressed)", f.UncompressedSize64), max))
 	}
 	return nil
 }
@@ -272,7 +276,7 @@ func (l *Log) each(withMessages bool, fn func(*Sample) error) error {
 		} else {
 			var b []byte
 			if b, err = l.read(r.member); err == nil {
-				s, err = decodeSample(b, nil, withMessages)
+				s, err = decodeSample(b, nil, withMessages, l.max)
 				if err != nil {
 					err = l.decodeErr(r.member, "", -1, err)
 				}
@@ -373,7 +377,7 @@ func (l *Log) chunkedSample(r sampleRef, withMessages bool) (*Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeSample(b, att, withMessages)
+	s, err := decodeSample(b, att, withMessages, l.max)
 	if err != nil {
 		return nil, l.decodeErr(r.member, "", -1, err)
 	}
@@ -435,8 +439,8 @@ func (l *Log) sequence(prefix, seq string) ([]seqItem, error) {
 // openJSON reads a .json log's header. Inspect writes the samples after
 // the header, so reading stops there; a log written in another order is
 // streamed past its samples.
-func openJSON(path string) (*Log, error) {
-	l := &Log{Path: path}
+func openJSON(path string, max int64) (*Log, error) {
+	l := &Log{Path: path, max: max}
 	top := map[string]json.RawMessage{}
 	err := l.streamJSON(func(key string, dec *json.Decoder) error {
 		var raw json.RawMessage
@@ -486,11 +490,19 @@ func (l *Log) streamJSON(other func(key string, dec *json.Decoder) error, sample
 		br.Discard(len(utf8BOM))
 		r = io.MultiReader(strings.NewReader("   "), br)
 	}
-	dec := json.NewDecoder(r)
+	// The decoder holds a whole value to decode it: the limit on one value
+	// bounds each, its window starting where the value does.
+	bound := &limit.Reader{R: r, Max: l.max, Slack: 4 << 20}
+	dec := json.NewDecoder(bound)
+	var start int64
+	mark := func() { start = dec.InputOffset(); bound.Mark(start) }
 	fail := func(path string, err error) error {
 		var le *Error
 		if errors.As(err, &le) {
 			return le
+		}
+		if bound.Tripped() {
+			return &Error{File: l.Path, Path: path, Offset: start, Msg: limit.Message("the value", l.max)}
 		}
 		e := &Error{File: l.Path, Path: path, Offset: dec.InputOffset(), Msg: err.Error()}
 		var syn *json.SyntaxError
@@ -516,6 +528,7 @@ func (l *Log) streamJSON(other func(key string, dec *json.Decoder) error, sample
 		}
 		key, _ := tok.(string)
 		if key != "samples" {
+			mark()
 			if err := other(key, dec); err != nil {
 				return fail(key, err)
 			}
@@ -536,6 +549,7 @@ func (l *Log) streamJSON(other func(key string, dec *json.Decoder) error, sample
 		}
 		for i := 0; dec.More(); i++ {
 			off := dec.InputOffset()
+			mark()
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {
 				return fail(fmt.Sprintf("samples[%d]", i), err)
@@ -566,7 +580,7 @@ func (l *Log) eachJSON(withMessages bool, fn func(*Sample) error) error {
 	}
 	return l.streamJSON(skip, func(i int, off int64, raw json.RawMessage) error {
 		member := fmt.Sprintf("samples[%d]", i)
-		s, err := decodeSample(raw, nil, withMessages)
+		s, err := decodeSample(raw, nil, withMessages, l.max)
 		if err != nil {
 			e := l.decodeErr("", member, off, err)
 			if e.Offset < 0 {

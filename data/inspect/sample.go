@@ -3,10 +3,13 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/auditscope/auditscope/data/petri"
+
+	"github.com/auditscope/auditscope/data/internal/limit"
 )
 
 // rawSample is an EvalSample as stored, its parts kept raw until their
@@ -33,7 +36,7 @@ type rawSample struct {
 // attachments (chunked samples keep them outside the shell); otherwise the
 // sample's own attachments map is used. Errors are *petri.ParseError with
 // a path inside the sample.
-func decodeSample(b []byte, att map[string]string, withMessages bool) (*Sample, error) {
+func decodeSample(b []byte, att map[string]string, withMessages bool, max int64) (*Sample, error) {
 	var rs rawSample
 	if err := petri.Decode(b, &rs); err != nil {
 		return nil, err
@@ -51,7 +54,7 @@ func decodeSample(b []byte, att map[string]string, withMessages bool) (*Sample, 
 			}
 		}
 	}
-	r := resolver{att: att, budget: MaxSampleSize}
+	r := resolver{att: att, budget: max, max: max}
 	s := &Sample{Epoch: rs.Epoch, StartedAt: rs.StartedAt, CompletedAt: rs.CompletedAt}
 	id := bytes.TrimSpace(rs.ID)
 	switch {
@@ -221,6 +224,7 @@ var attachmentRef = []byte(`"attachment://`)
 type resolver struct {
 	att    map[string]string
 	budget int64 // bytes the resolved sample may still grow by
+	max    int64 // the limit it started from
 }
 
 // resolve replaces every JSON string of raw that is exactly
@@ -258,7 +262,7 @@ func (r *resolver) resolve(raw []byte) ([]byte, error) {
 		}
 		r.budget -= int64(len(q))
 		if r.budget < 0 {
-			return nil, fmt.Errorf("resolving attachments makes the sample larger than %d bytes", int64(MaxSampleSize))
+			return nil, errors.New(limit.Message("the sample with its attachments resolved", r.max))
 		}
 		out = append(out, raw[last:j]...)
 		out = append(out, q...)
