@@ -24,6 +24,8 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"golang.org/x/sync/semaphore"
+
+	"github.com/auditscope/auditscope/data/internal/jsonword"
 )
 
 // apMetadata is the AnnotatedPairs top-level metadata block.
@@ -735,7 +737,7 @@ func valueErr(file, prefix string, base int64, err error) error {
 		ie.Path = joinPath(prefix, pointerPath(sem.JSONPointer))
 		want := "another type"
 		if sem.GoType != nil {
-			want = goTypeName(sem.GoType.String())
+			want = jsonword.TypeName(sem.GoType)
 		}
 		ie.Msg = fmt.Sprintf("want %s, found %s", want, kindName(sem.JSONKind))
 		if sem.Err != nil && sem.JSONKind == 0 {

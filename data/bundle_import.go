@@ -22,6 +22,8 @@ import (
 
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/petri"
+
+	"github.com/auditscope/auditscope/data/internal/jsonword"
 )
 
 // ImportBundleFile imports a bundle folder or .zip.
@@ -224,6 +226,8 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 			return fieldErr(p, "id", "duplicate run id %q", r.ID)
 		case r.CalibrationFraction < 0 || r.CalibrationFraction > 1:
 			return fieldErr(p, "calibration_fraction", "want a fraction in [0, 1], found %v", r.CalibrationFraction)
+		case r.RefreshSteps != nil && !countRange(*r.RefreshSteps):
+			return fieldErr(p, "refresh_steps", "want a whole number from 0 to %d, found %d", math.MaxInt32, *r.RefreshSteps)
 		}
 		runs[r.ID] = true
 		var refresh any
@@ -263,6 +267,10 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 			return fieldErr(p, "run", "missing: a checkpoint names its run")
 		case a.Run != "" && !runs[a.Run]:
 			return fieldErr(p, "run", "no run %q in %s", a.Run, bundle.FileRuns)
+		case a.Epoch != nil && !countRange(*a.Epoch):
+			return fieldErr(p, "epoch", "want a whole number from 0 to %d, found %d", math.MaxInt32, *a.Epoch)
+		case a.Step != nil && !countRange(*a.Step):
+			return fieldErr(p, "step", "want a whole number from 0 to %d, found %d", math.MaxInt32, *a.Step)
 		}
 		auditors[a.ID] = true
 		name := a.Name
@@ -535,15 +543,25 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 	}
 	defer am.close()
 	var nMetrics int64
+	// A metric is one value per run, step and name: a second row would be
+	// averaged with the first by nobody and plotted as a zigzag.
+	metricSeen := map[metricKey]int{}
 	err = src.Metrics(func(p bundle.Pos, m *bundle.Metric) error {
 		switch {
 		case !runs[m.Run]:
 			return fieldErr(p, "run", "no run %q in %s", m.Run, bundle.FileRuns)
 		case m.Name == "":
 			return fieldErr(p, "name", "missing")
+		case !countRange(m.Step):
+			return fieldErr(p, "step", "want a whole number from 0 to %d, found %d", math.MaxInt32, m.Step)
 		case math.IsNaN(m.Value) || math.IsInf(m.Value, 0):
 			return fieldErr(p, "value", "want a finite number")
 		}
+		k := metricKey{m.Run + "\x00" + m.Name, m.Step}
+		if line, dup := metricSeen[k]; dup {
+			return fieldErr(p, "name", "a second %q for run %q at step %d (the first is on line %d)", m.Name, m.Run, m.Step, line)
+		}
+		metricSeen[k] = p.Line
 		nMetrics++
 		return am.row(id, m.Run, int32(m.Step), m.Name, m.Value)
 	})
@@ -727,10 +745,20 @@ func appendJSONString(b []byte, s string) []byte {
 func describeErr(err error) string {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
-		return fmt.Sprintf("field %s: want %s, found a JSON %s", typ.Field, typ.Type, typ.Value)
+		return jsonword.Describe(typ)
 	}
 	return err.Error()
 }
+
+// metricKey identifies a metric row: run and name, and the step.
+type metricKey struct {
+	runName string
+	step    int
+}
+
+// countRange reports whether n is a valid epoch or step: stored as 32-bit
+// integers, and never negative.
+func countRange(n int) bool { return n >= 0 && n <= math.MaxInt32 }
 
 func optInt(p *int) any {
 	if p == nil {

@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/auditscope/auditscope/data/bundle"
 )
 
 // Import kinds.
@@ -240,8 +242,16 @@ func DetectKind(path string) (string, error) {
 		return "", fmt.Errorf("import: %w", err)
 	}
 	if st.IsDir() {
-		if _, err := os.Stat(filepath.Join(path, "experiment.json")); err == nil {
+		if _, err := os.Stat(filepath.Join(path, bundle.FileExperiment)); err == nil {
 			return KindBundle, nil
+		}
+		// A bundle without its experiment.json is refused, as the same
+		// bundle zipped is, rather than read as a folder of the Petri
+		// transcripts it may hold.
+		for _, f := range []string{bundle.FileAudits, bundle.FileAuditors, bundle.FileRuns, bundle.FileJudgments, bundle.FileCrux, bundle.FileMetrics} {
+			if _, err := os.Stat(filepath.Join(path, f)); err == nil {
+				return "", &InputError{File: path, Offset: -1, Msg: "folder has " + f + " but no experiment.json at its top level (an auditscope bundle needs one)"}
+			}
 		}
 		// A folder of Petri transcripts and Inspect logs.
 		if kind, err := detectLogFolder(path); err != nil || kind != "" {

@@ -14,6 +14,8 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/auditscope/auditscope/data/internal/jsonword"
 )
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -58,10 +60,10 @@ func jsonErr(file string, dec *json.Decoder, path string, err error) error {
 		ie.Msg = "invalid JSON: " + syn.Error()
 	case errors.As(err, &typ):
 		ie.Offset = typ.Offset
-		if typ.Field != "" {
-			ie.Path = joinPath(path, typ.Field)
+		if f := jsonword.Field(typ); f != "" {
+			ie.Path = joinPath(path, f)
 		}
-		ie.Msg = fmt.Sprintf("want %s, found a JSON %s", goTypeName(typ.Type.String()), typ.Value)
+		ie.Msg = "want " + jsonword.TypeName(typ.Type) + ", found a JSON " + typ.Value
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		if dec != nil {
 			ie.Offset = dec.InputOffset()
@@ -94,23 +96,6 @@ func joinPath(prefix, field string) string {
 		return prefix
 	}
 	return prefix + "." + field
-}
-
-// goTypeName says what a Go type means in JSON words.
-func goTypeName(t string) string {
-	switch {
-	case t == "string" || strings.HasSuffix(t, "*string"):
-		return "a string"
-	case strings.HasPrefix(t, "map[") || strings.HasPrefix(t, "struct") || strings.Contains(t, "data."):
-		return "an object"
-	case strings.HasPrefix(t, "[]"):
-		return "an array"
-	case strings.Contains(t, "int") || strings.Contains(t, "float"):
-		return "a number"
-	case t == "bool":
-		return "true or false"
-	}
-	return t
 }
 
 // lineAt returns the 1-based line of a byte offset in a file (0 if the file
@@ -154,7 +139,7 @@ func jsonErrV2(file string, dec *jsontext.Decoder, err error) error {
 		ie.Offset, ie.Path = sem.ByteOffset, pointerPath(sem.JSONPointer)
 		want := "another type"
 		if sem.GoType != nil {
-			want = goTypeName(sem.GoType.String())
+			want = jsonword.TypeName(sem.GoType)
 		}
 		ie.Msg = fmt.Sprintf("want %s, found %s", want, kindName(sem.JSONKind))
 		if sem.Err != nil && sem.JSONKind == 0 {

@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/auditscope/auditscope/data/internal/limit"
+
+	"github.com/auditscope/auditscope/data/internal/jsonword"
 )
 
 // Pos is where a record came from: the file inside the bundle and its line.
@@ -97,25 +99,53 @@ func Open(p string, maxValue int64) (Source, io.Closer, error) {
 	if err != nil {
 		return nil, nil, &Error{Pos: Pos{File: p}, Msg: "not a readable zip file: " + err.Error()}
 	}
-	var prefix string
-	found := false
-	for _, f := range zr.File {
-		if err := checkMember(f); err != nil {
-			zr.Close()
-			return nil, nil, &Error{Pos: Pos{File: p + ":" + f.Name}, Msg: err.Error()}
-		}
-		if path.Base(f.Name) == FileExperiment && strings.Count(strings.Trim(f.Name, "/"), "/") <= 1 {
-			if !found || len(f.Name) < len(prefix)+len(FileExperiment) {
-				prefix = strings.TrimSuffix(f.Name, FileExperiment)
-				found = true
-			}
-		}
-	}
-	if !found {
+	prefix, err := zipPrefix(zr.File)
+	if err != nil {
 		zr.Close()
-		return nil, nil, &Error{Pos: Pos{File: p}, Msg: "zip has no experiment.json at its top level (an auditscope bundle needs one)"}
+		var be *Error
+		if errors.As(err, &be) {
+			be.Pos.File = p + be.Pos.File
+			return nil, nil, be
+		}
+		return nil, nil, &Error{Pos: Pos{File: p}, Msg: err.Error()}
 	}
 	return &dirSource{name: p, max: maxValue, fsys: zr, prefix: prefix, closer: zr}, zr, nil
+}
+
+// zipPrefix checks a bundle zip's members and returns the folder that holds
+// experiment.json ("" for the top level). A zip whose meaning is ambiguous
+// is refused rather than read one way: a member name that appears twice (the
+// first would be read, the second ignored), two experiment.json files, or
+// members outside the bundle's folder. macOS's __MACOSX/ folder is ignored.
+func zipPrefix(files []*zip.File) (string, error) {
+	seen := make(map[string]bool, len(files))
+	var bundles []string
+	for _, f := range files {
+		if err := checkMember(f); err != nil {
+			return "", &Error{Pos: Pos{File: ":" + f.Name}, Msg: err.Error()}
+		}
+		if seen[f.Name] {
+			return "", fmt.Errorf("the zip holds two members named %q: refusing to pick one", f.Name)
+		}
+		seen[f.Name] = true
+		if path.Base(f.Name) == FileExperiment && strings.Count(strings.Trim(f.Name, "/"), "/") <= 1 {
+			bundles = append(bundles, strings.TrimSuffix(f.Name, FileExperiment))
+		}
+	}
+	switch len(bundles) {
+	case 0:
+		return "", errors.New("zip has no experiment.json at its top level (an auditscope bundle needs one)")
+	case 1:
+	default:
+		return "", fmt.Errorf("the zip holds %d bundles (%sexperiment.json and %sexperiment.json): zip one bundle per file", len(bundles), bundles[0], bundles[1])
+	}
+	prefix := bundles[0]
+	for _, f := range files {
+		if !strings.HasPrefix(f.Name, prefix) && !strings.HasPrefix(f.Name, "__MACOSX/") && !strings.HasSuffix(f.Name, "/") {
+			return "", fmt.Errorf("member %q lies outside the bundle's folder %q: zip one bundle per file", f.Name, prefix)
+		}
+	}
+	return prefix, nil
 }
 
 // checkMember refuses zip members that would escape the bundle or claim an
@@ -322,7 +352,7 @@ func describeJSONErr(err error) string {
 	var syn *json.SyntaxError
 	switch {
 	case errors.As(err, &typ):
-		return fmt.Sprintf("field %s: want %s, found a JSON %s", typ.Field, typ.Type, typ.Value)
+		return jsonword.Describe(typ)
 	case errors.As(err, &syn):
 		return fmt.Sprintf("invalid JSON at byte %d: %v", syn.Offset, syn)
 	case errors.Is(err, io.ErrUnexpectedEOF):

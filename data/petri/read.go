@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/auditscope/auditscope/data/internal/jsonword"
 )
 
 // ParseError is a problem in a transcript file's JSON: where it is (a JSON
@@ -243,7 +245,7 @@ func locate(raw []byte, t reflect.Type, path string, err error) (string, string)
 		}
 	default:
 		if len(raw) > 0 {
-			return path, "want " + typeName(t) + ", found " + jsonKind(raw)
+			return path, "want " + jsonword.TypeName(t) + ", found " + jsonKind(raw)
 		}
 	}
 	return path, describe(err)
@@ -319,38 +321,13 @@ func JoinPath(path, key string) string {
 func describe(err error) string {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
-		return "want " + typeName(typ.Type) + ", found a JSON " + typ.Value
+		return "want " + jsonword.TypeName(typ.Type) + ", found a JSON " + typ.Value
 	}
 	msg := err.Error()
 	for _, prefix := range []string{"content: ", "view: ", "tool_call_id: ", "json: "} {
 		msg = strings.TrimPrefix(msg, prefix)
 	}
 	return msg
-}
-
-// typeName says what a Go type means in JSON words.
-func typeName(t reflect.Type) string {
-	if t == nil {
-		return "a value"
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "a whole number"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "a list"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	case reflect.Pointer:
-		return typeName(t.Elem())
-	}
-	return "a value"
 }
 
 // jsonKind names the kind of a JSON value from its first byte.
