@@ -144,6 +144,14 @@ func Write(w io.Writer, p *plot.Plot, width, height vg.Length, format string) er
 		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
 		return err
 	}
+	if format == "pdf" {
+		c := newPDFCanvas(width, height)
+		p.Draw(draw.New(c))
+		if _, err := c.WriteTo(w); err != nil {
+			return fmt.Errorf("figures: %w", err)
+		}
+		return nil
+	}
 	wt, err := p.WriterTo(width, height, format)
 	if err != nil {
 		return fmt.Errorf("figures: %w", err)
