@@ -67,6 +67,9 @@ func IntervalChart(title, xLabel string, items []Interval) (*plot.Plot, error) {
 	p.X.Tick.Label.Font.Size = vg.Points(7)
 	p.Y.Tick.Label.Font.Size = vg.Points(7)
 	n := len(items)
+	if n == 0 {
+		return Empty(title, NothingMatches), nil
+	}
 	labels := make([]string, n)
 	for i, it := range items {
 		labels[n-1-i] = it.Label
@@ -158,4 +161,26 @@ func Write(w io.Writer, p *plot.Plot, width, height vg.Length, format string) er
 	}
 	_, err = wt.WriteTo(w)
 	return err
+}
+
+// NothingMatches is what an empty figure says.
+const NothingMatches = "Nothing matches this selection"
+
+// Empty is a figure with a title and, where the data would be, a line of
+// text saying why there is none: a figure asked for an empty selection says
+// so instead of failing or drawing bare axes.
+func Empty(title, why string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = vg.Points(9)
+	p.HideAxes()
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: []plotter.XY{{X: 0.5, Y: 0.5}}, Labels: []string{why}})
+	if err == nil {
+		l.TextStyle[0].XAlign = draw.XCenter
+		l.TextStyle[0].YAlign = draw.YCenter
+		l.TextStyle[0].Font.Size = vg.Points(8)
+		p.Add(l)
+	}
+	return p
 }

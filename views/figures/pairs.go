@@ -142,7 +142,7 @@ func dotWhisker(title, xLabel string, labels []string, series []dotSeries) (*plo
 	styled(p, title, xLabel, "")
 	n := len(labels)
 	if n == 0 {
-		return p, nil
+		return Empty(title, NothingMatches), nil
 	}
 	// Rows from the top: row i sits at y = n-1-i; series are offset within
 	// the row, the first highest.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
 )
 
 // TestPDFText draws a figure whose labels hold non-ASCII text and reads the
@@ -60,5 +62,39 @@ func TestPDFText(t *testing.T) {
 	}
 	if strings.Contains(got, "â") || strings.Contains(got, "Â") {
 		t.Errorf("mojibake in:\n%s", got)
+	}
+}
+
+// TestEmptyFigures: every chart drawn from an empty selection writes in
+// every format without failing, and the interval charts say that nothing
+// matches.
+func TestEmptyFigures(t *testing.T) {
+	must := func(p *plot.Plot, err error) *plot.Plot {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	figs := map[string]*plot.Plot{
+		"interval":    must(IntervalChart("Scores", "value", nil)),
+		"dot-whisker": must(DotWhisker("Strength", "strength", nil)),
+		"dot-series":  must(DotWhiskerSeries("Strength", "strength", nil, nil)),
+		"lines":       must(Lines("Curves", "step", "value", nil)),
+		"scatter":     must(Scatter("Scatter", "x", "y", nil, true)),
+		"graph":       Graph("Cycles", nil, nil, nil, nil),
+		"heat map":    HeatMap("Wins", "share", nil, nil, nil, Diverging{}, 2),
+		"paired":      must(PairedLengths("Lengths", "a", "b", nil, nil)),
+	}
+	for name, p := range figs {
+		for _, f := range []string{"png", "svg", "pdf"} {
+			var buf bytes.Buffer
+			if err := Write(&buf, p, ColumnWidth, ColumnWidth, f); err != nil {
+				t.Errorf("%s as %s: %v", name, f, err)
+			}
+			if name == "interval" && f == "svg" && !bytes.Contains(buf.Bytes(), []byte(NothingMatches)) {
+				t.Errorf("the empty interval chart does not say %q", NothingMatches)
+			}
+		}
 	}
 }
