@@ -25,7 +25,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"golang.org/x/sync/semaphore"
 
-	"github.com/auditscope/auditscope/data/internal/jsonword"
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
 
 // apMetadata is the AnnotatedPairs top-level metadata block.
@@ -480,7 +480,7 @@ func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, op
 // comparison at a time (jsontext streams; encoding/json's Token API is several
 // times slower on large files).
 func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error {
-	dec := jsontext.NewDecoder(bomAsSpaces(r), jsontext.AllowDuplicateNames(true))
+	dec := jsontext.NewDecoder(jsonin.BOMAsSpaces(r), jsontext.AllowDuplicateNames(true))
 	if err := expectKind(dec, file, '{'); err != nil {
 		return err
 	}
@@ -737,9 +737,9 @@ func valueErr(file, prefix string, base int64, err error) error {
 		ie.Path = joinPath(prefix, pointerPath(sem.JSONPointer))
 		want := "another type"
 		if sem.GoType != nil {
-			want = jsonword.TypeName(sem.GoType)
+			want = jsonin.TypeName(sem.GoType)
 		}
-		ie.Msg = fmt.Sprintf("want %s, found %s", want, kindName(sem.JSONKind))
+		ie.Msg = fmt.Sprintf("want %s, found %s", want, jsonin.KindName(byte(sem.JSONKind)))
 		if sem.Err != nil && sem.JSONKind == 0 {
 			ie.Msg = sem.Err.Error()
 		}
@@ -767,7 +767,7 @@ func expectKind(dec *jsontext.Decoder, file string, want jsontext.Kind) error {
 			what = "an array"
 		}
 		off := dec.InputOffset()
-		return &InputError{File: file, Offset: off, Line: lineAt(file, off), Path: path, Msg: "want " + what + ", found " + kindName(k)}
+		return &InputError{File: file, Offset: off, Line: lineAt(file, off), Path: path, Msg: "want " + what + ", found " + jsonin.KindName(byte(k))}
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return jsonErrV2(file, dec, err)
@@ -782,7 +782,7 @@ func rawString(raw []byte, path string) (string, bool, error) {
 		return "", false, nil
 	}
 	if raw[0] != '"' {
-		return "", false, &InputError{Offset: -1, Path: path, Msg: "want a string, found " + jsonKind(raw)}
+		return "", false, &InputError{Offset: -1, Path: path, Msg: "want a string, found " + jsonin.Kind(raw)}
 	}
 	s, err := unquote(raw)
 	if err != nil {
@@ -799,25 +799,6 @@ func unquote(raw []byte) (string, error) {
 	}
 	b, err := jsontext.AppendUnquote(nil, raw)
 	return string(b), err
-}
-
-func jsonKind(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 // scalarText renders a metadata value: strings as is, others as JSON.
@@ -845,7 +826,7 @@ func (c *apComparison) row(v2, haveMeta bool) (apRow, error) {
 	case raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'):
 		r.id = string(raw)
 	default:
-		return r, &InputError{Offset: -1, Path: "id", Msg: "want a string or a number, found " + jsonKind(raw)}
+		return r, &InputError{Offset: -1, Path: "id", Msg: "want a string or a number, found " + jsonin.Kind(raw)}
 	}
 	if p, ok, err := rawString(c.Prompt, "prompt"); err != nil {
 		return r, err
@@ -895,7 +876,7 @@ func (c *apComparison) row(v2, haveMeta bool) (apRow, error) {
 	}
 	if m := bytes.TrimSpace(c.Metadata); len(m) > 0 && !bytes.Equal(m, []byte("null")) {
 		if m[0] != '{' {
-			return r, &InputError{Offset: -1, Path: "metadata", Msg: "want an object, found " + jsonKind(m)}
+			return r, &InputError{Offset: -1, Path: "metadata", Msg: "want an object, found " + jsonin.Kind(m)}
 		}
 		pairs, err := orderedObject(m)
 		if err != nil {

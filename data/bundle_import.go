@@ -23,7 +23,7 @@ import (
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/petri"
 
-	"github.com/auditscope/auditscope/data/internal/jsonword"
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
 
 // ImportBundleFile imports a bundle folder or .zip.
@@ -315,7 +315,7 @@ func appendJSONString(b []byte, s string) []byte {
 func describeErr(err error) string {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
-		return jsonword.Describe(typ)
+		return jsonin.Describe(typ)
 	}
 	return err.Error()
 }

@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/auditscope/auditscope/data/internal/limit"
+
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
 
 // csvDefaultAnnotatorDesc is the description Feedback Forensics' converter
@@ -39,7 +41,7 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 	st, _ := f.Stat()
 	br := bufio.NewReader(&countingReader{r: f, total: st.Size(), progress: opts.Progress})
 	// A UTF-8 byte order mark (Excel writes one) is not part of the header.
-	if b, _ := br.Peek(3); bytes.Equal(b, utf8BOM) {
+	if b, _ := br.Peek(3); bytes.Equal(b, jsonin.BOM) {
 		br.Discard(3)
 	}
 	// Text has no NUL bytes; a zip, an image or a .eval log does.

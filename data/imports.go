@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/auditscope/auditscope/data/bundle"
+
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
 
 // Import kinds.
@@ -298,7 +300,7 @@ func jsonKindOf(path string) (kind string, object bool, err error) {
 		return "", false, fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
-	dec := json.NewDecoder(bomAsSpaces(f))
+	dec := json.NewDecoder(jsonin.BOMAsSpaces(f))
 	tok, err := dec.Token()
 	if err != nil {
 		return "", false, jsonErr(path, dec, "", err)

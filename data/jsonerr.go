@@ -2,7 +2,6 @@ package data
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,43 +9,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/auditscope/auditscope/data/internal/jsonword"
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
-
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
-
-// bomAsSpaces reads r with a leading UTF-8 byte order mark turned into three
-// spaces. JSON allows no BOM but Windows editors write one; spaces are JSON
-// whitespace and keep every byte offset an error reports true to the file.
-func bomAsSpaces(r io.Reader) io.Reader {
-	br := bufio.NewReader(r)
-	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
-		br.Discard(len(utf8BOM))
-		return io.MultiReader(strings.NewReader("   "), br)
-	}
-	return br
-}
-
-// firstInvalidUTF8 returns the offset of the first byte of b that is not
-// valid UTF-8, or -1.
-func firstInvalidUTF8(b []byte) int {
-	if utf8.Valid(b) {
-		return -1
-	}
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
-}
 
 // jsonErr turns a decoding error into an InputError with the byte offset,
 // the line (counted from the file) and the JSON path.
@@ -60,10 +28,10 @@ func jsonErr(file string, dec *json.Decoder, path string, err error) error {
 		ie.Msg = "invalid JSON: " + syn.Error()
 	case errors.As(err, &typ):
 		ie.Offset = typ.Offset
-		if f := jsonword.Field(typ); f != "" {
+		if f := jsonin.Field(typ); f != "" {
 			ie.Path = joinPath(path, f)
 		}
-		ie.Msg = "want " + jsonword.TypeName(typ.Type) + ", found a JSON " + typ.Value
+		ie.Msg = "want " + jsonin.TypeName(typ.Type) + ", found a JSON " + typ.Value
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		if dec != nil {
 			ie.Offset = dec.InputOffset()
@@ -139,9 +107,9 @@ func jsonErrV2(file string, dec *jsontext.Decoder, err error) error {
 		ie.Offset, ie.Path = sem.ByteOffset, pointerPath(sem.JSONPointer)
 		want := "another type"
 		if sem.GoType != nil {
-			want = jsonword.TypeName(sem.GoType)
+			want = jsonin.TypeName(sem.GoType)
 		}
-		ie.Msg = fmt.Sprintf("want %s, found %s", want, kindName(sem.JSONKind))
+		ie.Msg = fmt.Sprintf("want %s, found %s", want, jsonin.KindName(byte(sem.JSONKind)))
 		if sem.Err != nil && sem.JSONKind == 0 {
 			ie.Msg = sem.Err.Error()
 		}
@@ -183,23 +151,4 @@ func pointerPath(p jsontext.Pointer) string {
 		b.WriteString(tok)
 	}
 	return b.String()
-}
-
-// kindName names a JSON kind in words.
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case '0':
-		return "a number"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "nothing (the file ends)"
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/auditscope/auditscope/data/petri"
 
 	"github.com/auditscope/auditscope/data/internal/limit"
+
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
 
 // Petri transcript files and Inspect logs are imported by presenting them
@@ -423,10 +425,10 @@ func readPetriFile(path string, maxValue int64) ([]byte, error) {
 	}
 	// encoding/json would turn invalid UTF-8 into U+FFFD in what it decodes
 	// while the file's bytes are stored as given: refuse it.
-	if i := firstInvalidUTF8(b); i >= 0 {
+	if i := jsonin.FirstInvalidUTF8(b); i >= 0 {
 		return nil, &InputError{File: path, Offset: int64(i), Line: lineAt(path, int64(i)), Msg: "not valid UTF-8"}
 	}
-	return bytes.TrimPrefix(b, utf8BOM), nil
+	return bytes.TrimPrefix(b, jsonin.BOM), nil
 }
 
 // logErr turns a reading error into an *InputError naming the file (and

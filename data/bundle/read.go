@@ -14,11 +14,10 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/auditscope/auditscope/data/internal/limit"
 
-	"github.com/auditscope/auditscope/data/internal/jsonword"
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
 
 // Pos is where a record came from: the file inside the bundle and its line.
@@ -191,29 +190,10 @@ func (s *dirSource) ReadFile(name string) ([]byte, error) {
 	if int64(len(b)) > s.max {
 		return nil, errors.New(limit.Message(name, s.max))
 	}
-	if i := firstInvalidUTF8(b); i >= 0 {
+	if i := jsonin.FirstInvalidUTF8(b); i >= 0 {
 		return nil, fmt.Errorf("%s is not valid UTF-8 (at byte offset %d)", name, i)
 	}
-	return bytes.TrimPrefix(b, utf8BOM), nil
-}
-
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
-
-// firstInvalidUTF8 returns the offset of the first byte of b that is not
-// valid UTF-8, or -1. encoding/json would quietly turn such bytes into
-// U+FFFD.
-func firstInvalidUTF8(b []byte) int {
-	if utf8.Valid(b) {
-		return -1
-	}
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
+	return bytes.TrimPrefix(b, jsonin.BOM), nil
 }
 
 func (s *dirSource) Experiment() (Experiment, error) {
@@ -250,12 +230,12 @@ func eachLine[T any](s *dirSource, name string, optional bool, fn func(Pos, *T, 
 		}
 		b = bytes.TrimSpace(b)
 		if line == 1 {
-			b = bytes.TrimPrefix(b, utf8BOM)
+			b = bytes.TrimPrefix(b, jsonin.BOM)
 		}
 		if len(b) == 0 {
 			continue
 		}
-		if i := firstInvalidUTF8(b); i >= 0 {
+		if i := jsonin.FirstInvalidUTF8(b); i >= 0 {
 			return &Error{Pos: Pos{File: name, Line: line}, Msg: fmt.Sprintf("not valid UTF-8 (byte %d of the line)", i+1)}
 		}
 		v := new(T)
@@ -352,7 +332,7 @@ func describeJSONErr(err error) string {
 	var syn *json.SyntaxError
 	switch {
 	case errors.As(err, &typ):
-		return jsonword.Describe(typ)
+		return jsonin.Describe(typ)
 	case errors.As(err, &syn):
 		return fmt.Sprintf("invalid JSON at byte %d: %v", syn.Offset, syn)
 	case errors.Is(err, io.ErrUnexpectedEOF):

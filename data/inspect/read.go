@@ -15,12 +15,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/auditscope/auditscope/data/petri"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/auditscope/auditscope/data/internal/limit"
+
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
 
 // Members of a .eval zip.
@@ -232,29 +233,10 @@ func (l *Log) read(name string) ([]byte, error) {
 	if uint64(buf.Len()) > m.UncompressedSize64 {
 		return nil, l.errorf(name, "", "member is larger than its header claims (%d bytes)", m.UncompressedSize64)
 	}
-	if i := firstInvalidUTF8(buf.Bytes()); i >= 0 {
+	if i := jsonin.FirstInvalidUTF8(buf.Bytes()); i >= 0 {
 		return nil, l.errorf(name, "", "not valid UTF-8 (at byte offset %d)", i)
 	}
 	return buf.Bytes(), nil
-}
-
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
-
-// firstInvalidUTF8 returns the offset of the first byte of b that is not
-// valid UTF-8, or -1. encoding/json would quietly turn such bytes into
-// U+FFFD.
-func firstInvalidUTF8(b []byte) int {
-	if utf8.Valid(b) {
-		return -1
-	}
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
 }
 
 // Samples visits every sample in order, with its messages.
@@ -447,7 +429,7 @@ func openJSON(path string, max int64) (*Log, error) {
 		if err := dec.Decode(&raw); err != nil {
 			return err
 		}
-		if i := firstInvalidUTF8(raw); i >= 0 {
+		if i := jsonin.FirstInvalidUTF8(raw); i >= 0 {
 			return &Error{File: l.Path, Path: key, Offset: dec.InputOffset() - int64(len(raw)-i), Msg: "not valid UTF-8"}
 		}
 		top[key] = raw
@@ -486,8 +468,8 @@ func (l *Log) streamJSON(other func(key string, dec *json.Decoder) error, sample
 	var r io.Reader = br
 	// A UTF-8 byte order mark reads as spaces: JSON allows none, and spaces
 	// keep the offsets in errors true to the file.
-	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
-		br.Discard(len(utf8BOM))
+	if b, _ := br.Peek(len(jsonin.BOM)); bytes.Equal(b, jsonin.BOM) {
+		br.Discard(len(jsonin.BOM))
 		r = io.MultiReader(strings.NewReader("   "), br)
 	}
 	// The decoder holds a whole value to decode it: the limit on one value
@@ -554,7 +536,7 @@ func (l *Log) streamJSON(other func(key string, dec *json.Decoder) error, sample
 			if err := dec.Decode(&raw); err != nil {
 				return fail(fmt.Sprintf("samples[%d]", i), err)
 			}
-			if j := firstInvalidUTF8(raw); j >= 0 {
+			if j := jsonin.FirstInvalidUTF8(raw); j >= 0 {
 				return &Error{File: l.Path, Path: fmt.Sprintf("samples[%d]", i), Offset: dec.InputOffset() - int64(len(raw)-j), Msg: "not valid UTF-8"}
 			}
 			// The callback's errors (a bad sample, or whatever the caller

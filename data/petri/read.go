@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/auditscope/auditscope/data/internal/jsonword"
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
 
 // ParseError is a problem in a transcript file's JSON: where it is (a JSON
@@ -43,7 +43,7 @@ func Parse(b []byte) (*Transcript, error) {
 	if err := Decode(b, &top); err != nil {
 		var pe *ParseError
 		if errors.As(err, &pe) && pe.Path == "" && pe.Offset < 0 {
-			pe.Msg = "want a JSON object (a Petri transcript), found " + jsonKind(bytes.TrimSpace(b))
+			pe.Msg = "want a JSON object (a Petri transcript), found " + jsonin.Kind(bytes.TrimSpace(b))
 		}
 		return nil, err
 	}
@@ -201,7 +201,7 @@ func locate(raw []byte, t reflect.Type, path string, err error) (string, string)
 	case reflect.Struct:
 		var m map[string]json.RawMessage
 		if json.Unmarshal(raw, &m) != nil {
-			return path, "want an object, found " + jsonKind(raw)
+			return path, "want an object, found " + jsonin.Kind(raw)
 		}
 		for _, f := range jsonFields(t) {
 			r, ok := lookupKey(m, f.name)
@@ -219,7 +219,7 @@ func locate(raw []byte, t reflect.Type, path string, err error) (string, string)
 		}
 		var list []json.RawMessage
 		if json.Unmarshal(raw, &list) != nil {
-			return path, "want a list, found " + jsonKind(raw)
+			return path, "want a list, found " + jsonin.Kind(raw)
 		}
 		for i, r := range list {
 			ev := reflect.New(t.Elem())
@@ -230,7 +230,7 @@ func locate(raw []byte, t reflect.Type, path string, err error) (string, string)
 	case reflect.Map:
 		var m map[string]json.RawMessage
 		if json.Unmarshal(raw, &m) != nil {
-			return path, "want an object, found " + jsonKind(raw)
+			return path, "want an object, found " + jsonin.Kind(raw)
 		}
 		keys := make([]string, 0, len(m))
 		for k := range m {
@@ -245,7 +245,7 @@ func locate(raw []byte, t reflect.Type, path string, err error) (string, string)
 		}
 	default:
 		if len(raw) > 0 {
-			return path, "want " + jsonword.TypeName(t) + ", found " + jsonKind(raw)
+			return path, "want " + jsonin.TypeName(t) + ", found " + jsonin.Kind(raw)
 		}
 	}
 	return path, describe(err)
@@ -321,33 +321,13 @@ func JoinPath(path, key string) string {
 func describe(err error) string {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
-		return "want " + jsonword.TypeName(typ.Type) + ", found a JSON " + typ.Value
+		return "want " + jsonin.TypeName(typ.Type) + ", found a JSON " + typ.Value
 	}
 	msg := err.Error()
 	for _, prefix := range []string{"content: ", "view: ", "tool_call_id: ", "json: "} {
 		msg = strings.TrimPrefix(msg, prefix)
 	}
 	return msg
-}
-
-// jsonKind names the kind of a JSON value from its first byte.
-func jsonKind(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "a list"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "true or false"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 // Turns counts the auditor's turns in views (as Views returns them): the

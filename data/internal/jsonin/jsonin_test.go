@@ -1,8 +1,9 @@
-package jsonword
+package jsonin
 
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -41,5 +42,25 @@ func TestDescribe(t *testing.T) {
 	typ.Struct = ""
 	if got := Describe(typ); strings.Contains(got, "Audit") {
 		t.Errorf("%q", got)
+	}
+}
+
+func TestHelpers(t *testing.T) {
+	for in, want := range map[string]int{"": -1, "plain": -1, "héllo": -1, "ab\xffc": 2, "\xc3": 0, "ok\xe2\x82": 2} {
+		if got := FirstInvalidUTF8([]byte(in)); got != want {
+			t.Errorf("FirstInvalidUTF8(%q) = %d, want %d", in, got, want)
+		}
+	}
+	b, err := io.ReadAll(BOMAsSpaces(strings.NewReader("\xEF\xBB\xBF{}")))
+	if err != nil || string(b) != "   {}" {
+		t.Errorf("BOMAsSpaces: %q %v", b, err)
+	}
+	if b, _ := io.ReadAll(BOMAsSpaces(strings.NewReader("{}"))); string(b) != "{}" {
+		t.Errorf("BOMAsSpaces without a BOM: %q", b)
+	}
+	for in, want := range map[string]string{`{"a":1}`: "an object", `[1]`: "a list", `"x"`: "a string", `-1`: "a number", `true`: "true or false", `null`: "null", ``: "nothing"} {
+		if got := Kind([]byte(in)); got != want {
+			t.Errorf("Kind(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
