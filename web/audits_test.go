@@ -1,11 +1,18 @@
 package web
 
 import (
+	"bytes"
+	"context"
 	"encoding/csv"
+	"io"
+	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/auditscope/auditscope/views"
 )
 
 func TestAuditBrowser(t *testing.T) {
@@ -77,4 +84,69 @@ func TestAuditPageEscapes(t *testing.T) {
 		t.Error("transcript HTML reached the page unescaped")
 	}
 	contains(t, "escaped text", r.Body, "&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;b&gt;bold&lt;/b&gt;")
+}
+
+// oldAuditsCSV is the export as it was built before it streamed: every row
+// read at once into one buffer. The streamed export must match it byte for
+// byte.
+func oldAuditsCSV(t *testing.T, s *Server, query string) string {
+	t.Helper()
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parseAuditFilter(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.store.ListAudits(context.Background(), f, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := newCSVWriter(&buf)
+	w.Write([]string{"experiment", "id", "auditor", "eval", "behavior", "split", "seed", "target", "turns", "messages", "detected", "false_positive", "quality", "production_value", "strategy", "summary", "url"})
+	for _, r := range rows {
+		w.Write([]string{r.Experiment, r.ID, r.Auditor, r.Eval, r.Behavior, r.Split, r.Seed, r.Target, strconv.Itoa(r.Turns), strconv.Itoa(r.Messages),
+			nullBool(r.Detected.Valid, r.Detected.Bool), nullBool(r.FalsePositive.Valid, r.FalsePositive.Bool),
+			nullFloat(r.Quality.Valid, r.Quality.Float64), nullFloat(r.ProductionValue.Valid, r.ProductionValue.Float64),
+			r.Strategy, r.Summary, string(views.Path("audits", r.Key))})
+	}
+	w.Flush()
+	return buf.String()
+}
+
+// TestAuditsCSVStreamsSameBytes compares the streamed export with the old
+// one on the demo: the whole demo (many chunks), filters, sorts with ties,
+// an empty result, and chunk sizes that do and do not divide the count.
+func TestAuditsCSVStreamsSameBytes(t *testing.T) {
+	s := New(mustDemo(t).store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{}) // nothing cached yet
+	check := func(s *Server, query string) {
+		t.Helper()
+		r := mustGet(t, s, "/audits.csv?"+query, http.StatusOK, "text/csv")
+		if want := oldAuditsCSV(t, s, query); r.Body != want {
+			t.Errorf("%q (chunk %d): streamed export differs from the old one (%d bytes, want %d)", query, auditsCSVChunk, len(r.Body), len(want))
+		}
+		if r.Header.Get("Content-Disposition") != `attachment; filename="audits.csv"` {
+			t.Errorf("%q: Content-Disposition %q", query, r.Header.Get("Content-Disposition"))
+		}
+	}
+	for _, q := range []string{"", "exp=demo&eval=fp_calibration", "exp=demo&sort=turns&dir=desc", "exp=demo&sort=score:concerning&dir=desc&eval=production",
+		"exp=small&q=moscow", "exp=nope"} {
+		check(s, q)
+	}
+	// The whole demo is too big for the response cache; a small export is kept.
+	if r, ok := s.cache.lru.Get("/audits.csv?"); ok {
+		t.Errorf("a %d-byte export was cached", len(r.body))
+	}
+	if _, ok := s.cache.lru.Get("/audits.csv?exp=small&q=moscow"); !ok {
+		t.Error("a small export was not cached")
+	}
+	uncached := New(s.store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{NoResponseCache: true})
+	defer func(n int) { auditsCSVChunk = n }(auditsCSVChunk)
+	for _, n := range []int{1, 2, 3} { // exp=small has 4 audits
+		auditsCSVChunk = n
+		check(uncached, "exp=small&sort=turns")
+		check(uncached, "exp=small&sort=turns&dir=desc")
+	}
 }

@@ -2,7 +2,14 @@ package web
 
 import (
 	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 )
 
 // TestResponseCache serves a page twice and checks the second answer is
@@ -25,5 +32,140 @@ func TestResponseCache(t *testing.T) {
 	d := mustGet(t, s, "/experiments/small/rwr.csv", http.StatusOK, "text/csv")
 	if c.Body != d.Body || d.Header.Get("Content-Disposition") == "" {
 		t.Error("cached CSV lost its body or file name")
+	}
+}
+
+// cacheTestEcho is a bare echo with the response cache in front of h and,
+// as in the app, the panic recovery in front of the cache.
+func cacheTestEcho(h echo.HandlerFunc) (*echo.Echo, *responseCache) {
+	rc := newResponseCache()
+	e := echo.New()
+	e.Use(middleware.Recover())
+	e.Use(rc.middleware)
+	e.GET("/slow", h)
+	return e, rc
+}
+
+func serveAsync(h http.Handler, path string) <-chan *httptest.ResponseRecorder {
+	ch := make(chan *httptest.ResponseRecorder, 1)
+	go func() {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		ch <- rec
+	}()
+	return ch
+}
+
+// TestResponseCacheSingleFlight: ten concurrent requests for one slow URL
+// run the handler once, and all get its response.
+func TestResponseCacheSingleFlight(t *testing.T) {
+	var calls atomic.Int32
+	started, release := make(chan struct{}), make(chan struct{})
+	e, rc := cacheTestEcho(func(c echo.Context) error {
+		if calls.Add(1) == 1 {
+			started <- struct{}{}
+			<-release
+		}
+		c.Response().Header().Set("X-Test", "yes")
+		return c.String(http.StatusOK, "slow page")
+	})
+	waiting := make(chan struct{}, 9)
+	rc.waiting = func(string) { waiting <- struct{}{} }
+	first := serveAsync(e, "/slow?x=1")
+	within(t, started, 5*time.Second, "leader start")
+	var rest []<-chan *httptest.ResponseRecorder
+	for range 9 {
+		rest = append(rest, serveAsync(e, "/slow?x=1"))
+	}
+	for range 9 {
+		within(t, waiting, 5*time.Second, "request waiting for the leader")
+	}
+	close(release)
+	for i, ch := range append(rest, first) {
+		rec := within(t, ch, 5*time.Second, "request")
+		if rec.Code != http.StatusOK || rec.Body.String() != "slow page" || rec.Header().Get("X-Test") != "yes" {
+			t.Errorf("request %d: %d %q %v", i, rec.Code, rec.Body.String(), rec.Header())
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("the handler ran %d times, want 1", n)
+	}
+	if _, ok := rc.lru.Get("/slow?x=1"); !ok {
+		t.Error("the response was not cached")
+	}
+	if len(rc.inflight) != 0 {
+		t.Errorf("%d flights left", len(rc.inflight))
+	}
+}
+
+// TestResponseCacheSingleFlightUncacheable: when the leader's response
+// cannot be cached (an error, a body over the limit, a panic), the waiting
+// requests run the handler themselves.
+func TestResponseCacheSingleFlightUncacheable(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		resp func(c echo.Context) error
+	}{
+		{"error", func(c echo.Context) error { return echo.NewHTTPError(http.StatusTeapot, "no") }},
+		{"too big", func(c echo.Context) error {
+			return c.Blob(http.StatusOK, "text/plain", make([]byte, cacheMaxEntry+1))
+		}},
+		{"panic", func(c echo.Context) error { panic("boom") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int32
+			started, release := make(chan struct{}), make(chan struct{})
+			e, rc := cacheTestEcho(func(c echo.Context) error {
+				if calls.Add(1) == 1 {
+					started <- struct{}{}
+					<-release
+				}
+				return tc.resp(c)
+			})
+			waiting := make(chan struct{}, 4)
+			rc.waiting = func(string) { waiting <- struct{}{} }
+			first := serveAsync(e, "/slow")
+			within(t, started, 5*time.Second, "leader start")
+			var rest []<-chan *httptest.ResponseRecorder
+			for range 4 {
+				rest = append(rest, serveAsync(e, "/slow"))
+			}
+			for range 4 {
+				within(t, waiting, 5*time.Second, "request waiting for the leader")
+			}
+			close(release)
+			for _, ch := range append(rest, first) {
+				within(t, ch, 5*time.Second, "request")
+			}
+			if n := calls.Load(); n != 5 {
+				t.Errorf("the handler ran %d times, want 5 (once per request)", n)
+			}
+			if rc.lru.Len() != 0 || len(rc.inflight) != 0 {
+				t.Errorf("%d cached, %d flights left", rc.lru.Len(), len(rc.inflight))
+			}
+		})
+	}
+}
+
+// TestResponseCacheByteBound: the cache drops its least recently used
+// entries to stay within its byte budget.
+func TestResponseCacheByteBound(t *testing.T) {
+	e, rc := cacheTestEcho(func(c echo.Context) error {
+		return c.Blob(http.StatusOK, "text/plain", make([]byte, 1000))
+	})
+	rc.maxBytes = 10_500
+	for i := range 20 {
+		if rec := within(t, serveAsync(e, "/slow?i="+strconv.Itoa(i)), 5*time.Second, "request"); rec.Code != http.StatusOK {
+			t.Fatalf("request %d: %d", i, rec.Code)
+		}
+	}
+	if rc.lru.Len() != 10 || rc.bytes != 10_000 {
+		t.Errorf("%d entries, %d bytes; want the 10 most recent, 10000 bytes", rc.lru.Len(), rc.bytes)
+	}
+	if _, ok := rc.lru.Get("/slow?i=19"); !ok {
+		t.Error("the most recent entry was evicted")
+	}
+	if _, ok := rc.lru.Get("/slow?i=9"); ok {
+		t.Error("an old entry was kept")
 	}
 }

@@ -1,9 +1,11 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/views"
@@ -25,11 +27,49 @@ func notFound(what string) error {
 	return fmt.Errorf("%s: %w", what, data.ErrNotFound)
 }
 
+// streamError is a failure after a streamed response (a CSV export written
+// as it is read) has started.
+type streamError struct{ err error }
+
+func (e *streamError) Error() string { return "streamed response failed: " + e.err.Error() }
+func (e *streamError) Unwrap() error { return e.err }
+
 // handleError maps every handler error to a status and a page. Only server
 // errors are logged; users never see internal error text.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
+		var se *streamError
+		if errors.As(err, &se) {
+			// Too late for an error page. Aborting the connection makes
+			// the client see a failed download instead of a file that
+			// looks complete but is short.
+			if c.Request().Context().Err() == nil {
+				s.log.Error("streamed response failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", se.err)
+			}
+			panic(http.ErrAbortHandler)
+		}
 		return
+	}
+	var ol *overloaded
+	if errors.As(err, &ol) {
+		// Refused by the limiter: expected under load, so not logged.
+		c.Response().Header().Set("Retry-After", strconv.Itoa(ol.retryAfterSeconds()))
+		if c.Request().Method == http.MethodHead {
+			c.NoContent(http.StatusServiceUnavailable)
+			return
+		}
+		if wantsText(c.Request()) {
+			c.String(http.StatusServiceUnavailable, fmt.Sprintf("server busy, retry in %d s\n", ol.retryAfterSeconds()))
+			return
+		}
+		if err := render(c, http.StatusServiceUnavailable, views.ErrorPage(http.StatusServiceUnavailable, "Server busy",
+			fmt.Sprintf("The server is computing other pages. Try again in %d seconds.", ol.retryAfterSeconds()))); err != nil {
+			s.log.Error("render error page", "err", err)
+		}
+		return
+	}
+	if errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
+		return // the client went away while its request waited
 	}
 	status := http.StatusInternalServerError
 	title, msg := "Something went wrong", "The server could not show this page. The error has been logged."

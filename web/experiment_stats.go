@@ -48,27 +48,26 @@ type experimentStats struct {
 	Audits []data.EvalAudit
 }
 
-// statsCache computes each experiment's statistics once.
+// statsCacheSize bounds the experiments whose statistics are kept, with
+// their outcome rows; Warm computes every experiment's, so it should exceed
+// the experiments a database usually holds.
+const statsCacheSize = 64
+
+// statsCache computes each experiment's statistics once, however many
+// requests ask at the same time, without making a request for another
+// experiment wait.
 type statsCache struct {
-	mu sync.Mutex
-	m  map[string]*experimentStats
+	m *memo[string, *experimentStats]
 }
 
-func (c *statsCache) get(ctx context.Context, store *data.Store, exp string) (*experimentStats, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if st, ok := c.m[exp]; ok {
-		return st, nil
-	}
-	st, err := computeExperimentStats(ctx, store, exp)
-	if err != nil {
-		return nil, err
-	}
-	if c.m == nil {
-		c.m = map[string]*experimentStats{}
-	}
-	c.m[exp] = st
-	return st, nil
+func newStatsCache() statsCache {
+	return statsCache{m: newMemo[string, *experimentStats](statsCacheSize)}
+}
+
+func (c statsCache) get(ctx context.Context, store *data.Store, exp string) (*experimentStats, error) {
+	return c.m.get(ctx, exp, func(ctx context.Context) (*experimentStats, error) {
+		return computeExperimentStats(ctx, store, exp)
+	})
 }
 
 // auditorStats computes one auditor's dimensions and detection rates.

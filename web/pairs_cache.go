@@ -20,19 +20,24 @@ const pairsCacheSize = 4
 // pairsCache keeps the vote matrices of recently viewed AnnotatedPairs
 // datasets, so changing a control recomputes the table in milliseconds
 // instead of rescanning the votes. An entry is keyed by dataset id and
-// import id, so a re-imported dataset is loaded afresh. The zero value is
-// ready to use.
+// import id, so a re-imported dataset is loaded afresh.
 type pairsCache struct {
-	mu      sync.Mutex
-	entries []*pairsEntry // least recently used first
+	m *memo[pairsKey, *pairsEntry]
 }
 
-type pairsEntry struct {
+type pairsKey struct {
 	dataset  string
 	importID int64
-	done     chan struct{} // closed once data and err are set
-	data     *pairsData
-	err      error
+}
+
+func newPairsCache() pairsCache {
+	return pairsCache{m: newMemo[pairsKey, *pairsEntry](pairsCacheSize)}
+}
+
+// pairsEntry is one dataset's votes with the results derived from them.
+type pairsEntry struct {
+	dataset string
+	data    *pairsData
 
 	metaMu sync.Mutex
 	meta   map[string]data.MetaValues
@@ -56,59 +61,24 @@ type pairsData struct {
 
 // get returns the dataset's data, loading it once however many requests
 // ask at the same time.
-func (c *pairsCache) get(ctx context.Context, store *data.Store, ds data.PairsDataset) (*pairsData, *pairsEntry, error) {
-	c.mu.Lock()
-	var e *pairsEntry
-	kept := c.entries[:0]
-	for _, x := range c.entries {
-		switch {
-		case x.dataset == ds.ID && x.importID == ds.ImportID:
-			e = x
-		case x.dataset == ds.ID:
-			// An older import of the same dataset: drop it.
-		default:
-			kept = append(kept, x)
+func (c pairsCache) get(ctx context.Context, store *data.Store, ds data.PairsDataset) (*pairsData, *pairsEntry, error) {
+	// An older import of the same dataset will not be asked for again.
+	c.m.removeFunc(func(k pairsKey) bool { return k.dataset == ds.ID && k.importID != ds.ImportID })
+	e, err := c.m.get(ctx, pairsKey{ds.ID, ds.ImportID}, func(ctx context.Context) (*pairsEntry, error) {
+		d, err := loadPairsData(ctx, store, ds.ID)
+		if err != nil {
+			return nil, err
 		}
+		return &pairsEntry{dataset: ds.ID, data: d}, nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	c.entries = kept
-	load := e == nil
-	if load {
-		e = &pairsEntry{dataset: ds.ID, importID: ds.ImportID, done: make(chan struct{})}
-		if len(c.entries) >= pairsCacheSize {
-			c.entries = c.entries[1:]
-		}
-	}
-	c.entries = append(c.entries, e) // most recently used last
-	c.mu.Unlock()
-
-	if load {
-		// Load without the request's cancellation: other requests may be
-		// waiting for the same entry.
-		e.data, e.err = loadPairsData(context.WithoutCancel(ctx), store, ds.ID)
-		close(e.done)
-		if e.err != nil {
-			c.drop(e)
-		}
-	} else {
-		select {
-		case <-e.done:
-		case <-ctx.Done():
-			return nil, nil, ctx.Err()
-		}
-	}
-	return e.data, e, e.err
+	return e.data, e, nil
 }
 
-func (c *pairsCache) drop(e *pairsEntry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i, x := range c.entries {
-		if x == e {
-			c.entries = append(c.entries[:i], c.entries[i+1:]...)
-			return
-		}
-	}
-}
+// len is the number of datasets kept.
+func (c pairsCache) len() int { return c.m.len() }
 
 // metaValues returns a metadata key's values, cached with the entry.
 func (e *pairsEntry) metaValues(ctx context.Context, store *data.Store, key string) (data.MetaValues, error) {

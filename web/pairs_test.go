@@ -536,7 +536,7 @@ func TestPairsConcurrent(t *testing.T) {
 			t.Errorf("response %d differs from response %d", i, i%2)
 		}
 	}
-	if n := len(s.pairs.entries); n != 1 {
+	if n := s.pairs.len(); n != 1 {
 		t.Errorf("%d cache entries, want 1", n)
 	}
 }

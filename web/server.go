@@ -32,14 +32,15 @@ type Server struct {
 	log   *slog.Logger
 	cfg   Config
 	echo  *echo.Echo
-	pairs pairsCache // AnnotatedPairs vote matrices, see pairs_cache.go
-	stats statsCache
+	pairs pairsCache     // AnnotatedPairs vote matrices, see pairs_cache.go
+	stats statsCache     // statistics per experiment, see experiment_stats.go
 	cache *responseCache // whole responses by URL, see cache.go
+	heavy *limiter       // bounds concurrent heavy computations, see limit.go
 }
 
 // New builds the server and its routes.
 func New(store *data.Store, logger *slog.Logger, cfg Config) *Server {
-	s := &Server{store: store, log: logger, cfg: cfg}
+	s := &Server{store: store, log: logger, cfg: cfg, pairs: newPairsCache(), stats: newStatsCache(), heavy: newLimiter(heavySlots(), heavyWait)}
 	if !cfg.NoResponseCache {
 		s.cache = newResponseCache()
 	}

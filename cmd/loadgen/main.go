@@ -1,7 +1,10 @@
 // Command loadgen is auditscope's loopback load generator for `task bench`:
-// N concurrent clients request a list of paths from a local server for a
-// bounded time and number of requests, then it prints latency percentiles
-// and errors. It refuses any host but the loopback.
+// N concurrent clients request a mix of light and heavy paths from a local
+// server, bounded in time and in number of requests, then it prints latency
+// percentiles per class, the 503 refusals apart from other errors, and,
+// given the server's PID, its resident memory during and after the run. It
+// refuses any host but the loopback, and its connections can reach nothing
+// else (not through a redirect, a proxy or a name that resolves elsewhere).
 package main
 
 import (
@@ -15,8 +18,10 @@ import (
 	"net/url"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -27,12 +32,37 @@ func main() {
 	}
 }
 
+// Config is one load run.
+type Config struct {
+	Base         string   // server URL, loopback only
+	Light, Heavy []string // paths of each class, requested in turn
+	// HeavyShare is the fraction of requests that go to heavy paths (0–1);
+	// it is ignored when either list is empty.
+	HeavyShare  float64
+	Clients     int
+	Duration    time.Duration
+	MaxRequests int
+	Timeout     time.Duration // per request
+	// Bust adds a unique query parameter to every heavy request, so the
+	// server's response cache cannot answer it and each one is computed.
+	Bust bool
+}
+
+// Class is what one class of paths measured. Refused counts 503 answers
+// (the server shedding load, as designed); Errors counts everything else
+// that is not 2xx, and transport errors and timeouts.
+type Class struct {
+	Requests, Errors, Refused int
+	P50, P90, P99, Max        time.Duration
+	// ServedP50 and ServedP99 are over the 2xx answers only.
+	ServedP50, ServedP99 time.Duration
+}
+
 // Result is what one load run measured.
 type Result struct {
-	Requests, Errors int
-	P50, P90, P99    time.Duration
-	Max              time.Duration
-	Elapsed          time.Duration
+	Class              // all requests
+	Light, Heavy Class // by class
+	Elapsed      time.Duration
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
@@ -41,65 +71,167 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	clients := fs.Int("c", 50, "concurrent `clients`")
 	dur := fs.Duration("d", 30*time.Second, "run `duration`")
 	maxReq := fs.Int("n", 200000, "stop after this many `requests` in all")
-	paths := fs.String("paths", "/experiments/demo,/audits?exp=demo&eval=production&sort=turns&dir=desc,/audits/demo:a-000001", "comma-separated `paths` requested in turn")
+	paths := fs.String("paths", "/,/audits?exp=demo&eval=production&sort=turns&dir=desc,/audits/demo:a-000001", "comma-separated light `paths` requested in turn")
+	heavy := fs.String("heavy", "/experiments/demo,/experiments/demo/figures/scores.svg,/pairs/synthetic-personality-demo", "comma-separated heavy `paths` (figures, explorer, statistics, CSV exports) requested in turn")
+	share := fs.Float64("heavy-share", 0.2, "`fraction` of requests sent to the heavy paths")
+	bust := fs.Bool("bust", false, "make every heavy request miss the server's response cache")
+	timeout := fs.Duration("timeout", 30*time.Second, "per-request `timeout` (a timeout counts as an error)")
+	pid := fs.Int("pid", 0, "server `PID` whose resident memory (VmRSS, VmHWM) is sampled")
+	after := fs.Duration("after", 20*time.Second, "with -pid, how long after the run to sample the resident memory again")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	res, err := Load(ctx, *base, strings.Split(*paths, ","), *clients, *dur, *maxReq)
+	cfg := Config{Base: *base, Light: splitPaths(*paths), Heavy: splitPaths(*heavy), HeavyShare: *share,
+		Clients: *clients, Duration: *dur, MaxRequests: *maxReq, Timeout: *timeout, Bust: *bust}
+	var mem *memSampler
+	if *pid > 0 {
+		if _, err := readMem(*pid); err != nil {
+			return err
+		}
+		mem = startMemSampler(*pid, 100*time.Millisecond)
+	}
+	res, err := Load(ctx, cfg)
+	var during memStats
+	if mem != nil {
+		during = mem.stop()
+	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "requests %d errors %d in %s (%.0f req/s): p50 %s p90 %s p99 %s max %s\n",
-		res.Requests, res.Errors, res.Elapsed.Round(time.Millisecond), float64(res.Requests)/res.Elapsed.Seconds(),
-		res.P50.Round(time.Microsecond), res.P90.Round(time.Microsecond), res.P99.Round(time.Microsecond), res.Max.Round(time.Microsecond))
+	// The first line keeps the format cmd/benchtable parses.
+	fmt.Fprintf(stdout, "requests %d errors %d refused(503) %d in %s (%.0f req/s): p50 %s p90 %s p99 %s max %s\n",
+		res.Requests, res.Errors, res.Refused, res.Elapsed.Round(time.Millisecond), float64(res.Requests)/res.Elapsed.Seconds(),
+		ms(res.P50), ms(res.P90), ms(res.P99), ms(res.Max))
+	for _, c := range []struct {
+		name string
+		c    Class
+	}{{"light", res.Light}, {"heavy", res.Heavy}} {
+		if c.c.Requests == 0 {
+			continue
+		}
+		fmt.Fprintf(stdout, "  %s: requests %d errors %d refused(503) %d: p50 %s p90 %s p99 %s max %s; served (2xx) p50 %s p99 %s\n",
+			c.name, c.c.Requests, c.c.Errors, c.c.Refused, ms(c.c.P50), ms(c.c.P90), ms(c.c.P99), ms(c.c.Max), ms(c.c.ServedP50), ms(c.c.ServedP99))
+	}
+	if mem != nil {
+		fmt.Fprintf(stdout, "server RSS during the run: max %s MiB (VmHWM %s MiB at the end)\n", mib(during.rssKB), mib(during.hwmKB))
+		if *after > 0 {
+			select {
+			case <-time.After(*after):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			m, err := readMem(*pid)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "server RSS %s after the run: %s MiB (VmHWM %s MiB)\n", *after, mib(m.rssKB), mib(m.hwmKB))
+		}
+	}
 	return nil
 }
 
-// Load runs the clients and returns the latency distribution. Non-2xx
-// responses and transport errors count as errors.
-func Load(ctx context.Context, base string, paths []string, clients int, dur time.Duration, maxReq int) (Result, error) {
-	u, err := url.Parse(base)
+func splitPaths(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + "ms"
+}
+
+func mib(kb int64) string { return strconv.FormatFloat(float64(kb)/1024, 'f', 0, 64) }
+
+// Load runs the clients and returns the latency distributions.
+func Load(ctx context.Context, cfg Config) (Result, error) {
+	u, err := url.Parse(cfg.Base)
 	if err != nil {
 		return Result{}, err
+	}
+	if u.Scheme != "http" {
+		return Result{}, fmt.Errorf("want an http:// base URL, found %q", cfg.Base)
 	}
 	if err := checkLoopback(u.Hostname()); err != nil {
 		return Result{}, err
 	}
-	if clients < 1 || clients > 1000 || dur <= 0 || dur > 10*time.Minute || maxReq < 1 {
+	if cfg.Clients < 1 || cfg.Clients > 1000 || cfg.Duration <= 0 || cfg.Duration > 10*time.Minute || cfg.MaxRequests < 1 {
 		return Result{}, errors.New("want 1–1000 clients, a duration up to 10 minutes and at least one request")
 	}
-	ctx, cancel := context.WithTimeout(ctx, dur)
+	if len(cfg.Light)+len(cfg.Heavy) == 0 {
+		return Result{}, errors.New("no paths to request")
+	}
+	if cfg.HeavyShare < 0 || cfg.HeavyShare > 1 {
+		return Result{}, errors.New("want a heavy share from 0 to 1")
+	}
+	share := cfg.HeavyShare
+	switch {
+	case len(cfg.Heavy) == 0:
+		share = 0
+	case len(cfg.Light) == 0:
+		share = 1
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
-	tr := &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}
-	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	tr := &http.Transport{
+		Proxy:               nil, // never through a proxy: the traffic stays on this machine
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, Control: loopbackOnly}).DialContext,
+		MaxIdleConnsPerHost: cfg.Clients,
+		MaxConnsPerHost:     cfg.Clients,
+	}
+	client := &http.Client{Transport: tr, Timeout: cfg.Timeout}
 	defer tr.CloseIdleConnections()
+
+	type sample struct {
+		d             time.Duration
+		heavy, ok, rf bool
+	}
 	var mu sync.Mutex
-	var lat []time.Duration
-	errs := 0
-	var sent int64
+	var samples []sample
+	var sent, nLight, nHeavy int
 	var wg sync.WaitGroup
 	start := time.Now()
-	for w := 0; w < clients; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range cfg.Clients {
+		wg.Go(func() {
 			for ctx.Err() == nil {
 				mu.Lock()
-				if sent >= int64(maxReq) {
+				if sent >= cfg.MaxRequests {
 					mu.Unlock()
 					return
 				}
-				// Paths are taken in turn across all clients, so each gets
-				// its share whatever its latency.
-				p := paths[sent%int64(len(paths))]
+				// Requests are dealt in turn across all clients, so each
+				// path gets its share whatever its latency; request i is
+				// heavy when it takes the count of heavy ones past a whole
+				// number.
+				heavy := int(float64(sent+1)*share) > int(float64(sent)*share)
+				var p string
+				if heavy {
+					p = cfg.Heavy[nHeavy%len(cfg.Heavy)]
+					if cfg.Bust {
+						p = bustCache(p, nHeavy)
+					}
+					nHeavy++
+				} else {
+					p = cfg.Light[nLight%len(cfg.Light)]
+					nLight++
+				}
 				sent++
 				mu.Unlock()
 				t0 := time.Now()
-				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+p, nil)
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, cfg.Base+p, nil)
 				resp, err := client.Do(req)
-				ok := err == nil && resp.StatusCode/100 == 2
+				status := 0
 				if err == nil {
-					io.Copy(io.Discard, resp.Body)
+					status = resp.StatusCode
+					if _, err = io.Copy(io.Discard, resp.Body); err != nil {
+						status = 0
+					}
 					resp.Body.Close()
 				}
 				d := time.Since(t0)
@@ -107,23 +239,60 @@ func Load(ctx context.Context, base string, paths []string, clients int, dur tim
 					return // the run ended mid-request; not an error of the server
 				}
 				mu.Lock()
-				lat = append(lat, d)
-				if !ok {
-					errs++
-				}
+				samples = append(samples, sample{d: d, heavy: heavy, ok: status/100 == 2, rf: status == http.StatusServiceUnavailable})
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	res := Result{Requests: len(lat), Errors: errs, Elapsed: time.Since(start)}
-	if len(lat) == 0 {
+	res := Result{Elapsed: time.Since(start)}
+	if len(samples) == 0 {
 		return res, errors.New("no request completed")
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
-	res.P50, res.P90, res.P99, res.Max = q(0.50), q(0.90), q(0.99), lat[len(lat)-1]
+	summarize := func(keep func(sample) bool) Class {
+		var c Class
+		var all, served []time.Duration
+		for _, s := range samples {
+			if !keep(s) {
+				continue
+			}
+			c.Requests++
+			all = append(all, s.d)
+			switch {
+			case s.ok:
+				served = append(served, s.d)
+			case s.rf:
+				c.Refused++
+			default:
+				c.Errors++
+			}
+		}
+		c.P50, c.P90, c.P99, c.Max = quantile(all, 0.50), quantile(all, 0.90), quantile(all, 0.99), quantile(all, 1)
+		c.ServedP50, c.ServedP99 = quantile(served, 0.50), quantile(served, 0.99)
+		return c
+	}
+	res.Class = summarize(func(sample) bool { return true })
+	res.Light = summarize(func(s sample) bool { return !s.heavy })
+	res.Heavy = summarize(func(s sample) bool { return s.heavy })
 	return res, nil
+}
+
+// quantile sorts d and returns its p-quantile (0 when d is empty).
+func quantile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	return d[min(len(d)-1, int(p*float64(len(d))))]
+}
+
+// bustCache adds a query parameter unique to request n.
+func bustCache(p string, n int) string {
+	sep := "?"
+	if strings.Contains(p, "?") {
+		sep = "&"
+	}
+	return p + sep + "loadgen=" + strconv.Itoa(n)
 }
 
 // checkLoopback refuses every host that is not on this machine's loopback.
@@ -136,4 +305,81 @@ func checkLoopback(host string) error {
 		return fmt.Errorf("refusing %q: loadgen only sends traffic to the loopback (127.0.0.0/8, ::1, localhost)", host)
 	}
 	return nil
+}
+
+// loopbackOnly is the dialer's last check, on the address actually dialled
+// (after name resolution and any redirect).
+func loopbackOnly(network, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("refusing to connect to %s: not a loopback address", address)
+	}
+	return nil
+}
+
+// memStats is a process's resident memory in KiB: VmRSS (now) and VmHWM
+// (its peak since the process started).
+type memStats struct{ rssKB, hwmKB int64 }
+
+// readMem reads VmRSS and VmHWM from /proc/PID/status.
+func readMem(pid int) (memStats, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return memStats{}, fmt.Errorf("read the server's memory: %w", err)
+	}
+	var m memStats
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			m.rssKB = parseKB(v)
+		} else if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			m.hwmKB = parseKB(v)
+		}
+	}
+	return m, nil
+}
+
+func parseKB(v string) int64 {
+	n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+	return n
+}
+
+// memSampler samples a process's resident memory until stopped.
+type memSampler struct {
+	stopc chan struct{}
+	done  chan memStats
+}
+
+func startMemSampler(pid int, every time.Duration) *memSampler {
+	s := &memSampler{stopc: make(chan struct{}), done: make(chan memStats, 1)}
+	go func() {
+		var peak memStats
+		sample := func() {
+			if m, err := readMem(pid); err == nil {
+				peak = memStats{rssKB: max(peak.rssKB, m.rssKB), hwmKB: m.hwmKB}
+			}
+		}
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			sample()
+			select {
+			case <-t.C:
+			case <-s.stopc:
+				sample()
+				s.done <- peak
+				return
+			}
+		}
+	}()
+	return s
+}
+
+// stop ends the sampling and returns the largest VmRSS sampled and the
+// last VmHWM.
+func (s *memSampler) stop() memStats {
+	close(s.stopc)
+	return <-s.done
 }

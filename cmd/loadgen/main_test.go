@@ -1,38 +1,93 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
 func TestLoadLoopbackOnly(t *testing.T) {
-	for _, h := range []string{"http://10.0.0.1:80", "http://example.com", "http://192.168.1.2:8080"} {
-		if _, err := Load(context.Background(), h, []string{"/"}, 1, time.Second, 1); err == nil {
+	for _, h := range []string{"http://10.0.0.1:80", "http://example.com", "http://192.168.1.2:8080", "https://127.0.0.1:1"} {
+		if _, err := Load(context.Background(), Config{Base: h, Light: []string{"/"}, Clients: 1, Duration: time.Second, MaxRequests: 1}); err == nil {
 			t.Errorf("%s: want a refusal", h)
 		}
 	}
 }
 
-func TestLoad(t *testing.T) {
+// TestLoadRedirectStaysLocal: a redirect to another host is not followed
+// off the machine; it counts as an error.
+func TestLoadRedirectStaysLocal(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/bad" {
-			http.Error(w, "no", http.StatusInternalServerError)
-			return
-		}
-		w.Write([]byte("ok"))
+		http.Redirect(w, r, "http://192.0.2.1/", http.StatusFound)
 	}))
 	defer srv.Close()
-	res, err := Load(context.Background(), srv.URL, []string{"/", "/bad"}, 4, 5*time.Second, 40)
+	res, err := Load(context.Background(), Config{Base: srv.URL, Light: []string{"/"}, Clients: 1, Duration: 5 * time.Second, MaxRequests: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Requests != 40 || res.Errors != 20 {
-		t.Errorf("requests %d errors %d, want 40 and 20", res.Requests, res.Errors)
+	if res.Errors != 2 {
+		t.Errorf("%d errors, want 2", res.Errors)
 	}
-	if res.P99 < res.P50 || res.Max < res.P99 {
+}
+
+func TestLoad(t *testing.T) {
+	var busted atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("loadgen") != "" {
+			busted.Add(1)
+		}
+		switch r.URL.Path {
+		case "/bad":
+			http.Error(w, "no", http.StatusInternalServerError)
+		case "/busy":
+			w.Header().Set("Retry-After", "2")
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+		default:
+			w.Write([]byte("ok"))
+		}
+	}))
+	defer srv.Close()
+	res, err := Load(context.Background(), Config{Base: srv.URL, Light: []string{"/", "/bad"}, Heavy: []string{"/heavy", "/busy"}, HeavyShare: 0.5,
+		Clients: 4, Duration: 5 * time.Second, MaxRequests: 40, Bust: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 40 || res.Light.Requests != 20 || res.Heavy.Requests != 20 {
+		t.Errorf("requests %d (light %d, heavy %d), want 40 split evenly", res.Requests, res.Light.Requests, res.Heavy.Requests)
+	}
+	if res.Errors != 10 || res.Light.Errors != 10 || res.Heavy.Errors != 0 || res.Refused != 10 || res.Heavy.Refused != 10 {
+		t.Errorf("errors %d (light %d, heavy %d), refused %d (heavy %d): want 10 errors, all light, and 10 refusals, all heavy",
+			res.Errors, res.Light.Errors, res.Heavy.Errors, res.Refused, res.Heavy.Refused)
+	}
+	if n := busted.Load(); n != 20 {
+		t.Errorf("%d requests bypassed the cache, want the 20 heavy ones", n)
+	}
+	if res.P99 < res.P50 || res.Max < res.P99 || res.Heavy.ServedP99 == 0 {
 		t.Errorf("percentiles out of order: %+v", res)
+	}
+}
+
+// TestRunReportsMemory runs the command against a local server with this
+// process as the "server" whose memory is sampled.
+func TestRunReportsMemory(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
+	defer srv.Close()
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"-base", srv.URL, "-c", "2", "-d", "2s", "-n", "20", "-paths", "/a", "-heavy", "/b",
+		"-pid", strconv.Itoa(os.Getpid()), "-after", "10ms"}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"requests 20 errors 0 refused(503) 0", "light: requests 16", "heavy: requests 4", "server RSS during the run: max ", "server RSS 10ms after the run: "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
 	}
 }

@@ -1,0 +1,127 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+)
+
+// memo remembers the results of an expensive load by key, for the caches
+// behind the pages (statistics per experiment, vote matrices per dataset).
+// The store never changes under a running server, so a value stays right
+// until it is evicted; the LRU bound keeps memory in check.
+//
+// Each key loads at most once at a time (single flight): callers that ask
+// for a key while it loads wait for that load instead of starting their
+// own, and a load never blocks callers of other keys. Errors are returned
+// to everyone who waited but not remembered, so the next caller tries
+// again. A loader that panics is turned into an error (*memoPanic) for its
+// callers: waiters must not hang on a load that will never finish, and the
+// key must not stay marked as loading.
+type memo[K comparable, V any] struct {
+	// mu guards inflight and keeps a finished load's hand-over atomic: a
+	// load is added to cache before it leaves inflight, so a caller sees
+	// either. It is never held while loading.
+	mu       sync.Mutex
+	cache    *lru.Cache[K, V]
+	inflight map[K]*memoCall[V]
+
+	// waiting, when set (by tests), is called as a caller starts waiting
+	// for another caller's load of key.
+	waiting func(key K)
+}
+
+// memoCall is one load in progress; done is closed once val and err are set.
+type memoCall[V any] struct {
+	done chan struct{}
+	val  V
+	err  error
+}
+
+// memoPanic is the error a panicking loader becomes.
+type memoPanic struct {
+	value any
+	stack []byte
+}
+
+func (p *memoPanic) Error() string {
+	return fmt.Sprintf("loader panicked: %v\n%s", p.value, p.stack)
+}
+
+func newMemo[K comparable, V any](size int) *memo[K, V] {
+	c, err := lru.New[K, V](size)
+	if err != nil {
+		panic(err) // only for a non-positive size
+	}
+	return &memo[K, V]{cache: c, inflight: map[K]*memoCall[V]{}}
+}
+
+// get returns key's value, calling load when it is neither remembered nor
+// loading. The load runs in the first caller's goroutine (so a limit on
+// concurrent requests also bounds the loads) without that request's
+// cancellation, because other requests may be waiting for it; waiters give
+// up when their own ctx ends.
+func (m *memo[K, V]) get(ctx context.Context, key K, load func(context.Context) (V, error)) (V, error) {
+	m.mu.Lock()
+	if v, ok := m.cache.Get(key); ok {
+		m.mu.Unlock()
+		return v, nil
+	}
+	if call, ok := m.inflight[key]; ok {
+		m.mu.Unlock()
+		if m.waiting != nil {
+			m.waiting(key)
+		}
+		select {
+		case <-call.done:
+			return call.val, call.err
+		case <-ctx.Done():
+			var zero V
+			return zero, ctx.Err()
+		}
+	}
+	call := &memoCall[V]{done: make(chan struct{})}
+	m.inflight[key] = call
+	m.mu.Unlock()
+
+	defer func() {
+		m.mu.Lock()
+		if call.err == nil {
+			m.cache.Add(key, call.val)
+		}
+		delete(m.inflight, key)
+		m.mu.Unlock()
+		close(call.done)
+	}()
+	call.val, call.err = safeLoad(context.WithoutCancel(ctx), load)
+	return call.val, call.err
+}
+
+// safeLoad calls load, turning a panic into a *memoPanic error.
+func safeLoad[V any](ctx context.Context, load func(context.Context) (V, error)) (v V, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			var zero V
+			v, err = zero, &memoPanic{value: r, stack: debug.Stack()}
+		}
+	}()
+	return load(ctx)
+}
+
+// removeFunc forgets every remembered key for which drop is true. Loads in
+// progress are left to finish.
+func (m *memo[K, V]) removeFunc(drop func(K) bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, k := range m.cache.Keys() {
+		if drop(k) {
+			m.cache.Remove(k)
+		}
+	}
+}
+
+// len is the number of remembered values.
+func (m *memo[K, V]) len() int { return m.cache.Len() }

@@ -1,0 +1,246 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// within fails the test when ch does not deliver in d: a guard against a
+// hang, not a timing measurement.
+func within[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(d):
+		t.Fatalf("%s: nothing after %s", what, d)
+		panic("unreachable")
+	}
+}
+
+// countWaiters makes m report each caller that starts waiting for a load.
+func countWaiters(m *memo[string, int], n int) <-chan struct{} {
+	ch := make(chan struct{}, n)
+	m.waiting = func(string) { ch <- struct{}{} }
+	return ch
+}
+
+// waitFor receives n signals from ch.
+func waitFor(t *testing.T, ch <-chan struct{}, n int, what string) {
+	t.Helper()
+	for range n {
+		within(t, ch, 5*time.Second, what)
+	}
+}
+
+type memoResult struct {
+	v   int
+	err error
+}
+
+// getAsync calls m.get in a goroutine and delivers its result.
+func getAsync(ctx context.Context, m *memo[string, int], key string, load func(context.Context) (int, error)) <-chan memoResult {
+	ch := make(chan memoResult, 1)
+	go func() {
+		v, err := m.get(ctx, key, load)
+		ch <- memoResult{v, err}
+	}()
+	return ch
+}
+
+func constLoad(v int) func(context.Context) (int, error) {
+	return func(context.Context) (int, error) { return v, nil }
+}
+
+// blockingLoad signals started and then waits for release before
+// returning v.
+func blockingLoad(started chan<- struct{}, release <-chan struct{}, v int) func(context.Context) (int, error) {
+	return func(context.Context) (int, error) {
+		started <- struct{}{}
+		<-release
+		return v, nil
+	}
+}
+
+// TestMemoSlowKeyDoesNotBlockOtherKeys: while one key loads, a hit on
+// another key and a load of a third both finish.
+func TestMemoSlowKeyDoesNotBlockOtherKeys(t *testing.T) {
+	m := newMemo[string, int](8)
+	ctx := context.Background()
+	if v, err := m.get(ctx, "b", constLoad(2)); err != nil || v != 2 {
+		t.Fatalf("b: %v %v", v, err)
+	}
+	started, release := make(chan struct{}), make(chan struct{})
+	slow := getAsync(ctx, m, "a", blockingLoad(started, release, 1))
+	within(t, started, 5*time.Second, "slow load start")
+
+	hit := within(t, getAsync(ctx, m, "b", func(context.Context) (int, error) {
+		t.Error("b was loaded again")
+		return 0, nil
+	}), 5*time.Second, "hit on b while a loads")
+	if hit.v != 2 || hit.err != nil {
+		t.Errorf("hit on b: %+v", hit)
+	}
+	miss := within(t, getAsync(ctx, m, "c", constLoad(3)), 5*time.Second, "load of c while a loads")
+	if miss.v != 3 || miss.err != nil {
+		t.Errorf("load of c: %+v", miss)
+	}
+
+	close(release)
+	if r := within(t, slow, 5*time.Second, "slow load"); r.v != 1 || r.err != nil {
+		t.Errorf("a: %+v", r)
+	}
+}
+
+// TestMemoSingleFlight: callers of one missing key share one load.
+func TestMemoSingleFlight(t *testing.T) {
+	m := newMemo[string, int](8)
+	var calls atomic.Int32
+	started, release := make(chan struct{}), make(chan struct{})
+	load := func(context.Context) (int, error) {
+		if calls.Add(1) == 1 {
+			started <- struct{}{}
+			<-release
+		}
+		return 42, nil
+	}
+	const n = 50
+	waiting := countWaiters(m, n)
+	first := getAsync(context.Background(), m, "k", load)
+	within(t, started, 5*time.Second, "load start")
+	results := make([]<-chan memoResult, n)
+	for i := range results {
+		results[i] = getAsync(context.Background(), m, "k", load)
+	}
+	waitFor(t, waiting, n, "caller waiting for the load")
+	close(release)
+	for i, ch := range append(results, first) {
+		if r := within(t, ch, 5*time.Second, "caller"); r.v != 42 || r.err != nil {
+			t.Errorf("caller %d: %+v", i, r)
+		}
+	}
+	if c := calls.Load(); c != 1 {
+		t.Errorf("the loader ran %d times, want 1", c)
+	}
+}
+
+// TestMemoPanic: a panicking loader releases its waiters with an error,
+// is not remembered, and the next caller loads again.
+func TestMemoPanic(t *testing.T) {
+	m := newMemo[string, int](8)
+	waiting := countWaiters(m, 5)
+	started, release := make(chan struct{}), make(chan struct{})
+	leader := getAsync(context.Background(), m, "k", func(context.Context) (int, error) {
+		started <- struct{}{}
+		<-release
+		panic("boom")
+	})
+	within(t, started, 5*time.Second, "load start")
+	var waiters []<-chan memoResult
+	for range 5 {
+		waiters = append(waiters, getAsync(context.Background(), m, "k", func(context.Context) (int, error) {
+			return 0, errors.New("a waiter loaded")
+		}))
+	}
+	waitFor(t, waiting, 5, "caller waiting for the load")
+	close(release)
+	for i, ch := range append(waiters, leader) {
+		r := within(t, ch, 5*time.Second, "caller of a panicking load")
+		if p := (*memoPanic)(nil); !errors.As(r.err, &p) || p.value != "boom" {
+			t.Errorf("caller %d: %+v, want the panic as an error", i, r)
+		}
+	}
+	if v, err := m.get(context.Background(), "k", constLoad(7)); err != nil || v != 7 {
+		t.Errorf("after the panic: %v %v, want a fresh load", v, err)
+	}
+}
+
+// TestMemoErrorsNotCached: an error is returned but the next call loads
+// again.
+func TestMemoErrorsNotCached(t *testing.T) {
+	m := newMemo[string, int](8)
+	boom := errors.New("boom")
+	if _, err := m.get(context.Background(), "k", func(context.Context) (int, error) { return 0, boom }); !errors.Is(err, boom) {
+		t.Fatalf("err %v, want boom", err)
+	}
+	if v, err := m.get(context.Background(), "k", constLoad(5)); err != nil || v != 5 {
+		t.Errorf("after an error: %v %v, want a fresh load", v, err)
+	}
+	if m.len() != 1 {
+		t.Errorf("%d entries, want 1", m.len())
+	}
+}
+
+// TestMemoBound: the least recently used key is evicted past the bound.
+func TestMemoBound(t *testing.T) {
+	m := newMemo[string, int](2)
+	ctx := context.Background()
+	for i, k := range []string{"a", "b", "a", "c"} {
+		if _, err := m.get(ctx, k, constLoad(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m.len() != 2 {
+		t.Fatalf("%d entries, want 2", m.len())
+	}
+	var loaded []string
+	for _, k := range []string{"a", "c", "b"} {
+		m.get(ctx, k, func(context.Context) (int, error) { loaded = append(loaded, k); return 0, nil })
+	}
+	if len(loaded) != 1 || loaded[0] != "b" {
+		t.Errorf("reloaded %v, want only b (the least recently used)", loaded)
+	}
+	m.removeFunc(func(k string) bool { return k == "b" })
+	if m.len() != 1 {
+		t.Errorf("%d entries after removeFunc, want 1", m.len())
+	}
+}
+
+// TestMemoWaiterCancel: a waiter whose request ends gives up without
+// stopping the load that others need.
+func TestMemoWaiterCancel(t *testing.T) {
+	m := newMemo[string, int](8)
+	waiting := countWaiters(m, 1)
+	started, release := make(chan struct{}), make(chan struct{})
+	leader := getAsync(context.Background(), m, "k", blockingLoad(started, release, 9))
+	within(t, started, 5*time.Second, "load start")
+	ctx, cancel := context.WithCancel(context.Background())
+	waiter := getAsync(ctx, m, "k", constLoad(0))
+	waitFor(t, waiting, 1, "caller waiting for the load")
+	cancel()
+	if r := within(t, waiter, 5*time.Second, "cancelled waiter"); !errors.Is(r.err, context.Canceled) {
+		t.Errorf("cancelled waiter: %+v", r)
+	}
+	close(release)
+	if r := within(t, leader, 5*time.Second, "leader"); r.v != 9 || r.err != nil {
+		t.Errorf("leader: %+v", r)
+	}
+}
+
+// TestStatsCacheConcurrent: concurrent requests for experiments' statistics
+// share one computation each and all get the same value.
+func TestStatsCacheConcurrent(t *testing.T) {
+	s := mustDemo(t)
+	c := newStatsCache()
+	var wg sync.WaitGroup
+	got := make([]*experimentStats, 8)
+	for i := range got {
+		wg.Go(func() {
+			st, err := c.get(context.Background(), s.store, []string{"small", "demo"}[i%2])
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = st
+		})
+	}
+	wg.Wait()
+	for i := 2; i < len(got); i++ {
+		if got[i] != got[i%2] {
+			t.Errorf("caller %d got another computation than caller %d", i, i%2)
+		}
+	}
+}
