@@ -3,6 +3,7 @@ package data
 import (
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -135,5 +136,25 @@ func TestIncompleteGenerations(t *testing.T) {
 	}
 	if n := count(t, s, `SELECT count(*) FROM experiments`); n != 1 {
 		t.Errorf("%d experiments rows, want 1", n)
+	}
+}
+
+// TestSpillFolderRemoved: the spill folder a killed import left beside the
+// database is removed when the database is next opened read-write.
+func TestSpillFolderRemoved(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.duckdb")
+	if err := os.MkdirAll(path+".tmp", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(path+".tmp", "duckdb_temp_storage-0.tmp"), make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(context.Background(), Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := os.Stat(filepath.Join(path+".tmp", "duckdb_temp_storage-0.tmp")); !os.IsNotExist(err) {
+		t.Errorf("the old spill file is still there: %v", err)
 	}
 }

@@ -13,6 +13,8 @@ func (s *Server) routes(e *echo.Echo) {
 	e.Use(middleware.Recover())
 	e.Use(securityHeaders)
 	e.Use(limitQuery)
+	e.Use(unescapeParams)
+	e.Use(noNUL)
 	if s.cache != nil {
 		e.Use(s.cache.middleware)
 	}

@@ -1,0 +1,77 @@
+package web
+
+import (
+	"bytes"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// unescapeParams hands handlers their path parameters decoded. Echo routes
+// on the raw path when a request's path holds an escaped character that
+// decoding would change, %2F above all (an audit id such as run1/sample-3,
+// a metric such as train/loss, linked by views.Path as one escaped segment),
+// and then leaves the parameters escaped; without one it routes on the
+// decoded path. Either way a handler now sees the id as it is stored.
+func unescapeParams(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if c.Request().URL.RawPath == "" {
+			return next(c)
+		}
+		vals := c.ParamValues()
+		out := make([]string, len(vals))
+		for i, v := range vals {
+			u, err := url.PathUnescape(v)
+			if err != nil {
+				return badRequestf("the path segment %q is not validly escaped", v)
+			}
+			out[i] = u
+		}
+		c.SetParamValues(out...)
+		return next(c)
+	}
+}
+
+// noNUL keeps NUL bytes out of every text response: a transcript or a
+// dataset may hold an escaped \u0000, which HTML escaping passes through,
+// and browsers and spreadsheets treat a NUL each in their own way. It is
+// replaced by U+FFFD, as an HTML parser would.
+func noNUL(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		res := c.Response()
+		res.Writer = &nulFreeWriter{ResponseWriter: res.Writer}
+		return next(c)
+	}
+}
+
+type nulFreeWriter struct{ http.ResponseWriter }
+
+var replacement = []byte("\uFFFD")
+
+func (w *nulFreeWriter) Write(b []byte) (int, error) {
+	if bytes.IndexByte(b, 0) < 0 || !textual(w.Header().Get(echo.HeaderContentType)) {
+		return w.ResponseWriter.Write(b)
+	}
+	if _, err := w.ResponseWriter.Write(bytes.ReplaceAll(b, []byte{0}, replacement)); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// Unwrap lets http.ResponseController reach Flush through the wrapper.
+func (w *nulFreeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush passes a streaming response's flush on.
+func (w *nulFreeWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// textual reports whether a content type is text a person reads (HTML,
+// CSV, JSON, SVG, plain text), not an image or a PDF.
+func textual(ct string) bool {
+	return strings.HasPrefix(ct, "text/") || strings.Contains(ct, "json") || strings.Contains(ct, "svg")
+}
