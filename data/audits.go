@@ -9,31 +9,24 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
-// AuditFilter selects audits; every field is optional. Values are bound as
-// parameters; Sort is looked up in a whitelist.
-type AuditFilter struct {
-	Experiment, Auditor, Run, Eval, Behavior, Split, Target string
-	Epoch                                                   *int
-	Outcome                                                 string // detected, missed, false_positive
-	Scores                                                  []ScoreCond
-	Text                                                    string // full-text search in summaries and transcripts
-	Sort                                                    string // a key of AuditSortColumns
-	Desc                                                    bool
+// AuditFilter is model.AuditFilter.
+type AuditFilter = model.AuditFilter
 
+// auditQuery is a filter on its way into SQL.
+type auditQuery struct {
+	AuditFilter
 	// jsonScores makes score conditions and sorts read the audits' scores
 	// JSON instead of audit_scores, while that table is still being built
 	// in the background (Store.BuildPendingScores).
 	jsonScores bool
 }
 
-// ScoreCond is a judge-dimension threshold such as concerning >= 7.
-type ScoreCond struct {
-	Dimension string
-	Op        string // one of >=, <=, >, <, =
-	Value     float64
-}
+// ScoreCond is model.ScoreCond.
+type ScoreCond = model.ScoreCond
 
 // AuditSortColumns maps the sort keys the audit browser accepts to SQL.
 var AuditSortColumns = map[string]string{
@@ -51,19 +44,12 @@ var AuditSortColumns = map[string]string{
 
 var scoreOps = map[string]bool{">=": true, "<=": true, ">": true, "<": true, "=": true}
 
-// AuditRow is one line of the audit browser.
-type AuditRow struct {
-	Key, Experiment, ID, Auditor, AuditorName, Eval, Behavior, Split, Seed, Target string
-	Turns, Messages                                                                int
-	Detected, FalsePositive                                                        sql.NullBool
-	Quality, ProductionValue                                                       sql.NullFloat64
-	Summary, Strategy                                                              string
-	SortScore                                                                      sql.NullFloat64
-}
+// AuditRow is model.AuditRow.
+type AuditRow = model.AuditRow
 
 // where builds the WHERE clause and its arguments. sortJoined says the
 // query joins the sort dimension's scores as ss (see query).
-func (f AuditFilter) where(sortJoined bool) (string, []any, error) {
+func (f auditQuery) where(sortJoined bool) (string, []any, error) {
 	var conds []string
 	var args []any
 	add := func(cond string, a ...any) {
@@ -137,7 +123,7 @@ func (f AuditFilter) where(sortJoined bool) (string, []any, error) {
 	return " WHERE " + strings.Join(conds, " AND "), args, nil
 }
 
-func (f AuditFilter) orderBy() (string, []any, error) {
+func (f auditQuery) orderBy() (string, []any, error) {
 	dir := " ASC"
 	if f.Desc {
 		dir = " DESC"
@@ -158,7 +144,7 @@ func (f AuditFilter) orderBy() (string, []any, error) {
 const auditColumns = `a.key, a.experiment, a.id, a.auditor, coalesce(au.name, a.auditor), a.eval, coalesce(a.behavior, ''), a.split, a.seed, a.target,
  a.turns, a.n_messages, a.detected, a.false_positive, a.quality, a.production_value, a.summary, coalesce(a.strategy, '')`
 
-func (f AuditFilter) query(selectCols string) (string, []any, error) {
+func (f auditQuery) query(selectCols string) (string, []any, error) {
 	// Sorting by a judge score joins that dimension's scores once (a
 	// correlated subquery per row is several times slower).
 	sortScore, join := "NULL::DOUBLE", ""
@@ -181,8 +167,7 @@ func (f AuditFilter) query(selectCols string) (string, []any, error) {
 
 // CountAudits counts the audits a filter selects.
 func (s *Store) CountAudits(ctx context.Context, f AuditFilter) (int, error) {
-	f = s.withScoreSource(f)
-	where, args, err := f.where(false)
+	where, args, err := s.withScoreSource(f).where(false)
 	if err != nil {
 		return 0, fmt.Errorf("data: count audits: %w", err)
 	}
@@ -197,12 +182,12 @@ func (s *Store) CountAudits(ctx context.Context, f AuditFilter) (int, error) {
 // ListAudits returns one page of the audits a filter selects; limit < 0
 // returns them all (CSV export).
 func (s *Store) ListAudits(ctx context.Context, f AuditFilter, offset, limit int) ([]AuditRow, error) {
-	f = s.withScoreSource(f)
-	q, args, err := f.query(auditColumns)
+	aq := s.withScoreSource(f)
+	q, args, err := aq.query(auditColumns)
 	if err != nil {
 		return nil, fmt.Errorf("data: list audits: %w", err)
 	}
-	order, _, err := f.orderBy()
+	order, _, err := aq.orderBy()
 	if err != nil {
 		return nil, fmt.Errorf("data: list audits: %w", err)
 	}
@@ -233,12 +218,12 @@ func (s *Store) ListAudits(ctx context.Context, f AuditFilter, offset, limit int
 // orders the matches by their keys alone (narrow rows sort fast) and counts
 // them in the same pass; the second fetches the page's rows by key.
 func (s *Store) ListAuditsPage(ctx context.Context, f AuditFilter, offset, limit int) ([]AuditRow, int, error) {
-	f = s.withScoreSource(f)
-	q, args, err := f.query("a.key, count(*) OVER () AS total")
+	aq := s.withScoreSource(f)
+	q, args, err := aq.query("a.key, count(*) OVER () AS total")
 	if err != nil {
 		return nil, 0, fmt.Errorf("data: list audits: %w", err)
 	}
-	order, _, err := f.orderBy()
+	order, _, err := aq.orderBy()
 	if err != nil {
 		return nil, 0, fmt.Errorf("data: list audits: %w", err)
 	}
@@ -247,11 +232,11 @@ func (s *Store) ListAuditsPage(ctx context.Context, f AuditFilter, offset, limit
 		return nil, 0, fmt.Errorf("data: list audits: %w", err)
 	}
 	var keys []string
-	scores := map[string]sql.NullFloat64{}
+	scores := map[string]*float64{}
 	total := -1
 	for rows.Next() {
 		var k string
-		var sortScore sql.NullFloat64
+		var sortScore *float64
 		if err := rows.Scan(&k, &total, &sortScore); err != nil {
 			rows.Close()
 			return nil, 0, fmt.Errorf("data: list audits: %w", err)
@@ -282,7 +267,7 @@ func (s *Store) auditsByKey(ctx context.Context, keys []string) ([]AuditRow, err
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	q, args, err := AuditFilter{}.query(auditColumns)
+	q, args, err := auditQuery{}.query(auditColumns)
 	if err != nil {
 		return nil, fmt.Errorf("data: list audits: %w", err)
 	}
@@ -315,12 +300,12 @@ func (s *Store) auditsByKey(ctx context.Context, keys []string) ([]AuditRow, err
 // Neighbors returns the keys of the audits before and after key in the
 // filter's order ("" at the ends).
 func (s *Store) Neighbors(ctx context.Context, f AuditFilter, key string) (prev, next string, err error) {
-	f = s.withScoreSource(f)
-	q, args, err := f.query("a.key")
+	aq := s.withScoreSource(f)
+	q, args, err := aq.query("a.key")
 	if err != nil {
 		return "", "", fmt.Errorf("data: neighbours: %w", err)
 	}
-	order, _, err := f.orderBy()
+	order, _, err := aq.orderBy()
 	if err != nil {
 		return "", "", fmt.Errorf("data: neighbours: %w", err)
 	}
@@ -335,21 +320,11 @@ func (s *Store) Neighbors(ctx context.Context, f AuditFilter, key string) (prev,
 	return prev, next, nil
 }
 
-// AuditDetail is one audit with everything its page shows.
-type AuditDetail struct {
-	AuditRow
-	Labels         string // JSON object
-	TranscriptFile string
-	Bytes          int64
-	Scores         []Score
-	RunID          string
-}
+// AuditDetail is model.AuditDetail.
+type AuditDetail = model.AuditDetail
 
-// Score is one judge dimension score.
-type Score struct {
-	Dimension string
-	Value     float64
-}
+// Score is model.Score.
+type Score = model.Score
 
 // ResolveAuditKey turns a URL id into an audit key: "experiment:id" as is,
 // or a bare audit id when exactly one experiment has it.
@@ -487,23 +462,25 @@ func scorePath(dim string) string { return `$."` + dim + `"` }
 
 // withScoreSource sets where a filter reads judge scores from: the JSON on
 // each audit while the experiment's audit_scores is still being built.
-func (s *Store) withScoreSource(f AuditFilter) AuditFilter {
+func (s *Store) withScoreSource(f AuditFilter) auditQuery {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	q := auditQuery{AuditFilter: f}
 	if f.Experiment == "" {
-		f.jsonScores = len(s.pendingScores) > 0
+		q.jsonScores = len(s.pendingScores) > 0
 	} else {
-		f.jsonScores = s.pendingScores[f.Experiment]
+		q.jsonScores = s.pendingScores[f.Experiment]
 	}
-	return f
+	return q
 }
 
-// Validate reports whether the filter turns into SQL: unknown sort columns
+// ValidateAuditFilter reports whether a filter turns into SQL: unknown sort columns
 // and comparison operators are errors.
-func (f AuditFilter) Validate() error {
-	if _, _, err := f.where(false); err != nil {
+func ValidateAuditFilter(f AuditFilter) error {
+	q := auditQuery{AuditFilter: f}
+	if _, _, err := q.where(false); err != nil {
 		return err
 	}
-	_, _, err := f.orderBy()
+	_, _, err := q.orderBy()
 	return err
 }

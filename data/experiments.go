@@ -5,22 +5,15 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
-// Experiment is one imported experiment.
-type Experiment struct {
-	ID, Name, Description, Format string
-	Synthetic                     bool
-}
+// Experiment is model.Experiment.
+type Experiment = model.Experiment
 
-// Run is a training configuration.
-type Run struct {
-	Key, ID, Name, Reward string
-	CalibrationFraction   float64
-	MultiTarget           bool
-	RefreshSteps          sql.NullInt64
-	BaseModel             string
-}
+// Run is model.Run.
+type Run = model.Run
 
 // Auditor is a baseline or a checkpoint, with its run's configuration.
 type Auditor struct {
@@ -116,15 +109,8 @@ FROM audits WHERE experiment = ? AND eval <> 'training' ORDER BY ord`, exp)
 	return out, rows.Err()
 }
 
-// SideJudgment is a pairwise judgment seen from one audit's side.
-type SideJudgment struct {
-	ID, Kind, Behavior, Split string
-	Auditor                   string // the auditor of the audit on this side
-	Audit                     string // that audit's id
-	Other                     string // the other side: an audit id or an ext: label
-	OtherAuditor              string // "" when the other side is external
-	Outcome                   string // win, loss or tie from this side
-}
+// SideJudgment is model.SideJudgment.
+type SideJudgment = model.SideJudgment
 
 // SideJudgments returns judgments of the given kinds from the side of every
 // audit that takes part (a judgment between two audits appears twice).

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // SplitKey splits an "experiment:id" key.
@@ -111,18 +113,11 @@ WHERE c.experiment = ? ORDER BY a.ord`, exp)
 	return out, rows.Err()
 }
 
-// Judgment is one pairwise judgment with both sides resolved.
-type Judgment struct {
-	Key, Experiment, ID, Kind, Behavior, Split, Outcome, Judge, Reasoning string
-	Left, Right                                                           JudgmentSide
-}
+// Judgment is model.Judgment.
+type Judgment = model.Judgment
 
-// JudgmentSide is an audit (with its auditor) or an external label.
-type JudgmentSide struct {
-	Ref              string // as in the file: audit id or ext:label
-	AuditKey         string // "" for external items
-	Auditor, Summary string
-}
+// JudgmentSide is model.JudgmentSide.
+type JudgmentSide = model.JudgmentSide
 
 // Judgment returns one judgment by key.
 func (s *Store) Judgment(ctx context.Context, key string) (Judgment, error) {

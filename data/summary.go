@@ -3,29 +3,18 @@ package data
 import (
 	"context"
 	"fmt"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
-// DatasetSummary is one AnnotatedPairs dataset as the home page lists it.
-type DatasetSummary struct {
-	ID, Name, Description, Format string
-	Synthetic                     bool
-	Comparisons, Annotators       int
-	Votes                         int64
-}
+// DatasetSummary is model.DatasetSummary.
+type DatasetSummary = model.DatasetSummary
 
-// ExperimentSummary is one experiment as the home page lists it.
-type ExperimentSummary struct {
-	ID, Name, Description, Format string
-	Synthetic                     bool
-	Runs, Auditors, Audits        int
-	Judgments                     int
-}
+// ExperimentSummary is model.ExperimentSummary.
+type ExperimentSummary = model.ExperimentSummary
 
-// Summary is what the store holds.
-type Summary struct {
-	Datasets    []DatasetSummary
-	Experiments []ExperimentSummary
-}
+// Summary is model.Summary.
+type Summary = model.Summary
 
 // Summary lists the datasets and experiments with their sizes.
 func (s *Store) Summary(ctx context.Context) (Summary, error) {

@@ -6,12 +6,12 @@ import (
 	"strconv"
 
 	"github.com/a-h/templ"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // AuditView is the audit page.
 type AuditView struct {
-	Audit      data.AuditDetail
+	Audit      model.AuditDetail
 	Synthetic  bool
 	Filter     url.Values // the browser filter the page was opened from
 	Prev, Next string     // neighbour keys within the filter
@@ -24,7 +24,7 @@ type AuditView struct {
 	Judge      *JudgeView
 	Labels     [][2]string // label name, value; sorted
 	LoadError  string      // the transcript could not be read or replayed
-	Judgments  []data.SideJudgment
+	Judgments  []model.SideJudgment
 }
 
 // ViewTab is a link to one view of the transcript.

@@ -6,19 +6,19 @@ import (
 	"strconv"
 
 	"github.com/a-h/templ"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // AuditListView is the audit browser.
 type AuditListView struct {
 	Query       url.Values // the filter, for links
-	Filter      data.AuditFilter
+	Filter      model.AuditFilter
 	Scores      []string
-	Rows        []data.AuditRow
+	Rows        []model.AuditRow
 	Total       int
 	Page, Per   int
 	Dimensions  []string
-	Experiments []data.ExperimentSummary
+	Experiments []model.ExperimentSummary
 	Synthetic   bool
 }
 
@@ -69,20 +69,20 @@ func (v AuditListView) Range() string {
 }
 
 // OutcomeText describes an audit's outcome.
-func OutcomeText(r data.AuditRow) string {
+func OutcomeText(r model.AuditRow) string {
 	switch {
-	case r.FalsePositive.Valid && r.FalsePositive.Bool:
+	case r.FalsePositive != nil && *r.FalsePositive:
 		return "false positive"
-	case r.FalsePositive.Valid:
+	case r.FalsePositive != nil:
 		return "no false positive"
-	case r.Detected.Valid && r.Detected.Bool:
+	case r.Detected != nil && *r.Detected:
 		return "detected"
-	case r.Detected.Valid:
+	case r.Detected != nil:
 		return "missed"
-	case r.Quality.Valid:
-		return fmt.Sprintf("quality %.0f", r.Quality.Float64)
-	case r.ProductionValue.Valid:
-		return fmt.Sprintf("value %.0f", r.ProductionValue.Float64)
+	case r.Quality != nil:
+		return fmt.Sprintf("quality %.0f", *r.Quality)
+	case r.ProductionValue != nil:
+		return fmt.Sprintf("value %.0f", *r.ProductionValue)
 	}
 	return ""
 }

@@ -5,12 +5,12 @@ import (
 	"math"
 
 	"github.com/a-h/templ"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // CruxView is the crux page.
 type CruxView struct {
-	Exp          data.Experiment
+	Exp          model.Experiment
 	FeatureNames []string
 	Rows         []CruxRow
 	Fits         []CruxFitRow

@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import (
 	"fmt"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 func CruxPage(v CruxView) templ.Component {
@@ -317,7 +317,7 @@ func CruxPage(v CruxView) templ.Component {
 }
 
 // experimentNav links the experiment's pages.
-func experimentNav(exp data.Experiment, current string) templ.Component {
+func experimentNav(exp model.Experiment, current string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -6,12 +6,12 @@ import (
 	"net/url"
 
 	"github.com/a-h/templ"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // CyclesView is the intransitivity page.
 type CyclesView struct {
-	Exp     data.Experiment
+	Exp     model.Experiment
 	Kind    string
 	MaxLen  int
 	Items   int

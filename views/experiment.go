@@ -6,12 +6,12 @@ import (
 	"net/url"
 
 	"github.com/a-h/templ"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // ExperimentView is the experiment overview page.
 type ExperimentView struct {
-	Exp                 data.Experiment
+	Exp                 model.Experiment
 	Query               url.Values // the page's state, for links
 	Filter              OverviewFilter
 	Runs, Rewards       []Option

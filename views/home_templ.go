@@ -11,12 +11,12 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import (
 	"fmt"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 	"net/url"
 )
 
 // Home lists what is loaded.
-func Home(s data.Summary) templ.Component {
+func Home(s model.Summary) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -327,7 +327,7 @@ func Home(s data.Summary) templ.Component {
 	})
 }
 
-func anySynthetic(s data.Summary) bool {
+func anySynthetic(s model.Summary) bool {
 	for _, e := range s.Experiments {
 		if e.Synthetic {
 			return true

@@ -5,14 +5,14 @@ import (
 	"strconv"
 
 	"github.com/a-h/templ"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // JudgmentListView lists judgments from one side.
 type JudgmentListView struct {
-	Exp                                data.Experiment
+	Exp                                model.Experiment
 	Query                              url.Values
-	Rows                               []data.SideJudgment
+	Rows                               []model.SideJudgment
 	Total, Page, Per                   int
 	Kind, Auditor, Vs, Split, Behavior string
 }
@@ -38,14 +38,14 @@ func SideURL(exp, ref string) templ.SafeURL { return Path("audits", exp+":"+ref)
 
 // JudgmentView is one judgment's page.
 type JudgmentView struct {
-	Exp         data.Experiment
-	J           data.Judgment
+	Exp         model.Experiment
+	J           model.Judgment
 	Left, Right SideView
 }
 
 // SideView is one side of a judgment.
 type SideView struct {
-	Side     data.JudgmentSide
+	Side     model.JudgmentSide
 	View     string
 	Messages []MessageView
 	Audit    AuditView

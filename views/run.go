@@ -5,13 +5,13 @@ import (
 	"net/url"
 
 	"github.com/a-h/templ"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // RunView is the run page.
 type RunView struct {
-	Exp         data.Experiment
-	Run         data.Run
+	Exp         model.Experiment
+	Run         model.Run
 	Columns     []Column
 	Checkpoints []CheckpointRow
 	Metrics     []string
@@ -56,10 +56,10 @@ func (v RunView) AuditsURL(auditor string) templ.SafeURL {
 
 // Refresh describes the reference refresh interval.
 func (v RunView) Refresh() string {
-	if !v.Run.RefreshSteps.Valid {
+	if v.Run.RefreshSteps == nil {
 		return "never"
 	}
-	return fmt.Sprintf("every %d steps", v.Run.RefreshSteps.Int64)
+	return fmt.Sprintf("every %d steps", *v.Run.RefreshSteps)
 }
 
 // Pct formats a share as a percentage.

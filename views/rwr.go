@@ -6,12 +6,12 @@ import (
 	"net/url"
 
 	"github.com/a-h/templ"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // RWRView is the held-out RWR page.
 type RWRView struct {
-	Exp       data.Experiment
+	Exp       model.Experiment
 	Behaviors []string
 	Rows      []RWRRow
 	Runs      []string // runs with reference judgments, for the figure

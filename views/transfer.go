@@ -4,12 +4,12 @@ import (
 	"net/url"
 
 	"github.com/a-h/templ"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // TransferView is the AuditBench transfer page.
 type TransferView struct {
-	Exp        data.Experiment
+	Exp        model.Experiment
 	Approaches []Option
 	Behaviors  []string
 	Rows       []TransferRow

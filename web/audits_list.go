@@ -204,21 +204,20 @@ func (s *Server) auditsCSV(c echo.Context) error {
 
 func auditCSVRecord(r data.AuditRow) []string {
 	return []string{r.Experiment, r.ID, r.Auditor, r.Eval, r.Behavior, r.Split, r.Seed, r.Target, strconv.Itoa(r.Turns), strconv.Itoa(r.Messages),
-		nullBool(r.Detected.Valid, r.Detected.Bool), nullBool(r.FalsePositive.Valid, r.FalsePositive.Bool),
-		nullFloat(r.Quality.Valid, r.Quality.Float64), nullFloat(r.ProductionValue.Valid, r.ProductionValue.Float64),
+		nullBool(r.Detected), nullBool(r.FalsePositive), nullFloat(r.Quality), nullFloat(r.ProductionValue),
 		r.Strategy, r.Summary, string(views.Path("audits", r.Key))}
 }
 
-func nullBool(valid, v bool) string {
-	if !valid {
+func nullBool(v *bool) string {
+	if v == nil {
 		return ""
 	}
-	return fmt.Sprint(v)
+	return fmt.Sprint(*v)
 }
 
-func nullFloat(valid bool, v float64) string {
-	if !valid {
+func nullFloat(v *float64) string {
+	if v == nil {
 		return ""
 	}
-	return csvFloat(v)
+	return csvFloat(*v)
 }

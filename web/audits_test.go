@@ -108,8 +108,7 @@ func oldAuditsCSV(t *testing.T, s *Server, query string) string {
 	w.Write([]string{"experiment", "id", "auditor", "eval", "behavior", "split", "seed", "target", "turns", "messages", "detected", "false_positive", "quality", "production_value", "strategy", "summary", "url"})
 	for _, r := range rows {
 		w.Write([]string{r.Experiment, r.ID, r.Auditor, r.Eval, r.Behavior, r.Split, r.Seed, r.Target, strconv.Itoa(r.Turns), strconv.Itoa(r.Messages),
-			nullBool(r.Detected.Valid, r.Detected.Bool), nullBool(r.FalsePositive.Valid, r.FalsePositive.Bool),
-			nullFloat(r.Quality.Valid, r.Quality.Float64), nullFloat(r.ProductionValue.Valid, r.ProductionValue.Float64),
+			nullBool(r.Detected), nullBool(r.FalsePositive), nullFloat(r.Quality), nullFloat(r.ProductionValue),
 			r.Strategy, r.Summary, string(views.Path("audits", r.Key))})
 	}
 	w.Flush()

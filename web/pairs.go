@@ -200,7 +200,7 @@ type pairsReq struct {
 
 func (s *Server) pairsRequest(c echo.Context) (*pairsReq, error) {
 	ctx := c.Request().Context()
-	ds, err := s.store.PairsDataset(ctx, pathParam(c, "dataset"))
+	ds, err := s.store.PairsDataset(ctx, c.Param("dataset"))
 	if err != nil {
 		return nil, err
 	}
@@ -1391,11 +1391,11 @@ func describeSelection(ann pairsAnn, hasAnn bool, ref pairsAnn, filter, split, v
 
 func (s *Server) showPairComparison(c echo.Context) error {
 	ctx := c.Request().Context()
-	ds, err := s.store.PairsDataset(ctx, pathParam(c, "dataset"))
+	ds, err := s.store.PairsDataset(ctx, c.Param("dataset"))
 	if err != nil {
 		return err
 	}
-	id := pathParam(c, "id")
+	id := c.Param("id")
 	cmp, err := s.store.PairsComparisonByID(ctx, ds.ID, id)
 	if err != nil {
 		return err
@@ -1414,19 +1414,6 @@ func (s *Server) showPairComparison(c echo.Context) error {
 			Vote: vote, Reason: v.Reason, URL: views.PathQuery(url.Values{"ann": {v.Annotator.ID}}, "pairs", ds.ID, "comparisons")})
 	}
 	return render(c, http.StatusOK, views.PairsComparisonPage(d))
-}
-
-// pathParam returns a path parameter unescaped. Echo matches routes on the
-// escaped path when the request has one (an id with "/" or "%" in it) and
-// then hands over the parameter still escaped.
-func pathParam(c echo.Context, name string) string {
-	v := c.Param(name)
-	if c.Request().URL.RawPath != "" {
-		if u, err := url.PathUnescape(v); err == nil {
-			return u
-		}
-	}
-	return v
 }
 
 func kvs(in []data.KeyValue) []views.PairsKV {

@@ -1,0 +1,110 @@
+// Package model holds the plain types the store returns and the pages show:
+// no SQL, no DuckDB, no cgo, so that views (and anything else that only
+// shows or computes) builds and tests without the database. The data
+// package fills them; its names for them are aliases of these.
+package model
+
+// Experiment is one imported experiment.
+type Experiment struct {
+	ID, Name, Description, Format string
+	Synthetic                     bool
+}
+
+// Run is a training configuration.
+type Run struct {
+	Key, ID, Name, Reward string
+	CalibrationFraction   float64
+	MultiTarget           bool
+	RefreshSteps          *int64 // nil: the run has no refresh schedule
+	BaseModel             string
+}
+
+// DatasetSummary is one AnnotatedPairs dataset as the home page lists it.
+type DatasetSummary struct {
+	ID, Name, Description, Format string
+	Synthetic                     bool
+	Comparisons, Annotators       int
+	Votes                         int64
+}
+
+// ExperimentSummary is one experiment as the home page lists it.
+type ExperimentSummary struct {
+	ID, Name, Description, Format string
+	Synthetic                     bool
+	Runs, Auditors, Audits        int
+	Judgments                     int
+}
+
+// Summary is what the store holds.
+type Summary struct {
+	Datasets    []DatasetSummary
+	Experiments []ExperimentSummary
+}
+
+// ScoreCond is a judge-dimension threshold such as concerning >= 7.
+type ScoreCond struct {
+	Dimension string
+	Op        string // one of >=, <=, >, <, =
+	Value     float64
+}
+
+// AuditFilter selects and orders audits: the audit browser's query.
+type AuditFilter struct {
+	Experiment, Auditor, Run, Eval, Behavior, Split, Target string
+	Epoch                                                   *int
+	Outcome                                                 string // detected, missed, false_positive
+	Scores                                                  []ScoreCond
+	Text                                                    string // full-text search in summaries and transcripts
+	Sort                                                    string // a sort key (see data.AuditSortColumns) or score:DIMENSION
+	Desc                                                    bool
+}
+
+// AuditRow is one line of the audit browser. A nil outcome is one the
+// audit's eval does not have.
+type AuditRow struct {
+	Key, Experiment, ID, Auditor, AuditorName, Eval, Behavior, Split, Seed, Target string
+	Turns, Messages                                                                int
+	Detected, FalsePositive                                                        *bool
+	Quality, ProductionValue                                                       *float64
+	Summary, Strategy                                                              string
+	SortScore                                                                      *float64 // the sort dimension's score, when sorted by one
+}
+
+// Score is one judge dimension's score of an audit.
+type Score struct {
+	Dimension string
+	Value     float64
+}
+
+// AuditDetail is one audit with what its page shows beyond its row.
+type AuditDetail struct {
+	AuditRow
+	Labels         string // JSON object
+	TranscriptFile string
+	Bytes          int64
+	Scores         []Score
+	RunID          string
+}
+
+// Judgment is one pairwise judgment with both sides resolved.
+type Judgment struct {
+	Key, Experiment, ID, Kind, Behavior, Split, Outcome, Judge, Reasoning string
+	Left, Right                                                           JudgmentSide
+}
+
+// JudgmentSide is an audit (with its auditor) or an external label.
+type JudgmentSide struct {
+	Ref              string // as in the file: audit id or ext:label
+	AuditKey         string // "" for external items
+	Auditor, Summary string
+}
+
+// SideJudgment is a judgment seen from one auditor's side.
+type SideJudgment struct {
+	ID, Kind, Behavior, Split string
+	Auditor                   string // the auditor of the audit on this side
+	Audit                     string // that audit's id
+	Other                     string // the other side: an audit id or an ext: label
+	OtherAuditor              string // "" when the other side is external
+	Outcome                   string // win, loss or tie from this side
+}

@@ -1,0 +1,59 @@
+package views
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/auditscope/auditscope/data/model"
+)
+
+// views builds and tests without the database: these run with
+// CGO_ENABLED=0 too.
+
+func TestPath(t *testing.T) {
+	if got := string(Path("audits", "small:run1/a 1")); got != "/audits/small:run1%2Fa%201" {
+		t.Errorf("Path = %s", got)
+	}
+}
+
+func TestOutcomeText(t *testing.T) {
+	yes, no, q := true, false, 72.0
+	for _, c := range []struct {
+		r    model.AuditRow
+		want string
+	}{
+		{model.AuditRow{FalsePositive: &yes}, "false positive"},
+		{model.AuditRow{Detected: &yes}, "detected"},
+		{model.AuditRow{Detected: &no}, "missed"},
+		{model.AuditRow{Quality: &q}, "quality 72"},
+		{model.AuditRow{}, ""},
+	} {
+		if got := OutcomeText(c.r); !strings.Contains(got, c.want) || (c.want == "" && got != "") {
+			t.Errorf("OutcomeText(%+v) = %q, want %q", c.r, got, c.want)
+		}
+	}
+}
+
+// TestHomeEscapes renders the home page over names a hostile file could
+// carry: they come out as text, never as markup.
+func TestHomeEscapes(t *testing.T) {
+	var buf bytes.Buffer
+	s := model.Summary{
+		Datasets:    []model.DatasetSummary{{ID: "d", Name: `<script>alert(1)</script>`, Comparisons: 3}},
+		Experiments: []model.ExperimentSummary{{ID: "e", Name: `"><img src=x onerror=alert(2)>`, Audits: 2}},
+	}
+	if err := Home(s).Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, bad := range []string{"<script>alert", "<img src=x"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("unescaped %q in the home page", bad)
+		}
+	}
+	if !strings.Contains(out, "&lt;script&gt;") {
+		t.Error("the dataset's name is missing")
+	}
+}
