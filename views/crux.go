@@ -1,9 +1,6 @@
 package views
 
 import (
-	"fmt"
-	"math"
-
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -34,18 +31,8 @@ func (v CruxView) FigureURL(dim, format string) templ.SafeURL {
 	return Path("experiments", v.Exp.ID, "figures", "crux-"+dim+"."+format)
 }
 
-// F3 formats a number with three decimals, "–" when undefined.
-func F3(x float64) string {
-	if math.IsNaN(x) {
-		return "–"
-	}
-	return fmt.Sprintf("%.3f", x)
-}
+// F3 formats a number with three decimals (see Num).
+func F3(x float64) string { return Num(x, 3) }
 
-// F2 formats a number with two decimals, "–" when undefined.
-func F2(x float64) string {
-	if math.IsNaN(x) {
-		return "–"
-	}
-	return fmt.Sprintf("%.2f", x)
-}
+// F2 formats a number with two decimals (see Num).
+func F2(x float64) string { return Num(x, 2) }

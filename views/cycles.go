@@ -2,7 +2,6 @@ package views
 
 import (
 	"fmt"
-	"math"
 	"net/url"
 
 	"github.com/a-h/templ"
@@ -57,8 +56,5 @@ func (v CyclesView) BoundURL(n int) templ.SafeURL {
 
 // FmtStrength formats a log-strength with its interval.
 func (r RankRow) FmtStrength() string {
-	if math.IsNaN(r.Strength) {
-		return "–"
-	}
 	return FmtEstimate(r.Strength, r.Lo, r.Hi, 2)
 }

@@ -48,16 +48,16 @@ type EstimateCell struct {
 	Dim           string
 }
 
-// Fmt formats a 0–100 estimate as "72.7 [70.1, 75.2]"; undefined parts are
-// "–".
+// Fmt formats a 0–100 estimate as "72.7 [70.1, 75.2]"; an undefined value
+// is Undefined.
 func (e EstimateCell) Fmt() string { return FmtEstimate(e.Value, e.Lo, e.Hi, 1) }
 
 // FmtEstimate formats a value and its interval with the given decimals.
 func FmtEstimate(v, lo, hi float64, decimals int) string {
 	if math.IsNaN(v) {
-		return "–"
+		return Undefined
 	}
-	s := fmt.Sprintf("%.*f", decimals, v)
+	s := Num(v, decimals)
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return s
 	}
@@ -65,12 +65,7 @@ func FmtEstimate(v, lo, hi float64, decimals int) string {
 }
 
 // FmtValue formats just the value.
-func (e EstimateCell) FmtValue() string {
-	if math.IsNaN(e.Value) {
-		return "–"
-	}
-	return fmt.Sprintf("%.1f", e.Value)
-}
+func (e EstimateCell) FmtValue() string { return Num(e.Value, 1) }
 
 // FmtCI formats just the interval.
 func (e EstimateCell) FmtCI() string {
@@ -162,7 +157,7 @@ func (v ExperimentView) SweepURL(name, dim, format string) templ.SafeURL {
 // FmtCorr formats a correlation with its p-value.
 func FmtCorr(r, p float64) string {
 	if math.IsNaN(r) {
-		return "–"
+		return Undefined
 	}
-	return fmt.Sprintf("%.2f (p=%.2g)", r, p)
+	return fmt.Sprintf("%s (p=%.2g)", Num(r, 2), p)
 }

@@ -35,7 +35,7 @@ type RateCell struct {
 // Fmt formats the rate in percent with its interval.
 func (r RateCell) Fmt() string {
 	if r.N == 0 {
-		return "–"
+		return Undefined
 	}
 	return FmtEstimate(100*r.Value, 100*r.Lo, 100*r.Hi, 1)
 }
@@ -48,7 +48,7 @@ func (r RateCell) Counts() string {
 // FmtGap formats the train minus held-out gap in points.
 func FmtGap(g float64) string {
 	if math.IsNaN(g) {
-		return "–"
+		return Undefined
 	}
 	return fmt.Sprintf("%+.1f", 100*g)
 }

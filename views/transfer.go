@@ -43,7 +43,7 @@ func (r TransferRow) Cell(a, b, nBehaviors int) RateCell { return r.ByBehavior[a
 // DetFmt formats a detection rate with its counts.
 func (r RateCell) DetFmt() string {
 	if r.N == 0 {
-		return "–"
+		return Undefined
 	}
 	return FmtEstimate(100*r.Value, 100*r.Lo, 100*r.Hi, 1)
 }

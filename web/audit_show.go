@@ -44,9 +44,11 @@ func (s *Server) showAudit(c echo.Context) error {
 		return err
 	}
 	vm := views.AuditView{Audit: a, Filter: fq}
-	if exp, err := s.store.Experiment(ctx, a.Experiment); err == nil {
-		vm.Synthetic = exp.Synthetic
+	exp, err := s.store.Experiment(ctx, a.Experiment)
+	if err != nil {
+		return err
 	}
+	vm.Synthetic = exp.Synthetic
 	if len(fq) > 0 {
 		if vm.Prev, vm.Next, err = s.store.Neighbors(ctx, f, key); err != nil {
 			return err
@@ -66,6 +68,7 @@ func (s *Server) showAudit(c echo.Context) error {
 	}
 	body, err := s.store.Transcript(ctx, a.Experiment, a.ID)
 	if err != nil {
+		s.log.Warn("read transcript", "audit", key, "err", err)
 		vm.LoadError = "The transcript could not be read: " + userMessage(err)
 		return render(c, http.StatusOK, views.AuditPage(vm))
 	}
@@ -76,6 +79,7 @@ func (s *Server) showAudit(c echo.Context) error {
 	}
 	pv, err := t.Views()
 	if err != nil {
+		s.log.Warn("replay transcript", "audit", key, "err", err)
 		vm.LoadError = "The transcript's edits could not be replayed (" + err.Error() + "); showing what could be rebuilt."
 	}
 	if err := fillTranscript(&vm, pv, q, key); err != nil {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -40,6 +41,7 @@ func TestResponseCache(t *testing.T) {
 func cacheTestEcho(h echo.HandlerFunc) (*echo.Echo, *responseCache) {
 	rc := newResponseCache()
 	e := echo.New()
+	e.Logger.SetOutput(io.Discard) // the recovered panics are the test's own
 	e.Use(middleware.Recover())
 	e.Use(rc.middleware)
 	e.GET("/slow", h)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"path"
-	"strings"
 
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/data/bundle"
@@ -114,31 +112,4 @@ func (s *Server) cruxFigure(c echo.Context, dim, ext string) error {
 		return err
 	}
 	return writeFigure(c, p, figures.ColumnWidth, figures.ColumnWidth, ext, st.Exp.ID+"-crux-"+dim)
-}
-
-// experimentFigureFile dispatches the figures under /experiments/:exp/figures/.
-func (s *Server) experimentFigureFile(c echo.Context) error {
-	name := c.Param("file")
-	ext := strings.TrimPrefix(path.Ext(name), ".")
-	base := strings.TrimSuffix(name, path.Ext(name))
-	if _, ok := figures.Formats[ext]; !ok {
-		return notFound(fmt.Sprintf("figure %q (formats: png, svg, pdf)", name))
-	}
-	switch {
-	case base == "scores":
-		return s.experimentFigure(c)
-	case strings.HasPrefix(base, "crux-"):
-		return s.cruxFigure(c, strings.TrimPrefix(base, "crux-"), ext)
-	case base == "rwr":
-		return s.rwrFigure(c, ext)
-	case base == "transfer":
-		return s.transferFigure(c, ext)
-	case base == "cycles":
-		return s.cyclesFigure(c, ext)
-	case base == "dose":
-		return s.doseFigure(c, ext)
-	case base == "refresh":
-		return s.refreshFigure(c, ext)
-	}
-	return notFound(fmt.Sprintf("figure %q", name))
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"hash/fnv"
 	"math"
 	"runtime"
 	"sync"
@@ -68,6 +69,18 @@ func (c statsCache) get(ctx context.Context, store *data.Store, exp string) (*ex
 	return c.m.get(ctx, exp, func(ctx context.Context) (*experimentStats, error) {
 		return computeExperimentStats(ctx, store, exp)
 	})
+}
+
+// bootstrapSeed is the random seed of one auditor's bootstrap of one
+// dimension: a hash of their names, so adding or reordering auditors leaves
+// every other auditor's interval as it was.
+func bootstrapSeed(exp, auditor, dimension string) uint64 {
+	h := fnv.New64a()
+	for _, s := range []string{exp, auditor, dimension} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
 }
 
 // auditorStats computes one auditor's dimensions and detection rates.
@@ -177,7 +190,7 @@ func computeExperimentStats(ctx context.Context, store *data.Store, exp string) 
 			defer wg.Done()
 			for i := range next {
 				x := per[auditors[i].ID]
-				st.Auditors[i], errs[i] = auditorStats(auditors[i], x.in, x.stc, x.def, uint64(i+1))
+				st.Auditors[i], errs[i] = auditorStats(auditors[i], x.in, x.stc, x.def, bootstrapSeed(exp, auditors[i].ID, "composite"))
 			}
 		}()
 	}

@@ -2,7 +2,11 @@ package web
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
+	"path"
+	"slices"
+	"strings"
 
 	"github.com/auditscope/auditscope/views/figures"
 	"github.com/labstack/echo/v4"
@@ -17,6 +21,44 @@ func writeFigure(c echo.Context, p *plot.Plot, w, h vg.Length, format, name stri
 	if err := figures.Write(&buf, p, w, h, format); err != nil {
 		return err
 	}
-	c.Response().Header().Set("Content-Disposition", `inline; filename="`+name+"."+format+`"`)
+	// The name is made safe for a file name and a quoted header value (a
+	// metric may be called "train/loss" or hold a quote).
+	c.Response().Header().Set("Content-Disposition", `inline; filename="`+figureStem(name)+"."+format+`"`)
 	return c.Blob(http.StatusOK, figures.Formats[format], buf.Bytes())
+}
+
+// figureRoute draws one figure of a page in a format. arg is what follows
+// the name of a figure family (crux-DIM, metric-NAME), "" for the others.
+type figureRoute func(c echo.Context, arg, format string) error
+
+// figureTable names a page's figure files: the key is the file name without
+// its format, or a family's prefix ending in "-". routes.go lists each
+// page's table, so every figure URL is listed there.
+type figureTable map[string]figureRoute
+
+// handler serves NAME.FORMAT from the table.
+func (t figureTable) handler(c echo.Context) error {
+	name := c.Param("file")
+	ext := strings.TrimPrefix(path.Ext(name), ".")
+	base := strings.TrimSuffix(name, path.Ext(name))
+	if _, ok := figures.Formats[ext]; !ok {
+		return notFound(fmt.Sprintf("figure %q (formats: png, svg, pdf)", name))
+	}
+	if draw, ok := t[base]; ok && !strings.HasSuffix(base, "-") {
+		return draw(c, "", ext)
+	}
+	for key, draw := range t {
+		if arg, ok := strings.CutPrefix(base, key); ok && strings.HasSuffix(key, "-") && arg != "" {
+			return draw(c, arg, ext)
+		}
+	}
+	names := make([]string, 0, len(t))
+	for k := range t {
+		if strings.HasSuffix(k, "-") {
+			k += "NAME"
+		}
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return notFound(fmt.Sprintf("figure %q (figures here: %s)", name, strings.Join(names, ", ")))
 }

@@ -3,7 +3,6 @@ package web
 import (
 	"fmt"
 	"math"
-	"path"
 	"strings"
 	"unicode/utf8"
 
@@ -22,33 +21,15 @@ const (
 	pairsLengthPoints = 5000 // most dots the length figure draws
 )
 
-// pairsFigureFile serves /pairs/:dataset/figures/NAME.FORMAT: strength,
-// heatmap and length from the explorer, models from the models page.
-func (s *Server) pairsFigureFile(c echo.Context) error {
-	name := c.Param("file")
-	ext := strings.TrimPrefix(path.Ext(name), ".")
-	base := strings.TrimSuffix(name, path.Ext(name))
-	if _, ok := figures.Formats[ext]; !ok {
-		return notFound(fmt.Sprintf("figure %q (formats: png, svg, pdf)", name))
+// pairsFigure turns a figure of the explorer's request into a figure route.
+func (s *Server) pairsFigure(draw func(echo.Context, *pairsReq, string) error) figureRoute {
+	return func(c echo.Context, _, ext string) error {
+		r, err := s.pairsRequest(c)
+		if err != nil {
+			return err
+		}
+		return draw(c, r, ext)
 	}
-	var draw func(echo.Context, *pairsReq, string) error
-	switch base {
-	case "strength":
-		draw = s.pairsStrengthFigure
-	case "heatmap":
-		draw = s.pairsHeatmapFigure
-	case "length":
-		draw = s.pairsLengthFigure
-	case "models":
-		draw = s.pairsModelsFigure
-	default:
-		return notFound(fmt.Sprintf("figure %q (figures: strength, heatmap, length, models)", name))
-	}
-	r, err := s.pairsRequest(c)
-	if err != nil {
-		return err
-	}
-	return draw(c, r, ext)
 }
 
 // figureStem is a dataset id made safe for a file name.

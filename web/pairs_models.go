@@ -150,7 +150,7 @@ func (s *Server) showPairsModels(c echo.Context) error {
 			}
 			row.Cells = append(row.Cells, cell)
 		}
-		row.Rate = "–"
+		row.Rate = views.Undefined
 		if n := row.Wins + row.Losses; n > 0 {
 			if e, err := analysis.Wilson(float64(row.Wins), n, pairsConfidence); err == nil {
 				row.Rate = views.FmtEstimate(float64(row.Wins)/float64(n), e.Lo, e.Hi, 2)

@@ -29,7 +29,13 @@ func (s *Server) routes(e *echo.Echo) {
 
 	// AnnotatedPairs explorer.
 	e.GET("/pairs/:dataset/table.csv", s.pairsTableCSV, heavy)
-	e.GET("/pairs/:dataset/figures/:file", s.pairsFigureFile, heavy)
+	// Figures are NAME.png, NAME.svg or NAME.pdf, with NAME from the table.
+	e.GET("/pairs/:dataset/figures/:file", figureTable{
+		"strength": s.pairsFigure(s.pairsStrengthFigure),
+		"heatmap":  s.pairsFigure(s.pairsHeatmapFigure),
+		"length":   s.pairsFigure(s.pairsLengthFigure),
+		"models":   s.pairsFigure(s.pairsModelsFigure),
+	}.handler, heavy)
 	e.GET("/pairs/:dataset/models", s.showPairsModels, heavy)
 	e.GET("/pairs/:dataset/models.csv", s.pairsModelsCSV, heavy)
 	e.GET("/pairs/:dataset/ranking.csv", s.pairsRankingCSV, heavy)
@@ -43,7 +49,15 @@ func (s *Server) routes(e *echo.Echo) {
 	// Experiments and audits.
 	e.GET("/experiments/:exp", s.showExperiment, heavy)
 	e.GET("/experiments/:exp/scores.csv", s.experimentScoresCSV, heavy)
-	e.GET("/experiments/:exp/figures/:file", s.experimentFigureFile, heavy)
+	e.GET("/experiments/:exp/figures/:file", figureTable{
+		"scores":   func(c echo.Context, _, _ string) error { return s.experimentFigure(c) },
+		"crux-":    s.cruxFigure, // crux-DIMENSION
+		"rwr":      func(c echo.Context, _, ext string) error { return s.rwrFigure(c, ext) },
+		"transfer": func(c echo.Context, _, ext string) error { return s.transferFigure(c, ext) },
+		"cycles":   func(c echo.Context, _, ext string) error { return s.cyclesFigure(c, ext) },
+		"dose":     func(c echo.Context, _, ext string) error { return s.doseFigure(c, ext) },
+		"refresh":  func(c echo.Context, _, ext string) error { return s.refreshFigure(c, ext) },
+	}.handler, heavy)
 	e.GET("/experiments/:exp/crux", s.showCrux, heavy)
 	e.GET("/experiments/:exp/rwr", s.showRWR, heavy)
 	e.GET("/experiments/:exp/transfer", s.showTransfer, heavy)
@@ -59,7 +73,10 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/experiments/:exp/ranking.csv", s.rankingCSV, heavy)
 	e.GET("/judgments/:id", s.showJudgment)
 	e.GET("/runs/:run", s.showRun)
-	e.GET("/runs/:run/figures/:file", s.runFigure, heavy)
+	e.GET("/runs/:run/figures/:file", figureTable{
+		"curves":  s.runCurvesFigure,
+		"metric-": s.runMetricFigure, // metric-NAME, a training-time scalar
+	}.handler, heavy)
 	e.GET("/runs/:run/checkpoints.csv", s.runCheckpointsCSV)
 	e.GET("/runs/:run/metrics.csv", s.runMetricsCSV)
 	e.GET("/runs/:run/strategies.csv", s.runStrategiesCSV)

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"path"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/views"
@@ -142,15 +140,8 @@ func strategyTable(counts []data.LabelCount, cps []auditorScores) views.Strategy
 	return t
 }
 
-// runFigure serves curves.{fmt} (dimensions over training) and
-// metric-NAME.{fmt} (a training-time scalar over steps).
-func (s *Server) runFigure(c echo.Context) error {
-	name := c.Param("file")
-	ext := strings.TrimPrefix(path.Ext(name), ".")
-	base := strings.TrimSuffix(name, path.Ext(name))
-	if _, ok := figures.Formats[ext]; !ok {
-		return notFound(fmt.Sprintf("figure %q", name))
-	}
+// runCurvesFigure draws the evaluation dimensions over training.
+func (s *Server) runCurvesFigure(c echo.Context, _, ext string) error {
 	run, st, cps, err := s.runContext(c)
 	if err != nil {
 		return err
@@ -161,25 +152,27 @@ func (s *Server) runFigure(c echo.Context) error {
 			xLabel = "epoch"
 		}
 	}
-	if base == "curves" {
-		var series []figures.Series
-		for _, k := range dimensionKeys[:5] {
-			s := figures.Series{Name: dimensionTitles[k]}
-			for _, a := range cps {
-				e := a.Score[k]
-				s.Points = append(s.Points, figures.Point{X: checkpointX(a.Auditor), Value: e.Value, Lo: e.Lo, Hi: e.Hi})
-			}
-			series = append(series, s)
+	var series []figures.Series
+	for _, k := range dimensionKeys[:5] {
+		s := figures.Series{Name: dimensionTitles[k]}
+		for _, a := range cps {
+			e := a.Score[k]
+			s.Points = append(s.Points, figures.Point{X: checkpointX(a.Auditor), Value: e.Value, Lo: e.Lo, Hi: e.Hi})
 		}
-		p, err := figures.Lines(run.Name+": evaluation over training (95% CI)", xLabel, "score (0–100)", series)
-		if err != nil {
-			return err
-		}
-		return writeFigure(c, p, figures.ColumnWidth*1.6, figures.ColumnWidth, ext, st.Exp.ID+"-"+run.ID+"-curves")
+		series = append(series, s)
 	}
-	metric, ok := strings.CutPrefix(base, "metric-")
-	if !ok {
-		return notFound(fmt.Sprintf("figure %q (run figures are curves.svg and metric-NAME.svg)", name))
+	p, err := figures.Lines(run.Name+": evaluation over training (95% CI)", xLabel, "score (0–100)", series)
+	if err != nil {
+		return err
+	}
+	return writeFigure(c, p, figures.ColumnWidth*1.6, figures.ColumnWidth, ext, st.Exp.ID+"-"+run.ID+"-curves")
+}
+
+// runMetricFigure draws a training-time scalar over steps.
+func (s *Server) runMetricFigure(c echo.Context, metric, ext string) error {
+	run, st, _, err := s.runContext(c)
+	if err != nil {
+		return err
 	}
 	metrics, err := s.store.RunMetrics(c.Request().Context(), st.Exp.ID, run.ID)
 	if err != nil {

@@ -18,9 +18,6 @@ import (
 
 // Config holds the server's settings.
 type Config struct {
-	// ReadOnly means nothing may change data over HTTP (no route does today;
-	// the flag is kept so a future upload route has to honour it).
-	ReadOnly bool
 	// NoResponseCache turns off the cache of whole responses, so that
 	// benchmarks measure the work behind a page rather than a cache hit.
 	NoResponseCache bool

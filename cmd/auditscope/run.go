@@ -148,6 +148,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *readOnly && len(paths) > 0 {
 		return usageError{"--read-only cannot import PATHs; import them first with auditscope import"}
 	}
+	if *name != "" && len(paths) > 1 {
+		return usageError{"--name names one import; give one PATH with it"}
+	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	start := time.Now()
 	store, err := data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: *readOnly, MemoryLimit: *memLimit})
@@ -178,7 +181,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout, r.String())
 		}
 	}
-	srv := web.New(store, logger, web.Config{ReadOnly: *readOnly || store.ReadOnly()})
+	srv := web.New(store, logger, web.Config{})
 	ln, err := net.Listen("tcp", *addr)
 	if err == nil {
 		go srv.Warm(ctx)
@@ -335,7 +338,7 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer store.Close()
-	srv := web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{ReadOnly: true})
+	srv := web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{})
 	body, status, err := web.Get(srv.Handler(), paths[0])
 	if err != nil {
 		return err

@@ -63,6 +63,14 @@ func TestHelp(t *testing.T) {
 	if _, _, err := runCmd(t, "import", "x.json"); exitCode(err) != 2 {
 		t.Errorf("import without --db: exit %d, want 2", exitCode(err))
 	}
+	// One --name for several inputs would make them clash or replace each
+	// other: both commands refuse it.
+	for _, cmd := range []string{"serve", "import"} {
+		_, _, err := runCmd(t, cmd, "--db", filepath.Join(t.TempDir(), "n.duckdb"), "--name", "x", "a.json", "b.json")
+		if exitCode(err) != 2 || !strings.Contains(err.Error(), "--name") {
+			t.Errorf("%s --name with two paths: %v (exit %d), want a usage error", cmd, err, exitCode(err))
+		}
+	}
 }
 
 func TestImportFixtures(t *testing.T) {

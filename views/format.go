@@ -1,0 +1,19 @@
+package views
+
+import (
+	"math"
+	"strconv"
+)
+
+// Undefined is how every page shows a number that does not exist: a rate
+// over nothing, a correlation of fewer than three points, a failed fit.
+const Undefined = "–"
+
+// Num formats v with the given decimals, or Undefined when v is NaN. Every
+// number on the pages goes through it, so one rule rounds them all.
+func Num(v float64, decimals int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return Undefined
+	}
+	return strconv.FormatFloat(v, 'f', decimals, 64)
+}
