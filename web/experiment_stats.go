@@ -2,14 +2,14 @@ package web
 
 import (
 	"context"
-	"hash/fnv"
-	"math"
 	"runtime"
 	"sync"
 
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bundle"
+
+	"github.com/auditscope/auditscope/analysis/experiment"
 )
 
 // Dimension keys, in display order; they are also the column keys of the
@@ -71,45 +71,32 @@ func (c statsCache) get(ctx context.Context, store *data.Store, exp string) (*ex
 	})
 }
 
-// bootstrapSeed is the random seed of one auditor's bootstrap of one
-// dimension: a hash of their names, so adding or reordering auditors leaves
-// every other auditor's interval as it was.
-func bootstrapSeed(exp, auditor, dimension string) uint64 {
-	h := fnv.New64a()
-	for _, s := range []string{exp, auditor, dimension} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return h.Sum64()
+// auditorStats computes one auditor's dimensions and detection rates.
+func auditorStats(exp string, a data.Auditor, in *experiment.Inputs) (auditorScores, error) {
+	sc, err := experiment.Score(*in, bootstrapResamples, experiment.Seed(exp, a.ID, experiment.Composite))
+	return auditorScores{Auditor: a, Score: sc.Score, N: sc.N}, err
 }
 
-// auditorStats computes one auditor's dimensions and detection rates.
-func auditorStats(a data.Auditor, in analysis.DimensionInput, stc, def []bool, seed uint64) (auditorScores, error) {
-	d, err := analysis.Dimensions(in, 0.95, bootstrapResamples, seed)
-	if err != nil {
-		return auditorScores{}, err
-	}
-	sc := auditorScores{Auditor: a, Score: map[string]analysis.Estimate{}, N: map[string]int{}}
-	set := func(k string, s analysis.DimensionScore) {
-		sc.Score[k], sc.N[k] = s.Estimate, s.N
-	}
-	set("audit_quality", d.AuditQuality)
-	set("fp_calibration", d.FPCalibration)
-	set("production", d.Production)
-	set("realism", d.Realism)
-	set("composite", d.Composite)
-	for k, v := range map[string][]bool{"auditbench_stc": stc, "auditbench_default": def} {
-		est := analysis.Estimate{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
-		if len(v) > 0 {
-			r, err := analysis.DetectionRate(v, 0.95)
-			if err != nil {
-				return auditorScores{}, err
-			}
-			est = analysis.Estimate{Value: 100 * r.Value, Lo: 100 * r.Lo, Hi: 100 * r.Hi}
+// evalAudits maps the store's audit outcomes to the domain's.
+func evalAudits(in []data.EvalAudit) []experiment.Audit {
+	out := make([]experiment.Audit, len(in))
+	for i, a := range in {
+		x := experiment.Audit{Auditor: a.Auditor, Eval: a.Eval, Seed: a.Seed}
+		if a.Quality.Valid {
+			x.Quality = &a.Quality.Float64
 		}
-		sc.Score[k], sc.N[k] = est, len(v)
+		if a.ProductionValue.Valid {
+			x.ProductionValue = &a.ProductionValue.Float64
+		}
+		if a.FalsePositive.Valid {
+			x.FalsePositive = &a.FalsePositive.Bool
+		}
+		if a.Detected.Valid {
+			x.Detected = &a.Detected.Bool
+		}
+		out[i] = x
 	}
-	return sc, nil
+	return out
 }
 
 func computeExperimentStats(ctx context.Context, store *data.Store, exp string) (*experimentStats, error) {
@@ -133,52 +120,15 @@ func computeExperimentStats(ctx context.Context, store *data.Store, exp string) 
 	if err != nil {
 		return nil, err
 	}
-	type acc struct {
-		in           analysis.DimensionInput
-		stc, def     []bool
-		hasAnyResult bool
+	ids := make([]string, len(auditors))
+	for i, a := range auditors {
+		ids[i] = a.ID
 	}
-	per := map[string]*acc{}
-	for _, a := range auditors {
-		per[a.ID] = &acc{}
+	judgments := make([]experiment.RealismJudgment, len(realism))
+	for i, j := range realism {
+		judgments[i] = experiment.RealismJudgment{Auditor: j.Auditor, OtherAuditor: j.OtherAuditor, Outcome: j.Outcome}
 	}
-	for _, a := range audits {
-		x := per[a.Auditor]
-		if x == nil {
-			continue
-		}
-		switch a.Eval {
-		case bundle.EvalAuditQuality:
-			if a.Quality.Valid {
-				x.in.Quality = append(x.in.Quality, a.Quality.Float64)
-			}
-		case bundle.EvalFPCalibration:
-			if a.FalsePositive.Valid {
-				x.in.FalsePositive = append(x.in.FalsePositive, a.FalsePositive.Bool)
-			}
-		case bundle.EvalProduction:
-			if a.ProductionValue.Valid {
-				x.in.Production = append(x.in.Production, analysis.ProductionAudit{Seed: a.Seed, Value: a.ProductionValue.Float64})
-			}
-		case bundle.EvalAuditBenchSTC:
-			if a.Detected.Valid {
-				x.stc = append(x.stc, a.Detected.Bool)
-			}
-		case bundle.EvalAuditBenchDefault:
-			if a.Detected.Valid {
-				x.def = append(x.def, a.Detected.Bool)
-			}
-		}
-	}
-	for _, j := range realism {
-		// Only the audit side of an audit-vs-real judgment counts.
-		if j.OtherAuditor != "" {
-			continue
-		}
-		if x := per[j.Auditor]; x != nil {
-			x.in.Realism = append(x.in.Realism, j.Outcome)
-		}
-	}
+	per := experiment.Gather(ids, evalAudits(audits), judgments)
 	st := &experimentStats{Exp: e, Runs: runs, Auditors: make([]auditorScores, len(auditors)), Audits: audits}
 	// Each auditor's bootstrap is independent: spread them over the cores.
 	errs := make([]error, len(auditors))
@@ -189,8 +139,7 @@ func computeExperimentStats(ctx context.Context, store *data.Store, exp string) 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				x := per[auditors[i].ID]
-				st.Auditors[i], errs[i] = auditorStats(auditors[i], x.in, x.stc, x.def, bootstrapSeed(exp, auditors[i].ID, "composite"))
+				st.Auditors[i], errs[i] = auditorStats(exp, auditors[i], per[auditors[i].ID])
 			}
 		}()
 	}

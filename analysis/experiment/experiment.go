@@ -1,0 +1,142 @@
+// Package experiment turns an alignment-audit experiment's audits and
+// realism judgments into each auditor's evaluation dimensions and detection
+// rates (docs/DOMAIN.md): which audits feed which dimension, and the
+// statistics of package analysis over them. It is pure Go over plain types:
+// the web server fills them from the store and shows the results.
+package experiment
+
+import (
+	"hash/fnv"
+	"math"
+
+	"github.com/auditscope/auditscope/analysis"
+)
+
+// The evals an audit can belong to (bundle.Evals).
+const (
+	EvalAuditQuality      = "audit_quality"
+	EvalFPCalibration     = "fp_calibration"
+	EvalProduction        = "production"
+	EvalAuditBenchSTC     = "auditbench_stc"
+	EvalAuditBenchDefault = "auditbench_default"
+)
+
+// Audit is what the dimensions read of one audit. A nil outcome is one the
+// audit does not carry.
+type Audit struct {
+	Auditor, Eval, Seed string
+	Quality             *float64 // 0–100, audit_quality
+	ProductionValue     *float64 // 0–100, production
+	FalsePositive       *bool    // fp_calibration
+	Detected            *bool    // auditbench_*
+}
+
+// RealismJudgment is a realism judgment seen from one auditor's side.
+type RealismJudgment struct {
+	Auditor      string
+	OtherAuditor string // "" when the other side is a real conversation
+	Outcome      string // win, loss or tie from the auditor's side
+}
+
+// Inputs is what one auditor's statistics are computed from.
+type Inputs struct {
+	analysis.DimensionInput
+	STC, Default []bool // AuditBench detections, short-transcript and default
+}
+
+// Gather sorts audits and realism judgments into each auditor's inputs.
+// Audits and judgments of auditors not listed are ignored, as are outcomes
+// an audit's eval does not use. Only audit-versus-real realism judgments
+// count: a judgment between two audits says nothing about realism.
+func Gather(auditors []string, audits []Audit, realism []RealismJudgment) map[string]*Inputs {
+	per := make(map[string]*Inputs, len(auditors))
+	for _, a := range auditors {
+		per[a] = &Inputs{}
+	}
+	for _, a := range audits {
+		x := per[a.Auditor]
+		if x == nil {
+			continue
+		}
+		switch {
+		case a.Eval == EvalAuditQuality && a.Quality != nil:
+			x.Quality = append(x.Quality, *a.Quality)
+		case a.Eval == EvalFPCalibration && a.FalsePositive != nil:
+			x.FalsePositive = append(x.FalsePositive, *a.FalsePositive)
+		case a.Eval == EvalProduction && a.ProductionValue != nil:
+			x.Production = append(x.Production, analysis.ProductionAudit{Seed: a.Seed, Value: *a.ProductionValue})
+		case a.Eval == EvalAuditBenchSTC && a.Detected != nil:
+			x.STC = append(x.STC, *a.Detected)
+		case a.Eval == EvalAuditBenchDefault && a.Detected != nil:
+			x.Default = append(x.Default, *a.Detected)
+		}
+	}
+	for _, j := range realism {
+		if j.OtherAuditor != "" {
+			continue
+		}
+		if x := per[j.Auditor]; x != nil {
+			x.Realism = append(x.Realism, j.Outcome)
+		}
+	}
+	return per
+}
+
+// Dimension keys of Scores.
+const (
+	AuditQuality      = "audit_quality"
+	FPCalibration     = "fp_calibration"
+	Production        = "production"
+	Realism           = "realism"
+	Composite         = "composite"
+	AuditBenchSTC     = "auditbench_stc"
+	AuditBenchDefault = "auditbench_default"
+)
+
+// Scores is one auditor's estimate and sample size per dimension key.
+type Scores struct {
+	Score map[string]analysis.Estimate
+	N     map[string]int
+}
+
+// Score computes an auditor's four dimensions and composite (95% intervals;
+// the composite's by a bootstrap of resamples draws from seed) and the
+// AuditBench detection rates in percent (Wilson intervals). A rate over no
+// audits is NaN.
+func Score(in Inputs, resamples int, seed uint64) (Scores, error) {
+	d, err := analysis.Dimensions(in.DimensionInput, 0.95, resamples, seed)
+	if err != nil {
+		return Scores{}, err
+	}
+	sc := Scores{Score: map[string]analysis.Estimate{}, N: map[string]int{}}
+	for k, s := range map[string]analysis.DimensionScore{
+		AuditQuality: d.AuditQuality, FPCalibration: d.FPCalibration, Production: d.Production,
+		Realism: d.Realism, Composite: d.Composite,
+	} {
+		sc.Score[k], sc.N[k] = s.Estimate, s.N
+	}
+	for k, v := range map[string][]bool{AuditBenchSTC: in.STC, AuditBenchDefault: in.Default} {
+		est := analysis.Estimate{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+		if len(v) > 0 {
+			r, err := analysis.DetectionRate(v, 0.95)
+			if err != nil {
+				return Scores{}, err
+			}
+			est = analysis.Estimate{Value: 100 * r.Value, Lo: 100 * r.Lo, Hi: 100 * r.Hi}
+		}
+		sc.Score[k], sc.N[k] = est, len(v)
+	}
+	return sc, nil
+}
+
+// Seed is the random seed of one auditor's bootstrap of one dimension: a
+// hash of the names, so adding, removing or reordering auditors leaves
+// every other auditor's interval as it was.
+func Seed(exp, auditor, dimension string) uint64 {
+	h := fnv.New64a()
+	for _, s := range []string{exp, auditor, dimension} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
