@@ -128,10 +128,10 @@ func (f auditQuery) orderBy() (string, []any, error) {
 	if f.Desc {
 		dir = " DESC"
 	}
-	if dim, ok := strings.CutPrefix(f.Sort, "score:"); ok {
+	switch {
+	case strings.HasPrefix(f.Sort, "score:"):
 		return " ORDER BY sort_score" + dir + " NULLS LAST, a.experiment, a.ord", nil, nil
-	} else if f.Sort == "" {
-		_ = dim
+	case f.Sort == "":
 		return " ORDER BY a.experiment, a.ord", nil, nil
 	}
 	col, ok := AuditSortColumns[f.Sort]
