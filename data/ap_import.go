@@ -575,126 +575,150 @@ const (
 // decodeComparisons reads the comparisons array. The reader only splits the
 // stream into values (jsontext checks the syntax as it goes); workers on every
 // core decode them into rows; the rows are appended in file order on this
-// goroutine's connection. At most a few batches are in flight, so memory stays
-// bounded however long the file is.
+// goroutine's connection. At most a few batches, and apInFlightBytes of JSON,
+// are in flight, so memory stays bounded however long the file is.
 func decodeComparisons(ctx context.Context, dec *jsontext.Decoder, file string, l *apLoader) error {
-	v2 := strings.HasPrefix(l.meta.Version, "2")
-	haveMeta := l.haveMeta
 	workers := runtime.GOMAXPROCS(0)
-	work := make(chan *apBatch, workers)
-	ordered := make(chan *apBatch, 2*workers)
+	p := &apPipeline{ctx: ctx, dec: dec, file: file, l: l,
+		work: make(chan *apBatch, workers), ordered: make(chan *apBatch, 2*workers), stop: make(chan struct{}),
+		budget: apInFlightBytes}
+	if l.bound != nil {
+		p.budget = max(p.budget, l.bound.Max+l.bound.Slack)
+	}
+	p.inFlight = semaphore.NewWeighted(p.budget)
+	v2, haveMeta := strings.HasPrefix(l.meta.Version, "2"), l.haveMeta
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for b := range work {
+			for b := range p.work {
 				b.decode(file, v2, haveMeta)
 				close(b.done)
 			}
 		}()
 	}
-	budget := int64(apInFlightBytes)
-	if l.bound != nil {
-		budget = max(budget, l.bound.Max+l.bound.Slack)
-	}
-	inFlight := semaphore.NewWeighted(budget)
-	// The appender consumes batches in order and stops at the first error.
 	appendErr := make(chan error, 1)
-	stop := make(chan struct{})
-	go func() {
-		var err error
-		for b := range ordered {
-			<-b.done
-			inFlight.Release(b.held)
-			if err != nil {
-				continue // drain
-			}
-			if err = b.err; err == nil {
-				for _, r := range b.rows {
-					if err = l.add(r); err != nil {
-						break
-					}
-				}
-			}
-			if err != nil {
-				close(stop)
-			}
-		}
-		appendErr <- err
-	}()
-	readErr := func() error {
-		defer func() {
-			close(work)
-			close(ordered)
-		}()
-		b := &apBatch{done: make(chan struct{})}
-		send := func() bool {
-			select {
-			case ordered <- b:
-			case <-stop:
-				return false
-			}
-			select {
-			case work <- b:
-			case <-stop:
-				close(b.done)
-				return false
-			}
-			b = &apBatch{start: b.start + len(b.raws), done: make(chan struct{})}
-			return true
-		}
-		// hold takes n bytes of the in-flight budget. The batch being
-		// filled is sent first when the budget is short, so that what is
-		// held can always be released.
-		hold := func(n int64) (bool, error) {
-			n = min(n, budget)
-			if !inFlight.TryAcquire(n) {
-				if len(b.raws) > 0 && !send() {
-					return false, nil
-				}
-				if err := inFlight.Acquire(ctx, n); err != nil {
-					return false, err
-				}
-			}
-			b.held += n
-			return true, nil
-		}
-		for i := 0; dec.PeekKind() != ']'; i++ {
-			if i%4096 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			start := dec.InputOffset()
-			l.markValue(dec)
-			raw, err := dec.ReadValue()
-			if err != nil {
-				return l.overLimit(err, "comparisons["+strconv.Itoa(i)+"]", start, func(err error) error { return jsonErrV2(file, dec, err) })
-			}
-			// Where the value starts, past the whitespace before it, so
-			// that an error in it names the comparison's line.
-			off := dec.InputOffset() - int64(len(raw))
-			if ok, err := hold(int64(len(raw))); err != nil || !ok {
-				return err
-			}
-			// ReadValue's bytes are only valid until the next read.
-			b.raws = append(b.raws, bytes.Clone(raw))
-			b.offs = append(b.offs, off)
-			if (len(b.raws) == apBatchSize || b.held >= apBatchBytes) && !send() {
-				return nil
-			}
-		}
-		if len(b.raws) > 0 {
-			send()
-		}
-		return nil
-	}()
+	go func() { appendErr <- p.appendInOrder() }()
+	readErr := p.read()
 	wg.Wait()
 	if err := <-appendErr; err != nil {
 		return err
 	}
 	return readErr
+}
+
+// apPipeline is one comparisons array on its way from the reader through
+// the decoding workers to the appender.
+type apPipeline struct {
+	ctx           context.Context
+	dec           *jsontext.Decoder
+	file          string
+	l             *apLoader
+	work, ordered chan *apBatch // to the workers; to the appender, in file order
+	stop          chan struct{} // closed by the appender at its first error
+	inFlight      *semaphore.Weighted
+	budget        int64
+	cur           *apBatch // the batch being filled
+}
+
+// appendInOrder appends the batches' rows in file order and stops at the
+// first error, draining the rest so the reader and workers can end.
+func (p *apPipeline) appendInOrder() error {
+	var err error
+	for b := range p.ordered {
+		<-b.done
+		p.inFlight.Release(b.held)
+		if err != nil {
+			continue // drain
+		}
+		if err = b.err; err == nil {
+			for _, r := range b.rows {
+				if err = p.l.add(r); err != nil {
+					break
+				}
+			}
+		}
+		if err != nil {
+			close(p.stop)
+		}
+	}
+	return err
+}
+
+// read splits the array into comparisons and hands them on in batches.
+func (p *apPipeline) read() error {
+	defer func() {
+		close(p.work)
+		close(p.ordered)
+	}()
+	p.cur = &apBatch{done: make(chan struct{})}
+	for i := 0; p.dec.PeekKind() != ']'; i++ {
+		if i%4096 == 0 {
+			if err := p.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		start := p.dec.InputOffset()
+		p.l.markValue(p.dec)
+		raw, err := p.dec.ReadValue()
+		if err != nil {
+			return p.l.overLimit(err, "comparisons["+strconv.Itoa(i)+"]", start, func(err error) error { return jsonErrV2(p.file, p.dec, err) })
+		}
+		// Where the value starts, past the whitespace before it, so that an
+		// error in it names the comparison's line.
+		off := p.dec.InputOffset() - int64(len(raw))
+		if ok, err := p.hold(int64(len(raw))); err != nil || !ok {
+			return err
+		}
+		// ReadValue's bytes are only valid until the next read.
+		b := p.cur
+		b.raws = append(b.raws, bytes.Clone(raw))
+		b.offs = append(b.offs, off)
+		if (len(b.raws) == apBatchSize || b.held >= apBatchBytes) && !p.send() {
+			return nil
+		}
+	}
+	if len(p.cur.raws) > 0 {
+		p.send()
+	}
+	return nil
+}
+
+// send hands the batch being filled to the appender and a worker and
+// starts the next; false once the appender has stopped.
+func (p *apPipeline) send() bool {
+	b := p.cur
+	select {
+	case p.ordered <- b:
+	case <-p.stop:
+		return false
+	}
+	select {
+	case p.work <- b:
+	case <-p.stop:
+		close(b.done)
+		return false
+	}
+	p.cur = &apBatch{start: b.start + len(b.raws), done: make(chan struct{})}
+	return true
+}
+
+// hold takes n bytes of the in-flight budget. The batch being filled is
+// sent first when the budget is short, so that what is held can always be
+// released.
+func (p *apPipeline) hold(n int64) (bool, error) {
+	n = min(n, p.budget)
+	if !p.inFlight.TryAcquire(n) {
+		if len(p.cur.raws) > 0 && !p.send() {
+			return false, nil
+		}
+		if err := p.inFlight.Acquire(p.ctx, n); err != nil {
+			return false, err
+		}
+	}
+	p.cur.held += n
+	return true, nil
 }
 
 // decode turns the batch's JSON into rows, or the first error with its

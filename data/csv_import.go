@@ -85,53 +85,23 @@ func readPreferenceCSV(ctx context.Context, r io.Reader, file, defID string, l *
 		return &InputError{File: file, Line: lineAt(file, off), Offset: -1, Msg: limit.Message("a record starting on this line", l.bound.Max)}
 	}
 	header, err := cr.Read()
-	if err != nil && err != io.EOF {
+	switch {
+	case err == io.EOF:
+		return &InputError{File: file, Line: 1, Offset: -1, Msg: "empty file: want a header with text_a, text_b and preferred_text"}
+	case err != nil:
 		return tooLarge(err)
 	}
 	if l.bound != nil {
 		l.bound.Mark(cr.InputOffset())
 	}
-	if err == io.EOF {
-		return &InputError{File: file, Line: 1, Offset: -1, Msg: "empty file: want a header with text_a, text_b and preferred_text"}
-	}
+	cols, err := csvHeader(file, header)
 	if err != nil {
-		return csvErr(file, err)
+		return err
 	}
-	header = append([]string(nil), header...)
-	col := map[string]int{}
-	for i, h := range header {
-		if !utf8.ValidString(h) {
-			return &InputError{File: file, Line: 1, Offset: -1, Msg: "header is not valid UTF-8"}
-		}
-		if h == "" && i == 0 {
-			header[i] = "index" // pandas' unnamed index column
-			h = "index"
-		}
-		if _, dup := col[h]; dup {
-			return &InputError{File: file, Line: 1, Offset: -1, Path: h, Msg: "duplicate column"}
-		}
-		col[h] = i
-	}
-	for _, need := range []string{"text_a", "text_b", "preferred_text"} {
-		if _, ok := col[need]; !ok {
-			return &InputError{File: file, Line: 1, Offset: -1, Path: need, Msg: "missing column: a preference CSV needs text_a, text_b and preferred_text"}
-		}
-	}
-	promptCol := "prompt"
-	if _, ok := col[promptCol]; !ok {
-		promptCol = "input"
-	}
-	known := map[string]bool{"text_a": true, "text_b": true, "preferred_text": true, "model_a": true, "model_b": true, promptCol: true}
-	for _, h := range header {
-		if !known[h] {
+	for _, h := range cols.header {
+		if !cols.known[h] {
 			l.addMetaKey(h)
 		}
-	}
-	get := func(rec []string, name string) string {
-		if i, ok := col[name]; ok && i < len(rec) {
-			return rec[i]
-		}
-		return ""
 	}
 	for row := 0; ; row++ {
 		if row%4096 == 0 {
@@ -152,35 +122,85 @@ func readPreferenceCSV(ctx context.Context, r io.Reader, file, defID string, l *
 		line, _ := cr.FieldPos(0)
 		for i, v := range rec {
 			if !utf8.ValidString(v) {
-				return &InputError{File: file, Line: line, Offset: -1, Path: header[i], Msg: "not valid UTF-8"}
+				return &InputError{File: file, Line: line, Offset: -1, Path: cols.header[i], Msg: "not valid UTF-8"}
 			}
 		}
-		// The row number is the id: index columns repeat in concatenated
-		// files, and the index stays available as metadata.
-		id := strconv.Itoa(row)
-		r := apRow{id: id, prompt: get(rec, promptCol), textA: get(rec, "text_a"), textB: get(rec, "text_b"),
-			modelA: get(rec, "model_a"), modelB: get(rec, "model_b")}
-		pref := get(rec, "preferred_text")
-		v := apVote{annotator: defID}
-		if pref != "" {
-			v.pref = &pref
-		}
-		r.votes = []apVote{v}
-		meta := map[string]string{}
-		for _, h := range header {
-			if !known[h] {
-				val := get(rec, h)
-				r.metaPairs = append(r.metaPairs, [2]string{h, val})
-				meta[h] = val
-			}
-		}
-		if len(meta) > 0 {
-			r.metadata = mustJSON(meta)
-		}
-		if err := l.add(r); err != nil {
+		if err := l.add(cols.row(rec, row, defID)); err != nil {
 			return err
 		}
 	}
+}
+
+// csvColumns is a preference CSV's header: where each column is, which
+// column holds the prompt, and which are the comparison's own (the others
+// are metadata).
+type csvColumns struct {
+	header    []string
+	col       map[string]int
+	promptCol string
+	known     map[string]bool
+}
+
+// csvHeader checks a header and names its columns.
+func csvHeader(file string, header []string) (csvColumns, error) {
+	c := csvColumns{header: append([]string(nil), header...), col: map[string]int{}}
+	for i, h := range c.header {
+		if !utf8.ValidString(h) {
+			return c, &InputError{File: file, Line: 1, Offset: -1, Msg: "header is not valid UTF-8"}
+		}
+		if h == "" && i == 0 {
+			c.header[i] = "index" // pandas' unnamed index column
+			h = "index"
+		}
+		if _, dup := c.col[h]; dup {
+			return c, &InputError{File: file, Line: 1, Offset: -1, Path: h, Msg: "duplicate column"}
+		}
+		c.col[h] = i
+	}
+	for _, need := range []string{"text_a", "text_b", "preferred_text"} {
+		if _, ok := c.col[need]; !ok {
+			return c, &InputError{File: file, Line: 1, Offset: -1, Path: need, Msg: "missing column: a preference CSV needs text_a, text_b and preferred_text"}
+		}
+	}
+	c.promptCol = "prompt"
+	if _, ok := c.col[c.promptCol]; !ok {
+		c.promptCol = "input"
+	}
+	c.known = map[string]bool{"text_a": true, "text_b": true, "preferred_text": true, "model_a": true, "model_b": true, c.promptCol: true}
+	return c, nil
+}
+
+func (c csvColumns) get(rec []string, name string) string {
+	if i, ok := c.col[name]; ok && i < len(rec) {
+		return rec[i]
+	}
+	return ""
+}
+
+// row is one record as a comparison voted on by the default annotator. The
+// row number is the id: index columns repeat in concatenated files, and the
+// index stays available as metadata.
+func (c csvColumns) row(rec []string, n int, defID string) apRow {
+	r := apRow{id: strconv.Itoa(n), prompt: c.get(rec, c.promptCol), textA: c.get(rec, "text_a"), textB: c.get(rec, "text_b"),
+		modelA: c.get(rec, "model_a"), modelB: c.get(rec, "model_b")}
+	pref := c.get(rec, "preferred_text")
+	v := apVote{annotator: defID}
+	if pref != "" {
+		v.pref = &pref
+	}
+	r.votes = []apVote{v}
+	meta := map[string]string{}
+	for _, h := range c.header {
+		if !c.known[h] {
+			val := c.get(rec, h)
+			r.metaPairs = append(r.metaPairs, [2]string{h, val})
+			meta[h] = val
+		}
+	}
+	if len(meta) > 0 {
+		r.metadata = mustJSON(meta)
+	}
+	return r
 }
 
 func csvErr(file string, err error) error {

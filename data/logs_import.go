@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -746,89 +748,20 @@ func (s *logSource) inspectAudit(f *logFile, h *inspect.Header, auditor string, 
 	if target == "" {
 		target = orUnknown(h.Eval.Model)
 	}
-	labels := map[string]string{"task": h.Eval.Task, "sample": smp.ID, "epoch": strconv.Itoa(smp.Epoch), "source": f.rel}
-	if h.Status != "" && h.Status != "success" {
-		labels["status"] = h.Status
-	}
-	if smp.Error != "" {
-		labels["error"] = smp.Error
-	}
-	if len(tags) > 0 {
-		labels["tags"] = strings.Join(tags, ", ")
-	}
-	for k, v := range smp.Metadata {
-		if reservedLabels[k] || strings.HasPrefix(k, "score:") {
-			k = "metadata." + k
-		}
-		labels[k] = jsonText(v)
-	}
-
-	// Scores: a number from 1 to 10 is a judge dimension; everything else
-	// is kept as a label score:NAME. A scorer giving one number per sample
-	// is a dimension only when all its numbers in the log are in range.
-	names := make([]string, 0, len(smp.Scores))
-	for n := range smp.Scores {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	scores := map[string]float64{}
-	var jo *petri.JudgeOutput
-	var summary []string
-	for _, name := range names {
-		sc := smp.Scores[name]
-		if !isObject(sc.Value) {
-			if v, ok := jsonNumber(sc.Value); ok && f.dims[name] {
-				scores[name] = v
-			} else {
-				labels["score:"+name] = jsonText(sc.Value)
-			}
-			line := name + ": " + jsonText(sc.Value)
-			if sc.Answer != "" {
-				line += " (answer: " + truncate(sc.Answer, 200) + ")"
-			}
-			summary = append(summary, line)
-			continue
-		}
-		var parts map[string]json.RawMessage
-		if err := json.Unmarshal(sc.Value, &parts); err != nil {
-			return nil, nil, &inspect.Error{File: f.path, Member: smp.Member, Path: "scores." + name + ".value", Offset: -1, Msg: err.Error()}
-		}
-		keys := make([]string, 0, len(parts))
-		for k := range parts {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		own := map[string]float64{}
-		for _, k := range keys {
-			v, ok := jsonNumber(parts[k])
-			if !ok || v < 1 || v > 10 {
-				labels["score:"+name+"."+k] = jsonText(parts[k])
-				continue
-			}
-			dim := k
-			if _, taken := scores[dim]; taken {
-				dim = name + "." + k
-			}
-			scores[dim] = v
-			own[k] = v
-		}
-		if jo == nil && isJudgeScore(name, &sc) {
-			out, jerr := judgeOutput(&sc, own)
-			if jerr != nil {
-				return nil, nil, &inspect.Error{File: f.path, Member: smp.Member, Path: "scores." + name + ".metadata." + jerr.path, Offset: -1, Msg: jerr.msg}
-			}
-			jo = out
-		}
+	labels := inspectLabels(f, h, smp, tags)
+	sc, err := inspectScores(f, smp, labels)
+	if err != nil {
+		return nil, nil, err
 	}
 	a := &bundle.Audit{ID: f.prefix + smp.Key(), Auditor: auditor, Eval: eval, Behavior: behavior, Seed: f.prefix + smp.ID,
 		Target: target, Labels: labels}
-	if len(scores) > 0 {
-		a.Scores = scores
+	if len(sc.dims) > 0 {
+		a.Scores = sc.dims
 	}
-	if jo != nil {
-		a.Summary = jo.Summary
+	if sc.judge != nil {
+		a.Summary = sc.judge.Summary
 	} else {
-		a.Summary = strings.Join(summary, "; ")
+		a.Summary = strings.Join(sc.summary, "; ")
 	}
 	for _, m := range smp.Messages {
 		if m.Role == "user" {
@@ -846,12 +779,93 @@ func (s *logSource) inspectAudit(f *logFile, h *inspect.Header, auditor string, 
 			Version:      "v3.0",
 			Description:  smp.Input,
 			Tags:         tags,
-			JudgeOutput:  jo,
+			JudgeOutput:  sc.judge,
 		},
 		Messages: smp.Messages,
 	}
 	a.Transcript = t
 	return a, t, nil
+}
+
+// inspectLabels are a sample's labels: where it comes from, its status,
+// tags and metadata.
+func inspectLabels(f *logFile, h *inspect.Header, smp *inspect.Sample, tags []string) map[string]string {
+	labels := map[string]string{"task": h.Eval.Task, "sample": smp.ID, "epoch": strconv.Itoa(smp.Epoch), "source": f.rel}
+	if h.Status != "" && h.Status != "success" {
+		labels["status"] = h.Status
+	}
+	if smp.Error != "" {
+		labels["error"] = smp.Error
+	}
+	if len(tags) > 0 {
+		labels["tags"] = strings.Join(tags, ", ")
+	}
+	for k, v := range smp.Metadata {
+		if reservedLabels[k] || strings.HasPrefix(k, "score:") {
+			k = "metadata." + k
+		}
+		labels[k] = jsonText(v)
+	}
+	return labels
+}
+
+// sampleScores is what a sample's scores become: judge dimensions, the
+// Petri judge's output if a scorer is one, and a line per scorer for the
+// summary.
+type sampleScores struct {
+	dims    map[string]float64
+	judge   *petri.JudgeOutput
+	summary []string
+}
+
+// inspectScores reads a sample's scores. A number from 1 to 10 is a judge
+// dimension; everything else is kept as a label score:NAME (added to
+// labels). A scorer giving one number per sample is a dimension only when
+// all its numbers in the log are in range.
+func inspectScores(f *logFile, smp *inspect.Sample, labels map[string]string) (sampleScores, error) {
+	out := sampleScores{dims: map[string]float64{}}
+	for _, name := range slices.Sorted(maps.Keys(smp.Scores)) {
+		sc := smp.Scores[name]
+		if !isObject(sc.Value) {
+			if v, ok := jsonNumber(sc.Value); ok && f.dims[name] {
+				out.dims[name] = v
+			} else {
+				labels["score:"+name] = jsonText(sc.Value)
+			}
+			line := name + ": " + jsonText(sc.Value)
+			if sc.Answer != "" {
+				line += " (answer: " + truncate(sc.Answer, 200) + ")"
+			}
+			out.summary = append(out.summary, line)
+			continue
+		}
+		var parts map[string]json.RawMessage
+		if err := json.Unmarshal(sc.Value, &parts); err != nil {
+			return out, &inspect.Error{File: f.path, Member: smp.Member, Path: "scores." + name + ".value", Offset: -1, Msg: err.Error()}
+		}
+		own := map[string]float64{}
+		for _, k := range slices.Sorted(maps.Keys(parts)) {
+			v, ok := jsonNumber(parts[k])
+			if !ok || v < 1 || v > 10 {
+				labels["score:"+name+"."+k] = jsonText(parts[k])
+				continue
+			}
+			dim := k
+			if _, taken := out.dims[dim]; taken {
+				dim = name + "." + k
+			}
+			out.dims[dim] = v
+			own[k] = v
+		}
+		if out.judge == nil && isJudgeScore(name, &sc) {
+			jo, jerr := judgeOutput(&sc, own)
+			if jerr != nil {
+				return out, &inspect.Error{File: f.path, Member: smp.Member, Path: "scores." + name + ".metadata." + jerr.path, Offset: -1, Msg: jerr.msg}
+			}
+			out.judge = jo
+		}
+	}
+	return out, nil
 }
 
 func firstOf(vals ...string) string {
