@@ -89,14 +89,14 @@ func (f auditQuery) where(sortJoined bool) (string, []any, error) {
 	case "false_positive":
 		add("a.false_positive")
 	default:
-		return "", nil, fmt.Errorf("unknown outcome %q", f.Outcome)
+		return "", nil, &FilterError{Param: "outcome", Msg: fmt.Sprintf("want detected, missed or false_positive, found %q", f.Outcome)}
 	}
 	for _, s := range f.Scores {
 		if !scoreOps[s.Op] {
-			return "", nil, fmt.Errorf("unknown comparison %q", s.Op)
+			return "", nil, &FilterError{Param: "score", Msg: fmt.Sprintf("unknown comparison %q (use >=, <=, >, < or =)", s.Op)}
 		}
 		if strings.ContainsAny(s.Dimension, `"\`) {
-			return "", nil, fmt.Errorf("unusable dimension name %q", s.Dimension)
+			return "", nil, &FilterError{Param: "score", Msg: fmt.Sprintf("unusable dimension name %q", s.Dimension)}
 		}
 		// s.Op comes from the whitelist above.
 		if f.jsonScores {
@@ -136,7 +136,7 @@ func (f auditQuery) orderBy() (string, []any, error) {
 	}
 	col, ok := AuditSortColumns[f.Sort]
 	if !ok {
-		return "", nil, fmt.Errorf("unknown sort column %q", f.Sort)
+		return "", nil, &FilterError{Param: "sort", Msg: fmt.Sprintf("unknown column %q", f.Sort)}
 	}
 	return " ORDER BY " + col + dir + " NULLS LAST, a.experiment, a.ord", nil, nil
 }
@@ -473,6 +473,12 @@ func (s *Store) withScoreSource(f AuditFilter) auditQuery {
 	}
 	return q
 }
+
+// FilterError is a filter value the store cannot query: Param names the
+// audit browser's query parameter it came from.
+type FilterError struct{ Param, Msg string }
+
+func (e *FilterError) Error() string { return e.Param + ": " + e.Msg }
 
 // ValidateAuditFilter reports whether a filter turns into SQL: unknown sort columns
 // and comparison operators are errors.

@@ -48,11 +48,6 @@ func parseAuditFilter(q url.Values) (data.AuditFilter, error) {
 	default:
 		return f, badRequestf("split: want train, heldout or benign, found %q", f.Split)
 	}
-	switch f.Outcome {
-	case "", "detected", "missed", "false_positive":
-	default:
-		return f, badRequestf("outcome: want detected, missed or false_positive, found %q", f.Outcome)
-	}
 	for _, raw := range q["score"] {
 		if raw == "" {
 			continue
@@ -67,11 +62,6 @@ func parseAuditFilter(q url.Values) (data.AuditFilter, error) {
 	if len(f.Scores) > 10 {
 		return f, badRequestf("score: at most 10 thresholds")
 	}
-	if f.Sort != "" {
-		if _, ok := data.AuditSortColumns[f.Sort]; !ok && !strings.HasPrefix(f.Sort, "score:") {
-			return f, badRequestf("sort: unknown column %q", f.Sort)
-		}
-	}
 	switch q.Get("dir") {
 	case "", "asc":
 	case "desc":
@@ -79,7 +69,61 @@ func parseAuditFilter(q url.Values) (data.AuditFilter, error) {
 	default:
 		return f, badRequestf("dir: want asc or desc, found %q", q.Get("dir"))
 	}
+	// What turns into SQL is the store's to say: one validator for the
+	// browser and the store.
+	if err := data.ValidateAuditFilter(f); err != nil {
+		return f, badRequestf("%s", err.Error())
+	}
 	return f, nil
+}
+
+// auditFilterValues renders a filter back as the query parseAuditFilter
+// reads, without defaults.
+func auditFilterValues(f data.AuditFilter) url.Values {
+	v := url.Values{}
+	for k, s := range map[string]string{"exp": f.Experiment, "auditor": f.Auditor, "run": f.Run, "eval": f.Eval,
+		"behavior": f.Behavior, "split": f.Split, "target": f.Target, "outcome": f.Outcome, "q": f.Text, "sort": f.Sort} {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	if f.Epoch != nil {
+		v.Set("epoch", strconv.Itoa(*f.Epoch))
+	}
+	for _, c := range f.Scores {
+		v.Add("score", c.Dimension+c.Op+strconv.FormatFloat(c.Value, 'f', -1, 64))
+	}
+	if f.Desc {
+		v.Set("dir", "desc")
+	}
+	return v
+}
+
+// auditsQuery is the audit browser's state: its filter and page.
+type auditsQuery struct {
+	Filter    data.AuditFilter
+	Page, Per int
+}
+
+func parseAuditsQuery(q url.Values) (auditsQuery, error) {
+	f, err := parseAuditFilter(q)
+	if err != nil {
+		return auditsQuery{}, err
+	}
+	page, per, err := parsePage(q)
+	return auditsQuery{Filter: f, Page: page, Per: per}, err
+}
+
+// values renders the query back, without defaults.
+func (a auditsQuery) values() url.Values {
+	v := auditFilterValues(a.Filter)
+	if a.Page != 1 {
+		v.Set("page", strconv.Itoa(a.Page))
+	}
+	if a.Per != defaultPerPage {
+		v.Set("per", strconv.Itoa(a.Per))
+	}
+	return v
 }
 
 // filterQuery keeps only the filter's keys of a query.
@@ -113,14 +157,11 @@ func parsePage(q url.Values) (page, per int, err error) {
 func (s *Server) listAudits(c echo.Context) error {
 	ctx := c.Request().Context()
 	q := c.QueryParams()
-	f, err := parseAuditFilter(q)
+	aq, err := parseAuditsQuery(q)
 	if err != nil {
 		return err
 	}
-	page, per, err := parsePage(q)
-	if err != nil {
-		return err
-	}
+	f, page, per := aq.Filter, aq.Page, aq.Per
 	rows, total, err := s.store.ListAuditsPage(ctx, f, (page-1)*per, per)
 	if err != nil {
 		return err

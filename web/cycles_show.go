@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 
@@ -74,22 +75,46 @@ func (s *Server) auditorGraph(c echo.Context, kind string) (*experimentStats, pa
 	return st, g, nil
 }
 
-func parseCycleQuery(c echo.Context) (kind string, maxLen int, err error) {
-	kind = c.QueryParam("kind")
-	if kind == "" {
-		kind = "intragroup"
+// cyclesQuery is the cycles page's state: which judgments and the longest
+// cycle listed.
+type cyclesQuery struct {
+	Kind string
+	Max  int
+}
+
+func parseCyclesQuery(q url.Values) (cyclesQuery, error) {
+	c := cyclesQuery{Kind: q.Get("kind"), Max: defaultCycleLen}
+	if c.Kind == "" {
+		c.Kind = "intragroup"
 	}
-	if !judgmentKinds[kind] {
-		return "", 0, badRequestf("kind: want reference, intragroup, realism or crux, found %q", kind)
+	if !judgmentKinds[c.Kind] {
+		return cyclesQuery{}, badRequestf("kind: want reference, intragroup, realism or crux, found %q", c.Kind)
 	}
-	maxLen = defaultCycleLen
-	if m := c.QueryParam("max"); m != "" {
-		maxLen, err = strconv.Atoi(m)
-		if err != nil || maxLen < 3 || maxLen > maxCycleLen {
-			return "", 0, badRequestf("max: want a cycle length bound from 3 to %d, found %q", maxCycleLen, m)
+	if m := q.Get("max"); m != "" {
+		n, err := strconv.Atoi(m)
+		if err != nil || n < 3 || n > maxCycleLen {
+			return cyclesQuery{}, badRequestf("max: want a cycle length bound from 3 to %d, found %q", maxCycleLen, m)
 		}
+		c.Max = n
 	}
-	return kind, maxLen, nil
+	return c, nil
+}
+
+// values renders the query back, without defaults.
+func (c cyclesQuery) values() url.Values {
+	v := url.Values{}
+	if c.Kind != "intragroup" {
+		v.Set("kind", c.Kind)
+	}
+	if c.Max != defaultCycleLen {
+		v.Set("max", strconv.Itoa(c.Max))
+	}
+	return v
+}
+
+func parseCycleQuery(c echo.Context) (kind string, maxLen int, err error) {
+	q, err := parseCyclesQuery(c.QueryParams())
+	return q.Kind, q.Max, err
 }
 
 // cyclesView analyses a win matrix: majority edges, elementary cycles
