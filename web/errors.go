@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/views"
@@ -93,6 +94,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	if c.Request().Method == http.MethodHead {
 		c.NoContent(status)
+		return
+	}
+	if wantsText(c.Request()) {
+		// A CSV or figure URL, or a client that takes no HTML (auditscope
+		// export): the message on one line.
+		c.String(status, title+": "+strings.Join(strings.Fields(msg), " ")+"\n")
 		return
 	}
 	if err := render(c, status, views.ErrorPage(status, title, msg)); err != nil {

@@ -1,15 +1,14 @@
 package web
 
 import (
-	"net/http"
 
-	"github.com/auditscope/auditscope/static"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 )
 
 // routes is the map of the app: every route is listed here.
 func (s *Server) routes(e *echo.Echo) {
+	e.Pre(headAsGet)
 	e.Use(middleware.Recover())
 	e.Use(securityHeaders)
 	e.Use(limitQuery)
@@ -84,5 +83,5 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/audits.csv", s.auditsCSV, heavy)
 	e.GET("/audits/:id", s.showAudit)
 	e.GET("/audits/:id/transcript.json", s.auditTranscriptJSON)
-	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))))
+	e.GET("/static/*", serveStatic)
 }

@@ -2,10 +2,13 @@ package web
 
 import (
 	"bytes"
+	"fmt"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"strings"
 
+	"github.com/auditscope/auditscope/static"
 	"github.com/labstack/echo/v4"
 )
 
@@ -74,4 +77,37 @@ func (w *nulFreeWriter) Flush() {
 // CSV, JSON, SVG, plain text), not an image or a PDF.
 func textual(ct string) bool {
 	return strings.HasPrefix(ct, "text/") || strings.Contains(ct, "json") || strings.Contains(ct, "svg")
+}
+
+// headAsGet answers HEAD wherever GET answers (curl -I, link checkers):
+// the request is routed as a GET and its body dropped. It runs before
+// routing, which matches on the method.
+func headAsGet(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.Method != http.MethodHead {
+			return next(c)
+		}
+		// net/http drops a HEAD response's body itself, but it reads the
+		// method from this same request, now a GET.
+		r.Method = http.MethodGet
+		c.Response().Writer = headWriter{c.Response().Writer}
+		return next(c)
+	}
+}
+
+type headWriter struct{ http.ResponseWriter }
+
+func (headWriter) Write(b []byte) (int, error) { return len(b), nil }
+
+// serveStatic serves the embedded stylesheets and scripts: files only (no
+// directory listing), and a missing file gets the app's 404 page.
+func serveStatic(c echo.Context) error {
+	name := c.Param("*")
+	st, err := fs.Stat(static.FS, name)
+	if err != nil || st.IsDir() || !fs.ValidPath(name) {
+		return notFound(fmt.Sprintf("static file %q", name))
+	}
+	http.ServeFileFS(c.Response(), c.Request(), static.FS, name)
+	return nil
 }

@@ -3,6 +3,8 @@ package web
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -68,4 +70,27 @@ func TestSlashIDsAndNUL(t *testing.T) {
 	}
 	fig := strings.ReplaceAll(m[1], "&amp;", "&")
 	mustGet(t, s, fig, 200, "image/svg+xml")
+}
+
+// TestHeadAndStatic: HEAD answers wherever GET does, with GET's status and
+// headers and no body; /static/ lists nothing and a missing static file
+// gets the app's error page.
+func TestHeadAndStatic(t *testing.T) {
+	s := mustDemo(t)
+	for _, p := range []string{"/", "/audits?exp=demo", "/experiments/demo/scores.csv", "/static/style.css", "/nope"} {
+		g := get(t, s, p)
+		req := httptest.NewRequest(http.MethodHead, p, nil)
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		if rec.Code != g.Code || rec.Body.Len() != 0 || rec.Header().Get("Content-Type") != g.Header.Get("Content-Type") {
+			t.Errorf("HEAD %s: %d, %d body bytes, %q; GET gave %d, %q", p, rec.Code, rec.Body.Len(), rec.Header().Get("Content-Type"), g.Code, g.Header.Get("Content-Type"))
+		}
+	}
+	for _, p := range []string{"/static/", "/static/missing.css", "/static/../go.mod"} {
+		r := get(t, s, p)
+		if r.Code != 404 || !strings.Contains(r.Body, "auditscope") || strings.Contains(r.Body, "style.css</a>") {
+			t.Errorf("%s: %d %.200s", p, r.Code, r.Body)
+		}
+	}
+	mustGet(t, s, "/static/style.css", 200, "text/css")
 }

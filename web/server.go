@@ -83,13 +83,16 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Lo
 	return nil
 }
 
-// Get runs one GET request against h in memory (for auditscope export).
-func Get(h http.Handler, path string) ([]byte, int, error) {
+// Get runs one GET request against h in memory (for auditscope export)
+// and returns the body, the status and the content type. It takes no HTML
+// for an error, so an error's body is its message on one line.
+func Get(h http.Handler, path string) (body []byte, status int, contentType string, err error) {
 	req, err := http.NewRequest(http.MethodGet, path, nil)
 	if err != nil {
-		return nil, 0, fmt.Errorf("bad URL path %q: %w", path, err)
+		return nil, 0, "", fmt.Errorf("bad URL path %q: %w", path, err)
 	}
+	req.Header.Set("Accept", "text/csv, image/*, application/pdf, text/plain")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	return rec.Body.Bytes(), rec.Code, nil
+	return rec.Body.Bytes(), rec.Code, rec.Header().Get("Content-Type"), nil
 }

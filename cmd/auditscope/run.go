@@ -339,12 +339,17 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer store.Close()
 	srv := web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{})
-	body, status, err := web.Get(srv.Handler(), paths[0])
+	body, status, ctype, err := web.Get(srv.Handler(), paths[0])
 	if err != nil {
 		return err
 	}
 	if status != http.StatusOK {
-		return fmt.Errorf("%s: HTTP %d: %s", paths[0], status, strings.TrimSpace(string(body)))
+		return fmt.Errorf("%s: HTTP %d %s", paths[0], status, strings.Join(strings.Fields(string(body)), " "))
+	}
+	// A page is not what export is for; it is written only when asked for
+	// by name.
+	if strings.HasPrefix(ctype, "text/html") && !strings.HasSuffix(strings.ToLower(*out), ".html") {
+		return fmt.Errorf("%s is a page, not a figure or a table: export the figures (.png, .svg, .pdf) and tables (.csv) it links to, or give --out FILE.html to save the page", paths[0])
 	}
 	if *out == "-" {
 		_, err = stdout.Write(body)
