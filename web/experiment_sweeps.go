@@ -66,8 +66,12 @@ func doseSeries(st *experimentStats, dim string, epoch int) []figures.Series {
 	for _, r := range rewards {
 		pts := by[r]
 		sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
-		group, _, _ := strings.Cut(r, " ")
-		s := figures.Series{Name: r, Group: group}
+		group, rest, _ := strings.Cut(r, " ")
+		name := figures.GroupLabel(group)
+		if rest != "" {
+			name += " " + rest
+		}
+		s := figures.Series{Name: name, Group: group}
 		for _, p := range pts {
 			s.Points = append(s.Points, figures.Point{X: p.x, Value: p.v, Lo: p.lo, Hi: p.hi})
 		}

@@ -8,12 +8,15 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Formats lists the file formats every figure is offered in, with their
@@ -38,6 +41,31 @@ var Palette = map[string]color.Color{
 	"train":               color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
 	"heldout":             color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
 	"benign":              color.RGBA{R: 0x5f, G: 0x7f, B: 0x3a, A: 0xff},
+}
+
+// groupLabels are the palette groups' display names.
+var groupLabels = map[string]string{
+	"baseline":            "Baseline models",
+	"binary_pointwise":    "Binary pointwise",
+	"intragroup_pairwise": "Intragroup pairwise",
+	"reference_pairwise":  "Reference pairwise",
+	"concerningness_rl":   "Concerningness RL",
+	"train":               "Training behaviors",
+	"heldout":             "Held-out behaviors",
+	"benign":              "Benign targets",
+}
+
+// GroupLabel is a colour group's display name: a legend never shows a key
+// such as intragroup_pairwise.
+func GroupLabel(group string) string {
+	if l, ok := groupLabels[group]; ok {
+		return l
+	}
+	s := strings.ReplaceAll(group, "_", " ")
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // ColorFor returns the palette colour of a group, grey for unknown groups.
@@ -99,6 +127,14 @@ func IntervalChart(title, xLabel string, items []Interval) (*plot.Plot, error) {
 		bars.Color = ColorFor(g)
 		bars.LineStyle.Width = 0
 		p.Add(bars)
+		// Colour carries the group: say which is which, beside the bars.
+		if len(order) > 1 && g != "" {
+			p.Legend.Add(GroupLabel(g), bars)
+		}
+	}
+	if len(order) > 1 {
+		p.Legend.TextStyle.Font.Size = vg.Points(7)
+		p.Legend.XOffs = legendOutside
 	}
 	var errs errorPoints
 	for i, it := range items {
@@ -116,7 +152,22 @@ func IntervalChart(title, xLabel string, items []Interval) (*plot.Plot, error) {
 		eb.CapWidth = vg.Points(3)
 		p.Add(eb)
 	}
-	p.X.Min = 0
+	// The axis spans 0 and every whisker, with a little room so a cap at
+	// the end is not cut.
+	lo, hi := 0.0, 0.0
+	for _, it := range items {
+		for _, v := range []float64{it.Value, it.Lo, it.Hi} {
+			if !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	pad := 0.03 * (hi - lo)
+	p.X.Min, p.X.Max = lo, hi+pad
+	if lo < 0 {
+		p.X.Min = lo - pad
+	}
+	p.X.Tick.Marker = roundTicks{}
 	return p, nil
 }
 
@@ -140,27 +191,54 @@ func Write(w io.Writer, p *plot.Plot, width, height vg.Length, format string) er
 	if _, ok := Formats[format]; !ok {
 		return fmt.Errorf("figures: unknown format %q", format)
 	}
-	if format == "png" {
+	var c vg.CanvasWriterTo
+	switch format {
+	case "png":
 		// Twice the default resolution, so figures stay sharp on a slide.
-		c := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(2*vgimg.DefaultDPI))
-		p.Draw(draw.New(c))
-		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
-		return err
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(2*vgimg.DefaultDPI))}
+	case "pdf":
+		c = newPDFCanvas(width, height)
+	default:
+		c = vgsvg.New(width, height)
 	}
-	if format == "pdf" {
-		c := newPDFCanvas(width, height)
-		p.Draw(draw.New(c))
-		if _, err := c.WriteTo(w); err != nil {
-			return fmt.Errorf("figures: %w", err)
-		}
-		return nil
-	}
-	wt, err := p.WriterTo(width, height, format)
-	if err != nil {
+	draw1(draw.New(c), p)
+	if _, err := c.WriteTo(w); err != nil {
 		return fmt.Errorf("figures: %w", err)
 	}
-	_, err = wt.WriteTo(w)
-	return err
+	return nil
+}
+
+// legendOutside marks a plot whose legend Write draws under the figure, in
+// a strip of its own, instead of over the data. The mark is a NaN XOffs
+// (no real offset is NaN), which Write never draws with.
+var legendOutside = vg.Length(math.NaN())
+
+// draw1 draws p on c, with its legend under the figure when p is marked:
+// the plot is drawn without it on the canvas less a strip at the bottom,
+// then the legend alone in that strip, so it never covers data and the
+// title keeps the figure's full width.
+func draw1(c draw.Canvas, p *plot.Plot) {
+	if !math.IsNaN(float64(p.Legend.XOffs)) {
+		p.Draw(c)
+		return
+	}
+	legend := p.Legend
+	legend.XOffs, legend.YOffs = 0, 0
+	legend.Top, legend.Left = true, true
+	r := legend.Rectangle(c)
+	h := r.Max.Y - r.Min.Y
+	if h <= 0 {
+		p.Legend = legend
+		p.Draw(c)
+		p.Legend.XOffs = legendOutside
+		return
+	}
+	gap := vg.Points(6)
+	p.Legend = plot.NewLegend()
+	p.Draw(draw.Crop(c, 0, 0, h+2*gap, 0))
+	legend.Draw(draw.Crop(c, gap, 0, gap, -(c.Max.Y - c.Min.Y - h - gap)))
+	legend.XOffs = legendOutside
+	p.Legend = legend
 }
 
 // NothingMatches is what an empty figure says.
@@ -183,4 +261,41 @@ func Empty(title, why string) *plot.Plot {
 		p.Add(l)
 	}
 	return p
+}
+
+// roundTicks are gonum's default ticks labelled with no more decimals than
+// their step needs: 0, 25, 50 rather than 0.00, 25.00, 50.00, and 0 rather
+// than -0.
+type roundTicks struct{}
+
+func (roundTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	var majors []float64
+	for _, t := range ts {
+		if t.Label != "" {
+			majors = append(majors, t.Value)
+		}
+	}
+	dec := 0
+	if len(majors) > 1 {
+		step := math.Abs(majors[1] - majors[0])
+		for dec < 8 {
+			scaled := step * math.Pow(10, float64(dec))
+			if math.Abs(scaled-math.Round(scaled)) <= 1e-9*math.Max(1, scaled) {
+				break
+			}
+			dec++
+		}
+	}
+	for i := range ts {
+		if ts[i].Label == "" {
+			continue
+		}
+		v := ts[i].Value
+		if math.Abs(v) < 1e-12*math.Max(1, math.Abs(max-min)) {
+			v = 0
+		}
+		ts[i].Label = strconv.FormatFloat(v, 'f', dec, 64)
+	}
+	return ts
 }

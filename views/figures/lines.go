@@ -46,6 +46,8 @@ func styled(p *plot.Plot, title, xLabel, yLabel string) {
 	p.X.Tick.Label.Font.Size = vg.Points(7)
 	p.Y.Tick.Label.Font.Size = vg.Points(7)
 	p.Legend.TextStyle.Font.Size = vg.Points(7)
+	p.X.Tick.Marker = roundTicks{}
+	p.Y.Tick.Marker = roundTicks{}
 	p.Add(plotter.NewGrid())
 }
 
@@ -53,9 +55,7 @@ func styled(p *plot.Plot, title, xLabel, yLabel string) {
 func Lines(title, xLabel, yLabel string, series []Series) (*plot.Plot, error) {
 	p := plot.New()
 	styled(p, title, xLabel, yLabel)
-	p.Legend.Top = true
-	p.Legend.Left = false
-	named := 0
+	p.Legend.XOffs = legendOutside
 	for i, s := range series {
 		col := cycle[i%len(cycle)]
 		if s.Group != "" {
@@ -98,13 +98,7 @@ func Lines(title, xLabel, yLabel string, series []Series) (*plot.Plot, error) {
 		}
 		if s.Name != "" {
 			p.Legend.Add(s.Name, line, points)
-			named++
 		}
-	}
-	// Leave an empty strip on the right for the legend, so it never covers
-	// the lines.
-	if named > 0 && p.X.Max > p.X.Min {
-		p.X.Max += 0.45 * (p.X.Max - p.X.Min)
 	}
 	return p, nil
 }
