@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
@@ -20,6 +21,9 @@ type CyclesView struct {
 	Capped  bool
 	Ranking []RankRow
 	BTError string
+	// BTAnchor names the item whose log-strength the fit fixes at 0: the
+	// others' values and intervals are relative to it.
+	BTAnchor string
 }
 
 // Cycle is one elementary cycle as a list of edges.
@@ -34,8 +38,10 @@ type CycleEdge struct {
 // RankRow is one item of the Bradley–Terry ranking.
 type RankRow struct {
 	ID, Name         string
+	Rank             int // 1 = strongest; exact ties share a rank; 0 without a fit
 	Wins, Losses     int
-	Strength, Lo, Hi float64
+	Strength, Lo, Hi float64 // NaN without a fit; Lo and Hi NaN for the anchor
+	Anchor           bool
 	InCycle          bool
 }
 
@@ -54,7 +60,19 @@ func (v CyclesView) BoundURL(n int) templ.SafeURL {
 	return PathQuery(url.Values{"kind": {v.Kind}, "max": {fmt.Sprint(n)}}, "experiments", v.Exp.ID, "cycles")
 }
 
-// FmtStrength formats a log-strength with its interval.
+// FmtRank is the rank, Undefined without a fit.
+func (r RankRow) FmtRank() string {
+	if r.Rank == 0 {
+		return Undefined
+	}
+	return strconv.Itoa(r.Rank)
+}
+
+// FmtStrength formats a log-strength with its interval; the anchor is 0 by
+// definition and has no interval.
 func (r RankRow) FmtStrength() string {
+	if r.Anchor {
+		return "0 (anchor)"
+	}
 	return FmtEstimate(r.Strength, r.Lo, r.Hi, 2)
 }

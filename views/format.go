@@ -3,6 +3,7 @@ package views
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Undefined is how every page shows a number that does not exist: a rate
@@ -15,5 +16,10 @@ func Num(v float64, decimals int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return Undefined
 	}
-	return strconv.FormatFloat(v, 'f', decimals, 64)
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	// A rounding residue such as -1e-17 reads "-0.00": it is zero.
+	if s[0] == '-' && strings.Trim(s[1:], "0.") == "" {
+		s = s[1:]
+	}
+	return s
 }

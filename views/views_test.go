@@ -3,6 +3,7 @@ package views
 import (
 	"bytes"
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -55,5 +56,17 @@ func TestHomeEscapes(t *testing.T) {
 	}
 	if !strings.Contains(out, "&lt;script&gt;") {
 		t.Error("the dataset's name is missing")
+	}
+}
+
+func TestNum(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		d    int
+		want string
+	}{{1.234, 2, "1.23"}, {-1e-17, 2, "0.00"}, {-0.004, 2, "0.00"}, {-0.006, 2, "-0.01"}, {math.NaN(), 1, Undefined}, {math.Inf(1), 1, Undefined}, {66.6, 0, "67"}} {
+		if got := Num(c.v, c.d); got != c.want {
+			t.Errorf("Num(%v, %d) = %q, want %q", c.v, c.d, got, c.want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"sort"
@@ -143,22 +144,45 @@ func cyclesView(g pairwiseGraph, maxLen int) views.CyclesView {
 	if err != nil {
 		v.BTError = "No Bradley–Terry ranking: " + err.Error()
 	}
+	nan := math.NaN()
 	for i := range g.IDs {
-		r := views.RankRow{ID: g.IDs[i], Name: g.Labels[i], InCycle: inCycle[i]}
+		r := views.RankRow{ID: g.IDs[i], Name: g.Labels[i], InCycle: inCycle[i], Strength: nan, Lo: nan, Hi: nan}
 		for j := range g.IDs {
 			r.Wins += int(g.Wins[i][j])
 			r.Losses += int(g.Wins[j][i])
 		}
 		if bt != nil {
 			r.Strength, r.Lo, r.Hi = bt[i].Value, bt[i].Lo, bt[i].Hi
+			// The fit fixes the last item at 0; it has no interval of its own.
+			if i == len(g.IDs)-1 {
+				r.Anchor, r.Lo, r.Hi = true, nan, nan
+				v.BTAnchor = g.Labels[i]
+			}
 		}
 		v.Ranking = append(v.Ranking, r)
 	}
 	if bt != nil {
-		sort.SliceStable(v.Ranking, func(i, j int) bool { return v.Ranking[i].Strength > v.Ranking[j].Strength })
+		rankByStrength(v.Ranking)
 	}
 	v.Edges = len(analysis.MajorityEdges(g.Wins))
 	return v
+}
+
+// rankByStrength sorts rows by log-strength, strongest first, and ranks
+// them; strengths equal to within rounding residue (1e-9) share a rank and
+// keep the experiment's order, so two exactly tied auditors are never
+// ordered by noise.
+func rankByStrength(rows []views.RankRow) {
+	same := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(a)) }
+	sort.SliceStable(rows, func(i, j int) bool {
+		return !same(rows[i].Strength, rows[j].Strength) && rows[i].Strength > rows[j].Strength
+	})
+	for i := range rows {
+		rows[i].Rank = i + 1
+		if i > 0 && same(rows[i].Strength, rows[i-1].Strength) {
+			rows[i].Rank = rows[i-1].Rank
+		}
+	}
 }
 
 func (s *Server) showCycles(c echo.Context) error {

@@ -1,11 +1,14 @@
 package web
 
 import (
+	"fmt"
 	"net/url"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/views"
 )
 
 // Each page's query struct reads back what it writes: parse(values(q)) == q.
@@ -60,4 +63,36 @@ func TestCyclesQueryRoundTrip(t *testing.T) {
 			t.Errorf("%s accepted", bad)
 		}
 	}
+}
+
+// TestRankByStrength: exact ties (to rounding residue) share a rank and
+// keep their order; the others rank by strength.
+func TestRankByStrength(t *testing.T) {
+	rows := []views.RankRow{{ID: "a", Strength: 0.5}, {ID: "b", Strength: 1}, {ID: "c", Strength: 0.5 + 1e-15}, {ID: "d", Strength: -0.2}}
+	rankByStrength(rows)
+	var got []string
+	for _, r := range rows {
+		got = append(got, fmt.Sprintf("%s%d", r.ID, r.Rank))
+	}
+	if strings.Join(got, " ") != "b1 a2 c2 d4" {
+		t.Errorf("ranks %v, want b1 a2 c2 d4", got)
+	}
+}
+
+// TestRankingFailedFit: an experiment whose Bradley–Terry fit fails (an
+// auditor that never wins) shows "–" with the reason, and its ranking.csv
+// leaves the strengths empty, never 0.
+func TestRankingFailedFit(t *testing.T) {
+	s := mustDemo(t)
+	r := mustGet(t, s, "/experiments/small/ranking.csv?kind=intragroup", 200, "text/csv")
+	for _, line := range strings.Split(strings.TrimSpace(r.Body), "\n")[1:] {
+		f := strings.Split(line, ",")
+		if f[1] != "" || f[7] != "" {
+			t.Errorf("a failed fit wrote a strength or rank: %s", line)
+		}
+	}
+	page := mustGet(t, s, "/experiments/small/cycles?kind=intragroup", 200, "text/html")
+	contains(t, "cycles page", page.Body, "No Bradley–Terry ranking", "ties not counted")
+	demo := mustGet(t, s, "/experiments/demo/cycles?kind=intragroup", 200, "text/html")
+	contains(t, "demo cycles page", demo.Body, `data-testid="bt-anchor"`, "(anchor)", "fixed at 0")
 }

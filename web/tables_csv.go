@@ -181,10 +181,16 @@ func (s *Server) rankingCSV(c echo.Context) error {
 	}
 	v := cyclesView(g, maxLen)
 	var out [][]string
+	// A failed fit leaves the strengths empty, never 0; the anchor's
+	// interval is empty (it is fixed at 0). Wins and losses leave ties out.
 	for _, r := range v.Ranking {
-		out = append(out, []string{r.ID, csvFloat(r.Strength), csvFloat(r.Lo), csvFloat(r.Hi), itoa(r.Wins), itoa(r.Losses), strconv.FormatBool(r.InCycle)})
+		rank := ""
+		if r.Rank > 0 {
+			rank = itoa(r.Rank)
+		}
+		out = append(out, []string{r.ID, csvFloat(r.Strength), csvFloat(r.Lo), csvFloat(r.Hi), itoa(r.Wins), itoa(r.Losses), strconv.FormatBool(r.InCycle), rank, strconv.FormatBool(r.Anchor)})
 	}
-	return writeCSV(c, st.Exp.ID+"-ranking.csv", []string{"auditor", "log_strength", "lo", "hi", "wins", "losses", "in_cycle"}, out)
+	return writeCSV(c, st.Exp.ID+"-ranking.csv", []string{"auditor", "log_strength", "lo", "hi", "wins", "losses", "in_cycle", "rank", "anchor"}, out)
 }
 
 // runCheckpointsCSV: a run's checkpoints and their dimensions (long format).
