@@ -64,6 +64,35 @@ func FmtEstimate(v, lo, hi float64, decimals int) string {
 	return s + fmt.Sprintf(" [%.*f, %.*f]", decimals, lo, decimals, hi)
 }
 
+// A small sample: cells resting on fewer audits or judgments than
+// ThinMinN, or whose 95% interval is wider than ThinMaxWidth points, are
+// marked on the page.
+const (
+	ThinMinN     = 10
+	ThinMaxWidth = 30.0
+	ThinNote     = "a small sample: fewer than 10 audits or judgments, or a 95% interval wider than 30 points. Read it with care."
+)
+
+// Thin reports whether the cell is a small sample (see ThinMinN).
+func (e EstimateCell) Thin() bool {
+	if math.IsNaN(e.Value) {
+		return false
+	}
+	return e.N < ThinMinN || (!math.IsNaN(e.Lo) && !math.IsNaN(e.Hi) && e.Hi-e.Lo > ThinMaxWidth)
+}
+
+// AnyThin reports whether any cell of the table is a small sample.
+func (v ExperimentView) AnyThin() bool {
+	for _, r := range v.Rows {
+		for _, c := range r.Cells {
+			if c.Thin() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // FmtValue formats just the value.
 func (e EstimateCell) FmtValue() string { return Num(e.Value, 1) }
 

@@ -14,8 +14,17 @@ type RWRView struct {
 	Exp       model.Experiment
 	Behaviors []string
 	Rows      []RWRRow
-	Runs      []string // runs with reference judgments, for the figure
-	Run       string   // the run the figure shows
+	Runs      []string          // runs with reference judgments, for the figure
+	RunNames  map[string]string // run id -> display name
+	Run       string            // the run the figure shows
+}
+
+// RunName is a run's display name (its id when it has none).
+func (v RWRView) RunName(id string) string {
+	if n := v.RunNames[id]; n != "" {
+		return n
+	}
+	return id
 }
 
 // RWRRow is one checkpoint's rates.

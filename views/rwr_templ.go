@@ -220,9 +220,9 @@ func RWRPage(v RWRView) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var14 string
-						templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(r)
+						templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(v.RunName(r))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rwr.templ`, Line: 37, Col: 17}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rwr.templ`, Line: 37, Col: 28}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 						if templ_7745c5c3_Err != nil {
@@ -251,9 +251,9 @@ func RWRPage(v RWRView) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var16 string
-						templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(r)
+						templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(v.RunName(r))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rwr.templ`, Line: 39, Col: 34}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rwr.templ`, Line: 39, Col: 45}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 						if templ_7745c5c3_Err != nil {

@@ -81,7 +81,10 @@ func (s *Server) showRWR(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	vm := views.RWRView{Exp: st.Exp, Behaviors: behaviors, Run: c.QueryParam("run")}
+	vm := views.RWRView{Exp: st.Exp, Behaviors: behaviors, Run: c.QueryParam("run"), RunNames: map[string]string{}}
+	for _, r := range st.Runs {
+		vm.RunNames[r.ID] = r.Name
+	}
 	seen := map[string]bool{}
 	for _, r := range rows {
 		if r.Auditor.Run != "" && !seen[r.Auditor.Run] {

@@ -43,15 +43,30 @@ func (g *graphPlotter) pos(i int) (float64, float64) {
 	return math.Cos(a), math.Sin(a)
 }
 
-// Plot implements plot.Plotter.
+// Plot implements plot.Plotter. The nodes sit on an ellipse sized from the
+// canvas and the widest label, so no label runs off the figure; a label
+// wider than a third of the figure is shortened with "…".
 func (g *graphPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
-	trX, trY := plt.Transforms(&c)
 	r := vg.Points(4)
+	sty := text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, vg.Points(7)), Handler: plot.DefaultTextHandler}
+	w, h := c.Max.X-c.Min.X, c.Max.Y-c.Min.Y
+	labels := make([]string, len(g.labels))
+	var widest vg.Length
+	for i, l := range g.labels {
+		labels[i] = fitLabel(sty, l, w/3)
+		widest = max(widest, sty.Rectangle(labels[i]).Max.X)
+	}
+	lineH := sty.Rectangle("Mg").Max.Y
+	rx := max(w/2-widest-r*3-vg.Points(4), w/6)
+	ry := max(h/2-lineH-r*3, h/6)
+	cx, cy := (c.Min.X+c.Max.X)/2, (c.Min.Y+c.Max.Y)/2
+	at := func(i int) (vg.Point, float64, float64) {
+		x, y := g.pos(i)
+		return vg.Point{X: cx + rx*vg.Length(x), Y: cy + ry*vg.Length(y)}, x, y
+	}
 	for _, e := range g.edges {
-		x1, y1 := g.pos(e[0])
-		x2, y2 := g.pos(e[1])
-		a := vg.Point{X: trX(x1), Y: trY(y1)}
-		b := vg.Point{X: trX(x2), Y: trY(y2)}
+		a, _, _ := at(e[0])
+		b, _, _ := at(e[1])
 		dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
 		l := math.Hypot(dx, dy)
 		if l == 0 {
@@ -61,11 +76,11 @@ func (g *graphPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 		// Stop short of the nodes so arrowheads stay visible.
 		a = vg.Point{X: a.X + vg.Length(ux)*r*1.6, Y: a.Y + vg.Length(uy)*r*1.6}
 		b = vg.Point{X: b.X - vg.Length(ux)*r*1.6, Y: b.Y - vg.Length(uy)*r*1.6}
-		col, w := color.Color(graphEdge), vg.Points(0.6)
+		col, lw := color.Color(graphEdge), vg.Points(0.6)
 		if g.hotEdges[e] {
-			col, w = graphAccent, vg.Points(1.1)
+			col, lw = graphAccent, vg.Points(1.1)
 		}
-		ls := draw.LineStyle{Color: col, Width: w}
+		ls := draw.LineStyle{Color: col, Width: lw}
 		c.StrokeLine2(ls, a.X, a.Y, b.X, b.Y)
 		head := vg.Points(5)
 		for _, ang := range []float64{0.4, -0.4} {
@@ -74,10 +89,8 @@ func (g *graphPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 			c.StrokeLine2(ls, b.X, b.Y, b.X+vg.Length(hx)*head, b.Y+vg.Length(hy)*head)
 		}
 	}
-	sty := text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, vg.Points(7)), Handler: plot.DefaultTextHandler}
-	for i, l := range g.labels {
-		x, y := g.pos(i)
-		pt := vg.Point{X: trX(x), Y: trY(y)}
+	for i, l := range labels {
+		pt, x, y := at(i)
 		col := color.Color(graphNode)
 		if i < len(g.hot) && g.hot[i] {
 			col = graphAccent
@@ -93,6 +106,20 @@ func (g *graphPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 		off := vg.Point{X: vg.Length(x) * r * 2.5, Y: vg.Length(y) * r * 2.5}
 		c.FillText(s, pt.Add(off), l)
 	}
+}
+
+// fitLabel shortens a label to at most width, ending it with "…".
+func fitLabel(sty text.Style, l string, width vg.Length) string {
+	if sty.Rectangle(l).Max.X <= width {
+		return l
+	}
+	rs := []rune(l)
+	for n := len(rs) - 1; n > 1; n-- {
+		if s := string(rs[:n]) + "…"; sty.Rectangle(s).Max.X <= width {
+			return s
+		}
+	}
+	return string(rs[:1]) + "…"
 }
 
 func circle(c vg.Point, r vg.Length) []vg.Point {
