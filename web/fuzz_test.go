@@ -47,3 +47,40 @@ func FuzzQueryParsers(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFigureQueries sends arbitrary query strings to every figure route of
+// the demo: none may answer with a server error.
+func FuzzFigureQueries(f *testing.F) {
+	for _, seed := range []string{
+		"", "dim=composite", "reward=binary_pointwise&cal=0.5", "run=nope&dim=realism", "kind=crux&max=3",
+		"kind=intragroup&max=99", "ref=a81a4d29&split=topic&ci=1", "ref=model:nope", "dim=%00", "sort=;drop&dir=up",
+	} {
+		f.Add(seed)
+	}
+	s := mustDemo(f)
+	routes := []string{
+		"/experiments/demo/figures/scores.svg", "/experiments/demo/figures/crux-composite.svg",
+		"/experiments/demo/figures/rwr.svg", "/experiments/demo/figures/transfer.svg",
+		"/experiments/demo/figures/cycles.svg", "/experiments/demo/figures/dose.svg",
+		"/experiments/demo/figures/refresh.svg", "/runs/demo:ref-pairwise-cal50/figures/curves.svg",
+		"/runs/demo:ref-pairwise-cal50/figures/metric-reward.svg",
+		"/pairs/synthetic-personality-demo/figures/strength.svg", "/pairs/synthetic-personality-demo/figures/heatmap.svg",
+		"/pairs/synthetic-personality-demo/figures/length.svg", "/pairs/synthetic-personality-demo/figures/models.svg",
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		if len(raw) > 512 {
+			return
+		}
+		// What a browser sends: the values, whatever they hold, escaped.
+		q, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		for _, r := range routes {
+			u := r + "?" + q.Encode()
+			if res := get(t, s, u); res.Code >= 500 {
+				t.Errorf("GET %s: %d", u, res.Code)
+			}
+		}
+	})
+}
