@@ -143,7 +143,7 @@ func (s *Server) rwrFigure(c echo.Context, ext string) error {
 		rs := byRun[run]
 		sort.Slice(rs, func(i, j int) bool { return checkpointX(rs[i].Auditor) < checkpointX(rs[j].Auditor) })
 		for _, sp := range []string{"train", "heldout"} {
-			s := figures.Series{Name: sp + " behaviors", Group: sp}
+			s := figures.Series{Name: figures.GroupLabel(sp), Group: sp}
 			for _, r := range rs {
 				rate := r.RWR.Train
 				if sp == "heldout" {
@@ -163,7 +163,13 @@ func (s *Server) rwrFigure(c echo.Context, ext string) error {
 			xLabel = "epoch"
 		}
 	}
-	p, err := figures.Lines("Reference win rate of "+runFilter+": training vs held-out behaviors (95% CI)", xLabel, "RWR (%)", series)
+	runName := runFilter
+	for _, r := range st.Runs {
+		if r.ID == runFilter {
+			runName = r.Name
+		}
+	}
+	p, err := figures.Lines("Reference win rate of "+runName+": training vs held-out behaviors (95% CI)", xLabel, "RWR (%)", series)
 	if err != nil {
 		return err
 	}
