@@ -490,3 +490,30 @@ func ValidateAuditFilter(f AuditFilter) error {
 	_, _, err := q.orderBy()
 	return err
 }
+
+// AuditScores returns the judge scores of the given audits, by audit key
+// and dimension: the score columns of one page of the audit browser, or one
+// chunk of its CSV export.
+func (s *Store) AuditScores(ctx context.Context, keys []string) (map[string]map[string]float64, error) {
+	out := make(map[string]map[string]float64, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT key, scores FROM audits WHERE key IN (SELECT unnest(?::VARCHAR[])) AND scores IS NOT NULL`, keys)
+	if err != nil {
+		return nil, fmt.Errorf("data: audit scores: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key, raw string
+		if err := rows.Scan(&key, &raw); err != nil {
+			return nil, fmt.Errorf("data: audit scores: %w", err)
+		}
+		var m map[string]float64
+		if err := json.Unmarshal([]byte(raw), &m); err != nil {
+			return nil, fmt.Errorf("data: audit scores of %s: %w", key, err)
+		}
+		out[key] = m
+	}
+	return out, rows.Err()
+}

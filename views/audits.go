@@ -20,6 +20,17 @@ type AuditListView struct {
 	Dimensions  []string
 	Experiments []model.ExperimentSummary
 	Synthetic   bool
+	ScoreCols   []string                      // judge dimensions shown as columns
+	RowScores   map[string]map[string]float64 // audit key -> dimension -> score
+}
+
+// Score is an audit's score on a dimension, "" when it has none.
+func (v AuditListView) Score(key, dim string) string {
+	s, ok := v.RowScores[key][dim]
+	if !ok {
+		return ""
+	}
+	return Num(s, 0)
 }
 
 // Pages is the number of pages.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,7 @@ const (
 
 // auditQueryKeys are the query parameters that make up an audit filter; the
 // audit page carries them along for previous/next links.
-var auditQueryKeys = []string{"exp", "auditor", "run", "epoch", "eval", "behavior", "split", "target", "outcome", "score", "q", "sort", "dir"}
+var auditQueryKeys = []string{"exp", "auditor", "run", "epoch", "eval", "behavior", "split", "target", "outcome", "score", "q", "sort", "dir", "cols"}
 
 var scoreCondRe = regexp.MustCompile(`^([a-z0-9_]+)\s*(>=|<=|>|<|=)\s*([0-9]+(?:\.[0-9]+)?)$`)
 
@@ -62,6 +63,11 @@ func parseAuditFilter(q url.Values) (data.AuditFilter, error) {
 	if len(f.Scores) > 10 {
 		return f, badRequestf("score: at most 10 thresholds")
 	}
+	// A sort key that is not a column is a judge dimension (sort=concerning);
+	// the list checks it names one.
+	if _, col := data.AuditSortColumns[f.Sort]; f.Sort != "" && !col && !strings.HasPrefix(f.Sort, "score:") {
+		f.Sort = "score:" + f.Sort
+	}
 	switch q.Get("dir") {
 	case "", "asc":
 	case "desc":
@@ -75,6 +81,113 @@ func parseAuditFilter(q url.Values) (data.AuditFilter, error) {
 		return f, badRequestf("%s", err.Error())
 	}
 	return f, nil
+}
+
+// defaultScoreCols are the judge dimensions the audit list shows when the
+// URL names none: the judge's headline verdicts.
+var defaultScoreCols = []string{"concerning", "needs_attention", "disappointing"}
+
+// scoreColumns reads cols= (judge dimensions, comma-separated or repeated)
+// against the dimensions the selection has; without it, the default ones
+// it has (else its first three).
+func scoreColumns(q url.Values, dims []string) ([]string, error) {
+	have := map[string]bool{}
+	for _, d := range dims {
+		have[d] = true
+	}
+	var cols []string
+	for _, v := range q["cols"] {
+		for _, d := range strings.Split(v, ",") {
+			if d = strings.TrimSpace(d); d == "" {
+				continue
+			}
+			if !have[d] {
+				return nil, unknownValue("cols", d, dims)
+			}
+			if !slices.Contains(cols, d) {
+				cols = append(cols, d)
+			}
+		}
+	}
+	if len(q["cols"]) > 0 {
+		return cols, nil
+	}
+	for _, d := range defaultScoreCols {
+		if have[d] {
+			cols = append(cols, d)
+		}
+	}
+	if len(cols) == 0 {
+		cols = dims[:min(3, len(dims))]
+	}
+	return cols, nil
+}
+
+// checkExperiment refuses an experiment id that is not loaded.
+func checkExperiment(id string, exps []data.ExperimentSummary) error {
+	if id == "" {
+		return nil
+	}
+	ids := make([]string, len(exps))
+	for i, e := range exps {
+		if e.ID == id {
+			return nil
+		}
+		ids[i] = e.ID
+	}
+	return unknownValue("exp", id, ids)
+}
+
+// checkDimensions refuses score thresholds and a score sort on a judge
+// dimension the selection does not have.
+func checkDimensions(f data.AuditFilter, dims []string) error {
+	for _, c := range f.Scores {
+		if !slices.Contains(dims, c.Dimension) {
+			return unknownValue("score", c.Dimension, dims)
+		}
+	}
+	if d, ok := strings.CutPrefix(f.Sort, "score:"); ok && !slices.Contains(dims, d) {
+		return unknownValue("sort", d, dims)
+	}
+	return nil
+}
+
+// unknownValue is the 400 of a value that names nothing: it names the
+// parameter and the value, and lists the valid choices (the closest first
+// when there are many).
+func unknownValue(param, value string, choices []string) error {
+	if len(choices) == 0 {
+		return badRequestf("%s: unknown value %q (there is nothing to choose from here)", param, value)
+	}
+	sorted := slices.Clone(choices)
+	if len(sorted) > 12 {
+		slices.SortStableFunc(sorted, func(a, b string) int { return editDistance(value, a) - editDistance(value, b) })
+		return badRequestf("%s: unknown value %q; the nearest are %s (of %d)", param, value, strings.Join(sorted[:5], ", "), len(sorted))
+	}
+	return badRequestf("%s: unknown value %q; choose one of %s", param, value, strings.Join(sorted, ", "))
+}
+
+// editDistance is the Levenshtein distance between a and b, for "the
+// nearest" suggestions.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
 }
 
 // auditFilterValues renders a filter back as the query parseAuditFilter
@@ -162,21 +275,50 @@ func (s *Server) listAudits(c echo.Context) error {
 		return err
 	}
 	f, page, per := aq.Filter, aq.Page, aq.Per
-	rows, total, err := s.store.ListAuditsPage(ctx, f, (page-1)*per, per)
+	exps, err := s.store.ExperimentList(ctx)
 	if err != nil {
 		return err
 	}
-	exps, err := s.store.ExperimentList(ctx)
-	if err != nil {
+	if err := checkExperiment(f.Experiment, exps); err != nil {
 		return err
 	}
 	dims, err := s.store.ScoreDimensions(ctx, f.Experiment)
 	if err != nil {
 		return err
 	}
+	cols, err := scoreColumns(q, dims)
+	if err != nil {
+		return err
+	}
+	if err := checkDimensions(f, dims); err != nil {
+		return err
+	}
+	rows, total, err := s.store.ListAuditsPage(ctx, f, (page-1)*per, per)
+	if err != nil {
+		return err
+	}
+	// A page past the end goes to the last page, as a link to page 9 of a
+	// list that has shrunk to 8 should.
+	if last := max(1, (total+per-1)/per); page > last {
+		u := c.Request().URL
+		q := u.Query()
+		q.Set("page", strconv.Itoa(last))
+		if last == 1 {
+			q.Del("page")
+		}
+		return c.Redirect(http.StatusSeeOther, u.Path+"?"+q.Encode())
+	}
+	keys := make([]string, len(rows))
+	for i, r := range rows {
+		keys[i] = r.Key
+	}
+	scores, err := s.store.AuditScores(ctx, keys)
+	if err != nil {
+		return err
+	}
 	fq := filterQuery(q)
 	vm := views.AuditListView{Query: fq, Rows: rows, Total: total, Page: page, Per: per, Dimensions: dims,
-		Filter: f, Scores: q["score"], Experiments: exps}
+		Filter: f, Scores: q["score"], Experiments: exps, ScoreCols: cols, RowScores: scores}
 	for _, e := range exps {
 		if e.Synthetic && (f.Experiment == "" || f.Experiment == e.ID) {
 			vm.Synthetic = true
@@ -208,6 +350,18 @@ func (s *Server) auditsCSV(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
+	// One column per judge dimension of the selection, after the fixed ones.
+	dims, err := s.store.ScoreDimensions(ctx, f.Experiment)
+	if err != nil {
+		return err
+	}
+	if err := checkDimensions(f, dims); err != nil {
+		return err
+	}
+	header := append(slices.Clone(auditsCSVHeader), "auditor_name")
+	for _, d := range dims {
+		header = append(header, "score:"+d)
+	}
 	// The first chunk is read before anything is sent, so a failing query
 	// still gets an error page.
 	rows, err := s.store.ListAudits(ctx, f, 0, auditsCSVChunk)
@@ -219,12 +373,25 @@ func (s *Server) auditsCSV(c echo.Context) error {
 	resp.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 	resp.WriteHeader(http.StatusOK)
 	w := newCSVWriter(resp)
-	if err := w.Write(auditsCSVHeader); err != nil {
+	if err := w.Write(header); err != nil {
 		return err
 	}
 	for offset := 0; ; {
+		keys := make([]string, len(rows))
+		for i, r := range rows {
+			keys[i] = r.Key
+		}
+		scores, err := s.store.AuditScores(ctx, keys)
+		if err != nil {
+			return &streamError{err: err}
+		}
 		for _, r := range rows {
-			if err := w.Write(auditCSVRecord(r)); err != nil {
+			rec := append(auditCSVRecord(r), r.AuditorName)
+			for _, d := range dims {
+				v, ok := scores[r.Key][d]
+				rec = append(rec, map[bool]string{true: csvFloat(v)}[ok])
+			}
+			if err := w.Write(rec); err != nil {
 				return err // the client went away
 			}
 		}

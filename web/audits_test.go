@@ -103,13 +103,37 @@ func oldAuditsCSV(t *testing.T, s *Server, query string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dims, err := s.store.ScoreDimensions(context.Background(), f.Experiment)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
-	w.Write([]string{"experiment", "id", "auditor", "eval", "behavior", "split", "seed", "target", "turns", "messages", "detected", "false_positive", "quality", "production_value", "strategy", "summary", "url"})
+	header := []string{"experiment", "id", "auditor", "eval", "behavior", "split", "seed", "target", "turns", "messages", "detected", "false_positive", "quality", "production_value", "strategy", "summary", "url", "auditor_name"}
+	for _, d := range dims {
+		header = append(header, "score:"+d)
+	}
+	w.Write(header)
+	keys := make([]string, len(rows))
+	for i, r := range rows {
+		keys[i] = r.Key
+	}
+	all, err := s.store.AuditScores(context.Background(), keys)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range rows {
-		w.Write([]string{r.Experiment, r.ID, r.Auditor, r.Eval, r.Behavior, r.Split, r.Seed, r.Target, strconv.Itoa(r.Turns), strconv.Itoa(r.Messages),
+		rec := []string{r.Experiment, r.ID, r.Auditor, r.Eval, r.Behavior, r.Split, r.Seed, r.Target, strconv.Itoa(r.Turns), strconv.Itoa(r.Messages),
 			nullBool(r.Detected), nullBool(r.FalsePositive), nullFloat(r.Quality), nullFloat(r.ProductionValue),
-			r.Strategy, r.Summary, string(views.Path("audits", r.Key))})
+			r.Strategy, r.Summary, string(views.Path("audits", r.Key)), r.AuditorName}
+		for _, d := range dims {
+			if v, ok := all[r.Key][d]; ok {
+				rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
+			} else {
+				rec = append(rec, "")
+			}
+		}
+		w.Write(rec)
 	}
 	w.Flush()
 	return buf.String()
@@ -148,4 +172,41 @@ func TestAuditsCSVStreamsSameBytes(t *testing.T) {
 		check(uncached, "exp=small&sort=turns")
 		check(uncached, "exp=small&sort=turns&dir=desc")
 	}
+}
+
+// TestAuditListScores: the audit list shows judge-score columns (the
+// default ones, or cols=), sorts by a dimension named bare, and answers
+// unknown values with a 400 naming the parameter and the choices; a page
+// past the end goes to the last page.
+func TestAuditListScores(t *testing.T) {
+	s := mustDemo(t)
+	r := mustGet(t, s, "/audits?exp=demo&sort=concerning&dir=desc", http.StatusOK, "text/html")
+	contains(t, "sorted by concerning", r.Body, `data-testid="score-col"`, ">concerning</a>", ">needs_attention</a>")
+	r = mustGet(t, s, "/audits?exp=demo&cols=admirable,concerning", http.StatusOK, "text/html")
+	contains(t, "cols", r.Body, ">admirable</a>", ">concerning</a>")
+	if strings.Contains(r.Body, ">needs_attention</a>") {
+		t.Error("cols= did not replace the default columns")
+	}
+	for q, want := range map[string][]string{
+		"exp=nope":                {"exp: unknown value", "demo"},
+		"exp=demo&score=nope>=7":  {"score: unknown value", "nearest"},
+		"exp=demo&sort=nope":      {"sort: unknown value"},
+		"exp=demo&cols=concerned": {"cols: unknown value", "concerning"},
+		"exp=demo&sort=;drop":     {"query string cannot be read"},
+		"exp=demo&outcome=nope":   {"outcome"},
+	} {
+		r := get(t, s, "/audits?"+q)
+		if r.Code != http.StatusBadRequest {
+			t.Errorf("%s: %d, want 400", q, r.Code)
+			continue
+		}
+		contains(t, q, r.Body, want...)
+	}
+	r = get(t, s, "/audits?exp=demo&page=99999")
+	if r.Code != http.StatusSeeOther || !strings.Contains(r.Header.Get("Location"), "page=") {
+		t.Errorf("page past the end: %d %q", r.Code, r.Header.Get("Location"))
+	}
+	// The export carries every dimension and the auditor's name.
+	csv := mustGet(t, s, "/audits.csv?exp=small", http.StatusOK, "text/csv")
+	contains(t, "audits.csv", strings.SplitN(csv.Body, "\n", 2)[0], "auditor_name", "score:concerning")
 }

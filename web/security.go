@@ -1,6 +1,10 @@
 package web
 
-import "github.com/labstack/echo/v4"
+import (
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+)
 
 // contentSecurityPolicy allows only our own scripts, styles and images: no
 // inline script, no third-party source, no framing.
@@ -27,6 +31,11 @@ func limitQuery(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if len(c.Request().URL.RawQuery) > maxQueryLength {
 			return badRequestf("the query string is longer than %d bytes", maxQueryLength)
+		}
+		// Go's parser drops what it cannot read (a ";", a bad %-escape) and
+		// the page would then ignore it silently: refuse it instead.
+		if _, err := url.ParseQuery(c.Request().URL.RawQuery); err != nil {
+			return badRequestf("the query string cannot be read (%v): separate parameters with & and escape values", err)
 		}
 		return next(c)
 	}
