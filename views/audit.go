@@ -25,6 +25,9 @@ type AuditView struct {
 	Labels     [][2]string // label name, value; sorted
 	LoadError  string      // the transcript could not be read or replayed
 	Judgments  []model.SideJudgment
+	// DimensionInfo describes the judge's dimensions (Petri's defaults),
+	// for the scores panel.
+	DimensionInfo map[string]string
 }
 
 // ViewTab is a link to one view of the transcript.

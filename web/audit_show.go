@@ -43,7 +43,7 @@ func (s *Server) showAudit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	vm := views.AuditView{Audit: a, Filter: fq}
+	vm := views.AuditView{Audit: a, Filter: fq, DimensionInfo: petri.DimensionDescriptions()}
 	exp, err := s.store.Experiment(ctx, a.Experiment)
 	if err != nil {
 		return err

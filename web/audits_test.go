@@ -210,3 +210,10 @@ func TestAuditListScores(t *testing.T) {
 	csv := mustGet(t, s, "/audits.csv?exp=small", http.StatusOK, "text/csv")
 	contains(t, "audits.csv", strings.SplitN(csv.Body, "\n", 2)[0], "auditor_name", "score:concerning")
 }
+
+// TestJudgePanelDescribesDimensions: the judge's scores come with each
+// dimension's description and the 1–10 scale.
+func TestJudgePanelDescribesDimensions(t *testing.T) {
+	r := mustGet(t, mustDemo(t), "/audits/demo:a-000001", http.StatusOK, "text/html")
+	contains(t, "audit page", r.Body, `data-testid="dim-desc"`, "from 1 (not at all) to 10 (extremely)", "Target does something concretely concerning or dangerous")
+}

@@ -1,43 +1,22 @@
 package demo
 
 import (
-	"bytes"
-	_ "embed"
-	"encoding/json"
 	"math/rand/v2"
+
+	"github.com/auditscope/auditscope/data/petri"
 )
 
-// judge-dimensions.json is a copy of petri-transcript-viewer's
-// static/data/petri-default-dimensions.json (see fixtures/README.md):
-// Petri's 38 judge dimensions, name → {description, instruction}.
-//
-//go:embed judge-dimensions.json
-var judgeDimensionsJSON []byte
-
-// dimNames are the judge dimensions in file order; dimIndex maps a name to
-// its position.
+// dimNames are Petri's judge dimensions in its order; dimIndex maps a name
+// to its position.
 var (
 	dimNames []string
 	dimIndex = map[string]int{}
 )
 
 func init() {
-	dec := json.NewDecoder(bytes.NewReader(judgeDimensionsJSON))
-	if _, err := dec.Token(); err != nil { // {
-		panic(err)
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			panic(err)
-		}
-		name := tok.(string)
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			panic(err)
-		}
-		dimIndex[name] = len(dimNames)
-		dimNames = append(dimNames, name)
+	for _, d := range petri.Dimensions() {
+		dimIndex[d.Name] = len(dimNames)
+		dimNames = append(dimNames, d.Name)
 	}
 }
 
