@@ -1,7 +1,6 @@
 package web
 
 import (
-
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 )

@@ -3,9 +3,9 @@ package web
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
