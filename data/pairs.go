@@ -9,37 +9,40 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/auditscope/auditscope/analysis"
 )
 
-// Pref is a coded AnnotatedPairs preference, one byte per vote so that a
-// dataset's whole vote matrix (50,000 comparisons × 52 annotators) stays
-// small. The values follow the order of analysis.Vote, but callers should
-// convert explicitly rather than rely on it.
-type Pref int8
+// Pref is a coded AnnotatedPairs preference: analysis.Vote itself, one
+// byte per vote so that a dataset's whole vote matrix (50,000 comparisons ×
+// 52 annotators) stays small and goes to the statistics without a copy.
+// The name and its constants remain for the store's callers and tests; they
+// are the same type and values as analysis.Vote's.
+type Pref = analysis.Vote
 
 // The coded preferences. Any string other than the four known ones is
 // PrefInvalid.
 const (
-	PrefNone    Pref = iota // no vote, a null pref or an empty string
-	PrefA                   // "text_a"
-	PrefB                   // "text_b"
-	PrefTie                 // "tie"
-	PrefInvalid             // "invalid" and anything else
+	PrefNone    = analysis.VoteNone    // no vote, a null pref or an empty string
+	PrefA       = analysis.VoteA       // "text_a"
+	PrefB       = analysis.VoteB       // "text_b"
+	PrefTie     = analysis.VoteTie     // "tie"
+	PrefInvalid = analysis.VoteInvalid // "invalid" and anything else
 )
 
 // prefFromCode reads a character of ap_comparisons.prefs.
-func prefFromCode(c byte) Pref {
+func prefFromCode(c byte) analysis.Vote {
 	switch c {
 	case 'a':
-		return PrefA
+		return analysis.VoteA
 	case 'b':
-		return PrefB
+		return analysis.VoteB
 	case 't':
-		return PrefTie
+		return analysis.VoteTie
 	case 'i':
-		return PrefInvalid
+		return analysis.VoteInvalid
 	}
-	return PrefNone
+	return analysis.VoteNone
 }
 
 // PairsDataset is one AnnotatedPairs dataset's header.
@@ -66,7 +69,7 @@ type PairsAnnotator struct {
 type VoteMatrix struct {
 	N int
 	// Votes[a][i] is annotator a's vote (PairsAnnotator.Idx) on comparison i.
-	Votes [][]Pref
+	Votes [][]analysis.Vote
 	// Models lists the distinct response models, sorted; ModelA[i] and
 	// ModelB[i] index it, or are -1 when the response names no model.
 	Models         []string
@@ -154,8 +157,8 @@ SELECT (SELECT count(*) FROM ap_comparisons WHERE dataset = ?),
 	if err := s.loadComparisonFacts(ctx, dataset, &m); err != nil {
 		return m, err
 	}
-	m.Votes = make([][]Pref, nAnn)
-	backing := make([]Pref, nAnn*m.N)
+	m.Votes = make([][]analysis.Vote, nAnn)
+	backing := make([]analysis.Vote, nAnn*m.N)
 	for a := range m.Votes {
 		m.Votes[a] = backing[a*m.N : (a+1)*m.N : (a+1)*m.N]
 	}

@@ -14,20 +14,22 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/views"
 	"github.com/labstack/echo/v4"
 )
 
-// The explorer's fixed settings.
+// The AnnotatedPairs pages: each handler loads the dataset's cached votes,
+// parses its page's query into one validated struct (explorerQuery,
+// modelsQuery, listQuery, comparisonQuery; refQuery for the exports that
+// read only the reference), calls package explorer for every number, and
+// maps the result to the views' types.
+
+// The pages' fixed settings; the statistical ones are explorer's.
 const (
-	pairsPageSize      = 50       // comparisons per page of the viewer
-	pairsResamples     = 1000     // bootstrap resamples for the strength interval
-	pairsSeed          = 1        // bootstrap seed, so intervals are reproducible
-	pairsConfidence    = 0.95     // every interval's level
-	pairsDefaultValues = 4        // split values shown when none are chosen
-	pairsMaxQuery      = 500      // longest search text accepted
-	modelPrefix        = "model:" // key prefix of a model-identity annotator
+	pairsPageSize = 50  // comparisons per page of the viewer
+	pairsMaxQuery = 500 // longest search text accepted
 )
 
 // pairsMetric is one metric the explorer can show.
@@ -59,26 +61,33 @@ func lookupMetric(key string) (pairsMetric, bool) {
 	return pairsMetric{}, false
 }
 
+// pairsCell is one row's statistics in one column, or why the cell is
+// empty.
+type pairsCell struct {
+	absent string // the row is not in the column's dataset, or is its reference
+	explorer.Stats
+}
+
 // value returns the metric of st with its interval (NaN when there is none).
-func (m pairsMetric) value(st annStats) (v, lo, hi float64) {
+func (m pairsMetric) value(st pairsCell) (v, lo, hi float64) {
 	nan := math.NaN()
 	if st.absent != "" {
 		return nan, nan, nan
 	}
-	g := st.g
+	g := st.Agreement
 	switch m.key {
 	case "strength":
-		return g.Strength, st.strength.Lo, st.strength.Hi
+		return g.Strength, st.Strength.Lo, st.Strength.Hi
 	case "relevance":
-		return g.Relevance, st.relevance.Lo, st.relevance.Hi
+		return g.Relevance, st.Relevance.Lo, st.Relevance.Hi
 	case "accuracy":
-		return g.Accuracy, st.accuracy.Lo, st.accuracy.Hi
+		return g.Accuracy, st.Accuracy.Lo, st.Accuracy.Hi
 	case "agreement":
 		return g.Agreement, nan, nan
 	case "kappa":
 		return g.Kappa, nan, nan
 	case "kappa_unadjusted":
-		return st.kappaU, nan, nan
+		return st.KappaUnadjusted, nan, nan
 	case "kept":
 		return float64(g.Kept), nan, nan
 	case "agree":
@@ -104,100 +113,18 @@ func (m pairsMetric) shade(v float64) float64 {
 	}
 }
 
-// pairsAnn is an annotator the explorer can compare: one of the dataset's,
-// or a model-identity annotator "model:M" that prefers model M's response.
-type pairsAnn struct {
-	key, name, kind, description string
-	idx                          int   // vote row of a dataset annotator; -1 for a model annotator
-	model                        int32 // the model of a model annotator
-}
-
-func (a pairsAnn) isModel() bool { return a.idx < 0 }
-
-func (d *pairsData) datasetAnn(i int) pairsAnn {
-	a := d.annotators[i]
-	return pairsAnn{key: a.ID, name: a.Name, kind: a.Type, description: a.Description, idx: a.Idx}
-}
-
-func (d *pairsData) modelAnn(m int32) pairsAnn {
-	name := d.models[m]
-	return pairsAnn{key: modelPrefix + name, name: name, kind: "model", idx: -1, model: m,
-		description: "Prefers the response written by " + name + " when the other response is from another (reference) model"}
-}
-
-// lookup finds an annotator by key; dataset annotators win over model
-// annotators of the same spelling.
-func (d *pairsData) lookup(key string) (pairsAnn, bool) {
-	if i, ok := d.byID[key]; ok {
-		return d.datasetAnn(i), true
-	}
-	if name, ok := strings.CutPrefix(key, modelPrefix); ok {
-		if m, ok := d.modelIndex[name]; ok {
-			return d.modelAnn(m), true
-		}
-	}
-	return pairsAnn{}, false
-}
-
-// defaultRef is the dataset's default annotator, else its first human or
-// unknown-typed annotator, else its first annotator, else the first model
-// annotator. ok is false when the dataset has none of these.
-func (d *pairsData) defaultRef(ds data.PairsDataset) (pairsAnn, bool) {
-	if ds.DefaultAnnotator != "" {
-		if i, ok := d.byID[ds.DefaultAnnotator]; ok {
-			return d.datasetAnn(i), true
-		}
-	}
-	for i, a := range d.annotators {
-		if a.Type == "human" || a.Type == "unknown" {
-			return d.datasetAnn(i), true
-		}
-	}
-	if len(d.annotators) > 0 {
-		return d.datasetAnn(0), true
-	}
-	if len(d.models) > 0 {
-		return d.modelAnn(0), true
-	}
-	return pairsAnn{}, false
-}
-
-// votesOf returns an annotator's votes. A model annotator for model M votes
-// text_a when response A is M's and response B is another model's (one of
-// refs, when refs is not nil), text_b in the mirror case, and nothing
-// otherwise: when a model is missing, or both responses are M's.
-func (d *pairsData) votesOf(a pairsAnn, refs []bool) []analysis.Vote {
-	if !a.isModel() {
-		return d.votes[a.idx]
-	}
-	out := make([]analysis.Vote, d.n)
-	m := a.model
-	for i := range out {
-		ma, mb := d.modelA[i], d.modelB[i]
-		if ma < 0 || mb < 0 || ma == mb {
-			continue
-		}
-		switch {
-		case ma == m && (refs == nil || refs[mb]):
-			out[i] = analysis.VoteA
-		case mb == m && (refs == nil || refs[ma]):
-			out[i] = analysis.VoteB
-		}
-	}
-	return out
-}
-
 // pairsReq is what every AnnotatedPairs handler starts from: the dataset,
-// its cached votes, and the parameters all of them share.
+// its cached votes, and the reference models its query chose.
 type pairsReq struct {
 	ds        data.PairsDataset
-	d         *pairsData
+	d         *explorer.Dataset
 	entry     *pairsEntry
-	q         url.Values
 	refModels []string // chosen reference models; nil means all
 	refMask   []bool   // refMask[m]: model m is a reference model; nil means all
 }
 
+// pairsRequest loads the dataset of the route and its votes; the handler
+// then parses its query (a missing dataset is a 404 whatever the query).
 func (s *Server) pairsRequest(c echo.Context) (*pairsReq, error) {
 	ctx := c.Request().Context()
 	ds, err := s.store.PairsDataset(ctx, c.Param("dataset"))
@@ -208,52 +135,30 @@ func (s *Server) pairsRequest(c echo.Context) (*pairsReq, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &pairsReq{ds: ds, d: d, entry: entry, q: c.QueryParams()}
-	if raw := r.q["refmodels"]; len(raw) > 0 {
-		r.refModels = parseList(raw, func(v string) bool { _, ok := d.modelIndex[v]; return ok })
-		if len(r.refModels) > 0 {
-			r.refMask = make([]bool, len(d.models))
-			for _, m := range r.refModels {
-				i, ok := d.modelIndex[m]
-				if !ok {
-					return nil, badRequestf("refmodels: %q is not a response model of this dataset", m)
-				}
-				r.refMask[i] = true
-			}
-		}
-	}
-	return r, nil
+	return &pairsReq{ds: ds, d: d, entry: entry}, nil
 }
 
-// ref resolves the first reference of the ref parameter (the default
-// reference when empty).
-func (r *pairsReq) ref() (pairsAnn, error) {
-	refs, err := r.refs()
-	if err != nil {
-		return pairsAnn{}, err
-	}
-	return refs[0], nil
+// useRefModels restricts model annotators to comparisons against the named
+// models; names that are not models of r's dataset are left out.
+func (r *pairsReq) useRefModels(names []string) {
+	r.refMask, r.refModels = r.d.RefMask(names)
 }
 
-// refs resolves the ref parameter, which may repeat or be comma-separated,
-// to one or more references (the default reference when empty).
-func (r *pairsReq) refs() ([]pairsAnn, error) {
-	keys := parseList(r.q["ref"], func(v string) bool { _, ok := r.d.lookup(v); return ok })
-	if len(keys) == 0 {
-		if a, ok := r.d.defaultRef(r.ds); ok {
-			return []pairsAnn{a}, nil
-		}
-		return nil, badRequestf("dataset %s has no annotators and no response models to use as the reference", r.ds.ID)
-	}
-	out := make([]pairsAnn, 0, len(keys))
-	for _, key := range keys {
-		a, ok := r.d.lookup(key)
-		if !ok {
-			return nil, badRequestf("ref: %q is neither an annotator of this dataset nor model:M for one of its response models", key)
-		}
-		out = append(out, a)
-	}
-	return out, nil
+// votesOf is the annotator's votes with r's reference models.
+func (r *pairsReq) votesOf(a explorer.Annotator) []analysis.Vote {
+	return r.d.VotesOf(a, r.refMask)
+}
+
+// lookup resolves a validated annotator key.
+func (r *pairsReq) lookup(key string) explorer.Annotator {
+	a, _ := r.d.Lookup(key)
+	return a
+}
+
+// vocab is what r's queries are validated against.
+func (s *Server) vocab(ctx context.Context, r *pairsReq) pairsVocab {
+	return pairsVocab{dataset: r.ds.ID, d: r.d, defaultAnnotator: r.ds.DefaultAnnotator, metaKeys: r.ds.MetadataKeys,
+		metaValues: func(key string) (data.MetaValues, error) { return r.entry.metaValues(ctx, s.store, key) }}
 }
 
 // otherRequest opens another dataset for a side-by-side column, with the
@@ -270,25 +175,9 @@ func (s *Server) otherRequest(ctx context.Context, r *pairsReq, id string) (*pai
 	if err != nil {
 		return nil, err
 	}
-	o := &pairsReq{ds: ds, d: d, entry: entry, q: url.Values{}}
-	if len(r.refModels) > 0 {
-		o.refMask = make([]bool, len(d.models))
-		for _, m := range r.refModels {
-			if i, ok := d.modelIndex[m]; ok {
-				o.refModels = append(o.refModels, m)
-				o.refMask[i] = true
-			}
-		}
-	}
+	o := &pairsReq{ds: ds, d: d, entry: entry}
+	o.useRefModels(r.refModels)
 	return o, nil
-}
-
-// splitValues validates a metadata key and loads its values.
-func (r *pairsReq) splitValues(ctx context.Context, store *data.Store, key string) (data.MetaValues, error) {
-	if !slices.Contains(r.ds.MetadataKeys, key) {
-		return data.MetaValues{}, badRequestf("split: %q is not a metadata key of this dataset (keys: %s)", key, strings.Join(r.ds.MetadataKeys, ", "))
-	}
-	return r.entry.metaValues(ctx, store, key)
 }
 
 // base returns the query every link of the dataset's pages carries.
@@ -342,211 +231,367 @@ func setList(q url.Values, key string, vals []string) {
 	q.Set(key, strings.Join(vals, ","))
 }
 
-// annStats is one annotator's agreement with a reference.
-type annStats struct {
-	absent string // why the cell is empty: the row is not in the column's dataset, or is its reference
-	g      analysis.Agreement
-	kappaU float64 // Cohen's kappa (scikit-learn), NaN unless asked for
-	// Intervals, NaN unless asked for.
-	strength, relevance, accuracy analysis.Estimate
+// pairsVocab is what a pairs query is validated against: the dataset's
+// annotators and response models, its metadata keys, and a key's values
+// (loaded on demand, so only a query with a split pays for them).
+type pairsVocab struct {
+	dataset          string // the dataset's id, for messages
+	d                *explorer.Dataset
+	defaultAnnotator string
+	metaKeys         []string
+	metaValues       func(key string) (data.MetaValues, error)
 }
 
-// statsNeeds says which of the costlier numbers to compute.
-type statsNeeds struct {
-	kappaU     bool // unadjusted kappa
-	strengthCI bool // paired bootstrap of strength
-	wilson     bool // Wilson intervals of relevance and accuracy
+func (v pairsVocab) isAnnotator(key string) bool {
+	_, ok := v.d.Lookup(key)
+	return ok
 }
 
-// agreementStats compares every row annotator with the reference on the
-// comparisons in keep, which must be the positions where ref is text_a or
-// text_b (those where it is not are dropped by every metric anyway). The
-// strength bootstrap, the costly part, is cached in e under bootKey when e
-// is not nil; bootKey must name everything that determines ref, keep and
-// rows.
-func (e *pairsEntry) agreementStats(ref []analysis.Vote, keep []int32, rows [][]analysis.Vote, need statsNeeds, bootKey string) ([]annStats, error) {
-	refK := gather(ref, keep)
-	rowsK := make([][]analysis.Vote, len(rows))
-	out := make([]annStats, len(rows))
-	nan := analysis.Estimate{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
-	for i, row := range rows {
-		rowsK[i] = gather(row, keep)
-		st := annStats{g: analysis.AgreementCodes(refK, rowsK[i]), kappaU: math.NaN(), strength: nan, relevance: nan, accuracy: nan}
-		if need.kappaU {
-			st.kappaU = kappaUnadjusted(refK, rowsK[i])
+// parseRefModels reads refmodels: response models of the dataset.
+func (v pairsVocab) parseRefModels(q url.Values) ([]string, error) {
+	names := parseList(q["refmodels"], v.d.IsModel)
+	for _, m := range names {
+		if !v.d.IsModel(m) {
+			return nil, badRequestf("refmodels: %q is not a response model of this dataset", m)
 		}
-		if need.wilson && st.g.Kept > 0 {
-			valid := st.g.Agree + st.g.Disagree
-			if e, err := analysis.Wilson(float64(valid), st.g.Kept, pairsConfidence); err == nil {
-				st.relevance = e
-			}
-			if valid > 0 {
-				if e, err := analysis.Wilson(float64(st.g.Agree), valid, pairsConfidence); err == nil {
-					st.accuracy = e
-				}
-			}
-		}
-		out[i] = st
 	}
-	if need.strengthCI && len(rows) > 0 {
-		est, err := e.bootstrap(bootKey, func() ([]analysis.Estimate, error) {
-			return analysis.StrengthBootstrap(refK, rowsK, pairsResamples, pairsConfidence, pairsSeed)
-		})
+	return names, nil
+}
+
+// parseRefs reads ref, which may repeat or be comma-separated, as one or
+// more annotator keys; the default reference when empty.
+func (v pairsVocab) parseRefs(q url.Values) ([]string, error) {
+	keys := parseList(q["ref"], v.isAnnotator)
+	if len(keys) == 0 {
+		if def := v.defaultRefs(); def != nil {
+			return def, nil
+		}
+		return nil, badRequestf("dataset %s has no annotators and no response models to use as the reference", v.dataset)
+	}
+	for _, key := range keys {
+		if !v.isAnnotator(key) {
+			return nil, badRequestf("ref: %q is neither an annotator of this dataset nor model:M for one of its response models", key)
+		}
+	}
+	return keys, nil
+}
+
+// defaultRefs is the default reference's key, nil when there is none.
+func (v pairsVocab) defaultRefs() []string {
+	if a, ok := v.d.Default(v.defaultAnnotator); ok {
+		return []string{a.Key}
+	}
+	return nil
+}
+
+// splitValues validates a metadata key and loads its values.
+func (v pairsVocab) splitValues(key string) (data.MetaValues, error) {
+	if !slices.Contains(v.metaKeys, key) {
+		return data.MetaValues{}, badRequestf("split: %q is not a metadata key of this dataset (keys: %s)", key, strings.Join(v.metaKeys, ", "))
+	}
+	return v.metaValues(key)
+}
+
+// refQuery is the part of every page's query that names the reference: the
+// reference models (refmodels) and the reference (ref; the first one when
+// several are given). The exports that read nothing else (annotators.csv,
+// overview.csv, the length figure) parse it alone.
+type refQuery struct {
+	RefModels []string
+	Ref       string // an annotator key; the default reference when ref is not given
+}
+
+func parseRefQuery(q url.Values, v pairsVocab) (refQuery, error) {
+	var rq refQuery
+	var err error
+	if rq.RefModels, err = v.parseRefModels(q); err != nil {
+		return rq, err
+	}
+	refs, err := v.parseRefs(q)
+	if err != nil {
+		return rq, err
+	}
+	rq.Ref = refs[0]
+	return rq, nil
+}
+
+func (rq refQuery) values() url.Values {
+	q := url.Values{}
+	setList(q, "refmodels", rq.RefModels)
+	if rq.Ref != "" {
+		q.Set("ref", rq.Ref)
+	}
+	return q
+}
+
+// refRequest loads the dataset and parses the reference part of the query.
+func (s *Server) refRequest(c echo.Context) (*pairsReq, explorer.Annotator, error) {
+	r, err := s.pairsRequest(c)
+	if err != nil {
+		return nil, explorer.Annotator{}, err
+	}
+	rq, err := parseRefQuery(c.QueryParams(), s.vocab(c.Request().Context(), r))
+	if err != nil {
+		return nil, explorer.Annotator{}, err
+	}
+	r.useRefModels(rq.RefModels)
+	return r, r.lookup(rq.Ref), nil
+}
+
+// explorerQuery is the explorer's validated query; its figures and
+// table.csv read the same one.
+type explorerQuery struct {
+	RefModels []string
+	Models    bool // mode=models: traits against each model annotator
+	// Refs are the reference keys, a column each when several. In model
+	// analysis, which has no reference, a bad ref falls back to the
+	// default (only the form shows it).
+	Refs []string
+	// With are other datasets shown side by side; they are checked when
+	// the table is built, which loads them. Split is a metadata key and
+	// Values its chosen values (none: the largest, explorer.DefaultSplitValues).
+	// Model analysis neither checks nor uses With and Split: the page only
+	// says they apply to the feedback view.
+	With   []string
+	Split  string
+	Values []string
+	Metric string // a key of pairsMetrics
+	CI     bool
+	// Sort is a column key, "name" or "spread", checked against the
+	// table's columns once they are laid out; "" sorts by the first
+	// column. Dir is "", "asc" or "desc".
+	Sort, Dir string
+}
+
+func parseExplorerQuery(q url.Values, v pairsVocab) (explorerQuery, error) {
+	var e explorerQuery
+	var err error
+	if e.RefModels, err = v.parseRefModels(q); err != nil {
+		return e, err
+	}
+	switch mode := q.Get("mode"); mode {
+	case "", "feedback":
+	case "models":
+		e.Models = true
+	default:
+		return e, badRequestf("mode: %q is not one of feedback, models", mode)
+	}
+	if e.Refs, err = v.parseRefs(q); err != nil {
+		if !e.Models {
+			return e, err
+		}
+		e.Refs = v.defaultRefs()
+	}
+	if e.Metric = q.Get("metric"); e.Metric == "" {
+		e.Metric = "strength"
+	}
+	if _, ok := lookupMetric(e.Metric); !ok {
+		keys := make([]string, len(pairsMetrics))
+		for i, m := range pairsMetrics {
+			keys[i] = m.key
+		}
+		return e, badRequestf("metric: %q is not one of %s", e.Metric, strings.Join(keys, ", "))
+	}
+	switch ci := q.Get("ci"); ci {
+	case "", "0":
+	case "1":
+		e.CI = true
+	default:
+		return e, badRequestf("ci: %q is not 0 or 1", ci)
+	}
+	e.Split = q.Get("split")
+	e.With = parseList(q["with"], func(string) bool { return false })
+	if !e.Models {
+		if e.Values, err = parseSplitValues(q, v, e); err != nil {
+			return e, err
+		}
+	}
+	e.Sort, e.Dir = q.Get("sort"), q.Get("dir")
+	if e.Dir != "" && e.Dir != "asc" && e.Dir != "desc" {
+		return e, badRequestf("dir: %q is not asc or desc", e.Dir)
+	}
+	return e, nil
+}
+
+// parseSplitValues checks the feedback view's split against its other
+// choices and reads the chosen values of the split key.
+func parseSplitValues(q url.Values, v pairsVocab, e explorerQuery) ([]string, error) {
+	if e.Split == "" {
+		if len(q["values"]) > 0 {
+			return nil, badRequestf("values: choose a split key first")
+		}
+		return nil, nil
+	}
+	if len(e.Refs) > 1 || len(e.With) > 0 {
+		return nil, badRequestf("split: choose one of split, several references, or other datasets")
+	}
+	mv, err := v.splitValues(e.Split)
+	if err != nil {
+		return nil, err
+	}
+	index := make(map[string]bool, len(mv.Values))
+	for _, m := range mv.Values {
+		index[m.Value] = true
+	}
+	known := func(s string) bool { return index[s] }
+	values := parseList(q["values"], known)
+	for _, s := range values {
+		if !known(s) {
+			return nil, badRequestf("values: %q is not a value of %s in this dataset", s, e.Split)
+		}
+	}
+	return values, nil
+}
+
+// values is the query that parses back to e.
+func (e explorerQuery) values() url.Values {
+	q := url.Values{}
+	setList(q, "refmodels", e.RefModels)
+	if e.Models {
+		q.Set("mode", "models")
+	}
+	setList(q, "ref", e.Refs)
+	setList(q, "with", e.With)
+	if e.Split != "" {
+		q.Set("split", e.Split)
+	}
+	setList(q, "values", e.Values)
+	if e.Metric != "strength" {
+		q.Set("metric", e.Metric)
+	}
+	if e.CI {
+		q.Set("ci", "1")
+	}
+	if e.Sort != "" {
+		q.Set("sort", e.Sort)
+	}
+	if e.Dir != "" {
+		q.Set("dir", e.Dir)
+	}
+	return q
+}
+
+// explorerRequest loads the dataset and parses the explorer's query.
+func (s *Server) explorerRequest(c echo.Context) (*pairsReq, explorerQuery, error) {
+	r, err := s.pairsRequest(c)
+	if err != nil {
+		return nil, explorerQuery{}, err
+	}
+	q, err := parseExplorerQuery(c.QueryParams(), s.vocab(c.Request().Context(), r))
+	if err != nil {
+		return nil, q, err
+	}
+	r.useRefModels(q.RefModels)
+	return r, q, nil
+}
+
+// listQuery is the comparison viewer's validated query.
+type listQuery struct {
+	refQuery
+	Ann    string          // an annotator key compared with the reference; "" for none
+	Filter explorer.Filter // FilterAll unless Ann is set
+	// Split is a metadata key and Value one of its values; both "" for
+	// every comparison.
+	Split, Value string
+	Models       []string // one response model, or two
+	Text         string   // searched text, trimmed; "" for none
+	Page         int      // as asked; the handler caps it to the pages there are
+}
+
+func parseListQuery(q url.Values, v pairsVocab) (listQuery, error) {
+	var l listQuery
+	var err error
+	if l.refQuery, err = parseRefQuery(q, v); err != nil {
+		return l, err
+	}
+	if l.Ann = q.Get("ann"); l.Ann != "" && !v.isAnnotator(l.Ann) {
+		return l, notFound(fmt.Sprintf("annotator %q in dataset %s", l.Ann, v.dataset))
+	}
+	if l.Filter = explorer.Filter(q.Get("filter")); l.Filter == "" {
+		l.Filter = explorer.FilterAll
+	}
+	if !slices.Contains(explorer.Filters, l.Filter) {
+		return l, badRequestf("filter: %q is not one of all, agree, disagree, one, neither", l.Filter)
+	}
+	if l.Filter != explorer.FilterAll && l.Ann == "" {
+		return l, badRequestf("filter: %s compares an annotator with the reference; choose ann", l.Filter)
+	}
+	l.Split, l.Value = q.Get("split"), q.Get("value")
+	if l.Split != "" {
+		mv, err := v.splitValues(l.Split)
 		if err != nil {
-			return nil, err
+			return l, err
 		}
-		for i := range out {
-			out[i].strength = est[i]
+		if !slices.ContainsFunc(mv.Values, func(m data.MetaValue) bool { return m.Value == l.Value }) {
+			return l, badRequestf("value: %q is not a value of %s in this dataset", l.Value, l.Split)
+		}
+	} else if l.Value != "" {
+		return l, badRequestf("value: choose a split key first")
+	}
+	l.Models = parseList(q["models"], v.d.IsModel)
+	if len(l.Models) > 2 {
+		return l, badRequestf("models: choose one response model or a pair, not %d", len(l.Models))
+	}
+	for _, m := range l.Models {
+		if !v.d.IsModel(m) {
+			return l, badRequestf("models: %q is not a response model of this dataset", m)
 		}
 	}
-	return out, nil
+	if l.Text = strings.TrimSpace(q.Get("q")); len(l.Text) > pairsMaxQuery {
+		return l, badRequestf("q: the search text is longer than %d bytes", pairsMaxQuery)
+	}
+	l.Page = 1
+	if raw := q.Get("page"); raw != "" {
+		if l.Page, err = strconv.Atoi(raw); err != nil {
+			return l, badRequestf("page: %q is not a whole number", raw)
+		}
+	}
+	return l, nil
 }
 
-func gather(v []analysis.Vote, idx []int32) []analysis.Vote {
-	out := make([]analysis.Vote, len(idx))
-	for k, i := range idx {
-		out[k] = v[i]
+// values is the query that parses back to l.
+func (l listQuery) values() url.Values {
+	q := l.refQuery.values()
+	if l.Ann != "" {
+		q.Set("ann", l.Ann)
 	}
-	return out
+	if l.Filter != explorer.FilterAll {
+		q.Set("filter", string(l.Filter))
+	}
+	if l.Split != "" {
+		q.Set("split", l.Split)
+		q.Set("value", l.Value)
+	}
+	setList(q, "models", l.Models)
+	if l.Text != "" {
+		q.Set("q", l.Text)
+	}
+	if l.Page != 1 {
+		q.Set("page", strconv.Itoa(l.Page))
+	}
+	return q
 }
 
-// decisive returns the positions where v is text_a or text_b and in (nil:
-// every position) accepts.
-func decisive(v []analysis.Vote, in func(i int) bool) []int32 {
-	var out []int32
-	for i, x := range v {
-		if (x == analysis.VoteA || x == analysis.VoteB) && (in == nil || in(i)) {
-			out = append(out, int32(i))
-		}
-	}
-	return out
+// comparisonQuery is the comparison page's query: it reads no query
+// parameters, only its path's dataset and comparison id, given here as
+// values. An unknown id is the store's 404.
+type comparisonQuery struct {
+	Dataset, ID string
 }
 
-// kappaUnadjusted is scikit-learn's cohen_kappa_score(ann, ref,
-// labels=[text_a, text_b]): pairs in which either vote is not text_a or
-// text_b are dropped, and on the rest kappa = 1 - observed/expected
-// disagreement; NaN when no pair is left or chance disagreement is 0. It
-// repeats analysis.CohenKappa's arithmetic, in the same order, on the 2×2
-// confusion counts, so no vote has to become a string (the tests check the
-// two agree exactly).
-func kappaUnadjusted(ref, ann []analysis.Vote) float64 {
-	var conf [2][2]float64 // [ann's label][ref's label], text_a = 0
-	used := 0
-	for i, r := range ref {
-		x := ann[i]
-		if (r != analysis.VoteA && r != analysis.VoteB) || (x != analysis.VoteA && x != analysis.VoteB) {
-			continue
-		}
-		conf[x-analysis.VoteA][r-analysis.VoteA]++
-		used++
-	}
-	if used == 0 {
-		return math.NaN()
-	}
-	n := float64(used)
-	annSum := [2]float64{conf[0][0] + conf[0][1], conf[1][0] + conf[1][1]}
-	refSum := [2]float64{conf[0][0] + conf[1][0], conf[0][1] + conf[1][1]}
-	var observed, expected float64
-	observed += conf[0][1]
-	expected += refSum[0] * annSum[1] / n
-	observed += conf[1][0]
-	expected += refSum[1] * annSum[0] / n
-	if expected == 0 {
-		return math.NaN()
-	}
-	return 1 - observed/expected
+func parseComparisonQuery(path url.Values) comparisonQuery {
+	return comparisonQuery{Dataset: path.Get("dataset"), ID: path.Get("id")}
 }
 
-// pairsOverview holds the overall statistics of comparisons whose reference
-// vote is text_a or text_b, as Feedback Forensics computes them.
-type pairsOverview struct {
-	pairs                                                      int
-	propA, avgLenA, avgLenB, avgLenPref, avgLenRej, propLonger float64
-}
-
-// overview computes the overall statistics. The longer response is text_a
-// when len_a > len_b and text_b otherwise, so equal lengths count as text_b.
-// Ratios are NaN when no comparison is kept.
-func (d *pairsData) overview(ref []analysis.Vote) pairsOverview {
-	var o pairsOverview
-	var nA, longer int
-	var sumA, sumB, sumPref, sumRej float64
-	for i, r := range ref {
-		if r != analysis.VoteA && r != analysis.VoteB {
-			continue
-		}
-		o.pairs++
-		la, lb := float64(d.lenA[i]), float64(d.lenB[i])
-		sumA += la
-		sumB += lb
-		longerVote := analysis.VoteB
-		if la > lb {
-			longerVote = analysis.VoteA
-		}
-		if r == longerVote {
-			longer++
-		}
-		if r == analysis.VoteA {
-			nA++
-			sumPref += la
-			sumRej += lb
-		} else {
-			sumPref += lb
-			sumRej += la
-		}
-	}
-	if o.pairs == 0 {
-		nan := math.NaN()
-		o.propA, o.avgLenA, o.avgLenB, o.avgLenPref, o.avgLenRej, o.propLonger = nan, nan, nan, nan, nan, nan
-		return o
-	}
-	n := float64(o.pairs)
-	o.propA = float64(nA) / n
-	o.avgLenA, o.avgLenB = sumA/n, sumB/n
-	o.avgLenPref, o.avgLenRej = sumPref/n, sumRej/n
-	o.propLonger = float64(longer) / n
-	return o
-}
-
-// feedbackRows lists the annotators compared with ref: every dataset
-// annotator but ref, then a model annotator per response model but ref.
-func (d *pairsData) feedbackRows(ref pairsAnn) []pairsAnn {
-	var out []pairsAnn
-	for i := range d.annotators {
-		if a := d.datasetAnn(i); a.key != ref.key {
-			out = append(out, a)
-		}
-	}
-	for m := range d.models {
-		if a := d.modelAnn(int32(m)); a.key != ref.key {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// traitRows lists the principle annotators (traits), or every dataset
-// annotator when none is typed principle.
-func (d *pairsData) traitRows() []pairsAnn {
-	var out []pairsAnn
-	for i, a := range d.annotators {
-		if a.Type == "principle" {
-			out = append(out, d.datasetAnn(i))
-		}
-	}
-	if len(out) == 0 {
-		for i := range d.annotators {
-			out = append(out, d.datasetAnn(i))
-		}
-	}
-	return out
+func (q comparisonQuery) values() url.Values {
+	return url.Values{"dataset": {q.Dataset}, "id": {q.ID}}
 }
 
 // pairsColumn is one column of the explorer table: a reference and the
 // kept comparisons it is compared on.
 type pairsColumn struct {
 	key, label, note string
-	ref              pairsAnn
+	ref              explorer.Annotator
 	refVotes         []analysis.Vote
 	keep             []int32
 	split, value     string    // the split value, for links
@@ -561,479 +606,418 @@ func (c pairsColumn) req(r *pairsReq) *pairsReq {
 	return r
 }
 
-// explorerParams are the explorer's validated query parameters.
-type explorerParams struct {
-	models   bool
-	ref      pairsAnn   // the first reference: overall statistics, annotators.csv
-	refs     []pairsAnn // every reference; several make a column each
-	with     []string   // other datasets shown side by side
-	split    string
-	values   []string // chosen split values
-	explicit bool     // values were given in the URL
-	metric   pairsMetric
-	sort     string
-	desc     bool
-	ci       bool
+// newColumn is a column comparing with ref on the comparisons ref decides.
+func newColumn(key, label string, ref explorer.Annotator, votes []analysis.Vote) pairsColumn {
+	keep := explorer.Decisive(votes)
+	return pairsColumn{key: key, label: label, note: fmt.Sprintf("%d pairs", len(keep)), ref: ref, refVotes: votes, keep: keep}
 }
 
-// state is the canonical query of the view, without sorting.
-func (p explorerParams) state(r *pairsReq) url.Values {
-	q := r.base()
-	if p.models {
-		q.Set("mode", "models")
-	} else {
-		keys := make([]string, len(p.refs))
-		for i, a := range p.refs {
-			keys[i] = a.key
-		}
-		if len(keys) == 0 {
-			keys = []string{p.ref.key}
-		}
-		setList(q, "ref", keys)
-		setList(q, "with", p.with)
-		if p.split != "" {
-			q.Set("split", p.split)
-			if p.explicit {
-				setList(q, "values", p.values)
-			}
-		}
-	}
-	if p.metric.key != "strength" {
-		q.Set("metric", p.metric.key)
-	}
-	if p.ci {
-		q.Set("ci", "1")
-	}
-	return q
+// tableView is how the table is shown: the metric, whether intervals are,
+// and the order of the rows.
+type tableView struct {
+	metric pairsMetric
+	ci     bool
+	sort   string // a column key, "name" or "spread"
+	desc   bool
 }
 
-// bootKey names a column's comparisons and rows for the bootstrap cache.
-func (p explorerParams) bootKey(r *pairsReq, col pairsColumn) string {
-	rows := "annotators"
-	if p.models {
-		rows = "traits"
-	}
-	return strings.Join([]string{rows, col.ref.key, strings.Join(r.refModels, "\x1f"), col.split, col.value}, "\x1e")
+// explorerTable is the explorer's table before display: the query, what it
+// resolved to, the columns and rows, and every row's statistics per column.
+type explorerTable struct {
+	q    explorerQuery
+	view tableView
+	ref  explorer.Annotator   // the first reference: overall statistics, annotators.csv
+	refs []explorer.Annotator // every reference; several make a column each
+	// The feedback view's split and other datasets (none in model analysis).
+	split  string
+	with   []string
+	values []string // the split values shown: the chosen ones or the largest
+	mv     data.MetaValues
+	notes  []string
+
+	columns []pairsColumn
+	rows    []explorer.Annotator
+	stats   [][]pairsCell // stats[column][row]
 }
 
-// explorerParams validates the explorer's query, all but sorting.
-func (r *pairsReq) explorerParams() (explorerParams, error) {
-	var p explorerParams
-	switch mode := r.q.Get("mode"); mode {
-	case "", "feedback":
-	case "models":
-		p.models = true
-	default:
-		return p, badRequestf("mode: %q is not one of feedback, models", mode)
+// explorerTable lays out and computes the explorer's table for a parsed
+// query; the explorer page, table.csv and the figures share it. need says
+// which costlier numbers to compute.
+func (s *Server) explorerTable(ctx context.Context, r *pairsReq, q explorerQuery, need func(explorerQuery) explorer.Needs) (explorerTable, error) {
+	t := explorerTable{q: q}
+	t.view.metric, _ = lookupMetric(q.Metric)
+	t.view.ci = q.CI
+	for _, key := range q.Refs {
+		t.refs = append(t.refs, r.lookup(key))
+	}
+	if len(t.refs) > 0 {
+		t.ref = t.refs[0]
 	}
 	var err error
-	if p.refs, err = r.refs(); err != nil && !p.models {
-		return p, err
-	}
-	if len(p.refs) > 0 {
-		p.ref = p.refs[0]
-	}
-	metric := r.q.Get("metric")
-	if metric == "" {
-		metric = "strength"
-	}
-	var ok bool
-	if p.metric, ok = lookupMetric(metric); !ok {
-		keys := make([]string, len(pairsMetrics))
-		for i, m := range pairsMetrics {
-			keys[i] = m.key
-		}
-		return p, badRequestf("metric: %q is not one of %s", metric, strings.Join(keys, ", "))
-	}
-	switch ci := r.q.Get("ci"); ci {
-	case "", "0":
-	case "1":
-		p.ci = true
+	switch {
+	case q.Models:
+		t.modelsLayout(r)
+	case q.Split != "":
+		t.split = q.Split
+		err = t.splitLayout(ctx, s, r)
+	case len(t.refs) > 1 || len(q.With) > 0:
+		t.with = q.With
+		err = t.multiLayout(ctx, s, r)
 	default:
-		return p, badRequestf("ci: %q is not 0 or 1", ci)
+		c := newColumn("all", "All", t.ref, r.votesOf(t.ref))
+		t.noteUndecided(c.keep)
+		t.columns, t.rows = []pairsColumn{c}, r.d.FeedbackRows(t.ref.Key)
 	}
-	if !p.models {
-		p.split = r.q.Get("split")
-		if p.split == "" && len(r.q["values"]) > 0 {
-			return p, badRequestf("values: choose a split key first")
-		}
-		p.with = parseList(r.q["with"], func(string) bool { return false })
-		if p.split != "" && (len(p.refs) > 1 || len(p.with) > 0) {
-			return p, badRequestf("split: choose one of split, several references, or other datasets")
-		}
-	}
-	return p, nil
-}
-
-// sortParams validates sort and dir against the table's columns. The
-// default is the first column, descending.
-func (p *explorerParams) sortParams(q url.Values, columns []pairsColumn) error {
-	p.sort = q.Get("sort")
-	if p.sort == "" {
-		p.sort = "name"
-		if len(columns) > 0 {
-			p.sort = columns[0].key
-		}
-	} else if p.sort != "name" && p.sort != "spread" && !slices.ContainsFunc(columns, func(c pairsColumn) bool { return c.key == p.sort }) {
-		return badRequestf("sort: %q is not name, spread or a column of this table", p.sort)
-	}
-	switch dir := q.Get("dir"); dir {
-	case "":
-		p.desc = p.sort != "name"
-	case "asc":
-		p.desc = false
-	case "desc":
-		p.desc = true
-	default:
-		return badRequestf("dir: %q is not asc or desc", dir)
-	}
-	return nil
-}
-
-// explorerLayout returns the table's columns and rows, and notes on the
-// data. In feedback mode the rows are the annotators and the columns the
-// split values (or one column of all comparisons); in model mode the rows
-// are the traits and the columns the model annotators as references.
-func (s *Server) explorerLayout(ctx context.Context, r *pairsReq, p *explorerParams) ([]pairsColumn, []pairsAnn, data.MetaValues, []string, error) {
-	var columns []pairsColumn
-	var notes []string
-	var mv data.MetaValues
-	if p.models {
-		for m := range r.d.models {
-			ref := r.d.modelAnn(int32(m))
-			votes := r.d.votesOf(ref, r.refMask)
-			keep := decisive(votes, nil)
-			columns = append(columns, pairsColumn{key: ref.key, label: ref.name, note: fmt.Sprintf("%d pairs", len(keep)),
-				ref: ref, refVotes: votes, keep: keep})
-		}
-		if len(r.d.models) == 0 {
-			notes = append(notes, "No response names its model, so there are no model annotators to compare with.")
-		}
-		// A link or form from the feedback view may carry its fields; say
-		// they change nothing here rather than fail. (The form always sends
-		// a reference, so that one goes unmentioned.)
-		if r.q.Get("with") != "" || r.q.Get("split") != "" {
-			notes = append(notes, "Model analysis compares every trait with each model of this dataset; other datasets (with) and splits (split) apply to the feedback view.")
-		}
-		return columns, r.d.traitRows(), mv, notes, nil
-	}
-
-	refVotes := r.d.votesOf(p.ref, r.refMask)
-	if len(decisive(refVotes, nil)) == 0 {
-		notes = append(notes, p.ref.name+" has no text_a or text_b vote, so every metric is undefined.")
-	}
-	if p.split == "" && len(p.refs) <= 1 && len(p.with) == 0 {
-		keep := decisive(refVotes, nil)
-		columns = append(columns, pairsColumn{key: "all", label: "All", note: fmt.Sprintf("%d pairs", len(keep)),
-			ref: p.ref, refVotes: refVotes, keep: keep})
-		return columns, r.d.feedbackRows(p.ref), mv, notes, nil
-	}
-	if p.split == "" {
-		columns, rows, err := s.multiLayout(ctx, r, p, refVotes)
-		return columns, rows, mv, notes, err
-	}
-	mv, err := r.splitValues(ctx, s.store, p.split)
 	if err != nil {
-		return nil, nil, mv, nil, err
+		return t, err
 	}
+	if t.view.sort, t.view.desc, err = q.sortOrder(t.columns); err != nil {
+		return t, err
+	}
+	needs := need(q)
+	t.stats = make([][]pairsCell, len(t.columns))
+	for j, col := range t.columns {
+		if t.stats[j], err = columnStats(r, q.Models, col, t.rows, needs); err != nil {
+			return t, err
+		}
+	}
+	return t, nil
+}
+
+// noteUndecided says when the first reference decides no comparison
+// (keep is where it votes text_a or text_b).
+func (t *explorerTable) noteUndecided(keep []int32) {
+	if len(keep) == 0 {
+		t.notes = append(t.notes, t.ref.Name+" has no text_a or text_b vote, so every metric is undefined.")
+	}
+}
+
+// modelsLayout is model analysis: the traits against each model annotator.
+func (t *explorerTable) modelsLayout(r *pairsReq) {
+	for _, ref := range r.d.ModelAnnotators() {
+		t.columns = append(t.columns, newColumn(ref.Key, ref.Name, ref, r.votesOf(ref)))
+	}
+	if len(r.d.Models) == 0 {
+		t.notes = append(t.notes, "No response names its model, so there are no model annotators to compare with.")
+	}
+	// A link or form from the feedback view may carry its fields; say
+	// they change nothing here rather than fail. (The form always sends
+	// a reference, so that one goes unmentioned.)
+	if len(t.q.With) > 0 || t.q.Split != "" {
+		t.notes = append(t.notes, "Model analysis compares every trait with each model of this dataset; other datasets (with) and splits (split) apply to the feedback view.")
+	}
+	t.rows = r.d.TraitRows()
+}
+
+// splitLayout is a column per chosen value of the split key (by default
+// the values with the most comparisons).
+func (t *explorerTable) splitLayout(ctx context.Context, s *Server, r *pairsReq) error {
+	mv, err := r.entry.metaValues(ctx, s.store, t.split)
+	if err != nil {
+		return err
+	}
+	t.mv = mv
 	index := make(map[string]int32, len(mv.Values))
 	for i, v := range mv.Values {
 		index[v.Value] = int32(i)
 	}
-	if raw := r.q["values"]; len(raw) > 0 {
-		p.values = parseList(raw, func(v string) bool { _, ok := index[v]; return ok })
-		p.explicit = len(p.values) > 0
-		for _, v := range p.values {
-			if _, ok := index[v]; !ok {
-				return nil, nil, mv, nil, badRequestf("values: %q is not a value of %s in this dataset", v, p.split)
-			}
+	t.values = t.q.Values
+	if len(t.values) == 0 {
+		for _, v := range mv.Values[:min(explorer.DefaultSplitValues, len(mv.Values))] {
+			t.values = append(t.values, v.Value)
 		}
 	}
-	if len(p.values) == 0 {
-		for _, v := range mv.Values[:min(pairsDefaultValues, len(mv.Values))] {
-			p.values = append(p.values, v.Value)
-		}
+	idx := make([]int32, len(t.values))
+	for k, v := range t.values {
+		idx[k] = index[v]
 	}
-	for _, v := range p.values {
-		vi := index[v]
-		keep := decisive(refVotes, func(i int) bool { return mv.Of[i] == vi })
-		columns = append(columns, pairsColumn{key: "v:" + v, label: v, note: fmt.Sprintf("%d pairs", len(keep)),
-			ref: p.ref, refVotes: refVotes, keep: keep, split: p.split, value: v})
+	refVotes := r.votesOf(t.ref)
+	t.noteUndecided(explorer.Decisive(refVotes))
+	for k, keep := range explorer.Split(refVotes, mv.Of, idx) {
+		v := t.values[k]
+		t.columns = append(t.columns, pairsColumn{key: "v:" + v, label: v, note: fmt.Sprintf("%d pairs", len(keep)),
+			ref: t.ref, refVotes: refVotes, keep: keep, split: t.split, value: v})
 	}
 	if len(mv.Values) == 0 {
-		notes = append(notes, fmt.Sprintf("No comparison has a value for %s.", p.split))
-	} else if missing := countOf(mv.Of, -1); missing > 0 {
-		notes = append(notes, fmt.Sprintf("%d comparisons have no value for %s.", missing, p.split))
+		t.notes = append(t.notes, fmt.Sprintf("No comparison has a value for %s.", t.split))
+	} else if missing := explorer.Unvalued(mv.Of); missing > 0 {
+		t.notes = append(t.notes, fmt.Sprintf("%d comparisons have no value for %s.", missing, t.split))
 	}
-	return columns, r.d.feedbackRows(p.ref), mv, notes, nil
+	t.rows = r.d.FeedbackRows(t.ref.Key)
+	return nil
 }
 
 // multiLayout is the feedback table with a column per reference (when
 // there are several) and a column per other dataset. With several
 // references the rows are every annotator, a row's cell empty in the column
 // of its own reference; other datasets add their annotators after the
-// request's own, matched by id.
-func (s *Server) multiLayout(ctx context.Context, r *pairsReq, p *explorerParams, refVotes []analysis.Vote) ([]pairsColumn, []pairsAnn, error) {
-	var columns []pairsColumn
-	var rows []pairsAnn
-	if len(p.refs) > 1 {
-		rows = r.d.feedbackRows(pairsAnn{idx: -1, model: -1})
-		for _, ref := range p.refs {
-			votes := r.d.votesOf(ref, r.refMask)
-			keep := decisive(votes, nil)
-			columns = append(columns, pairsColumn{key: "ref:" + ref.key, label: ref.name, note: fmt.Sprintf("%d pairs", len(keep)),
-				ref: ref, refVotes: votes, keep: keep})
+// request's own, matched by key.
+func (t *explorerTable) multiLayout(ctx context.Context, s *Server, r *pairsReq) error {
+	first := newColumn("all", r.ds.ID, t.ref, r.votesOf(t.ref))
+	t.noteUndecided(first.keep)
+	if len(t.refs) > 1 {
+		t.rows = r.d.FeedbackRows("")
+		for _, ref := range t.refs {
+			t.columns = append(t.columns, newColumn("ref:"+ref.Key, ref.Name, ref, r.votesOf(ref)))
 		}
 	} else {
-		rows = r.d.feedbackRows(p.ref)
-		keep := decisive(refVotes, nil)
-		columns = append(columns, pairsColumn{key: "all", label: r.ds.ID, note: fmt.Sprintf("%d pairs · %s", len(keep), p.ref.name),
-			ref: p.ref, refVotes: refVotes, keep: keep})
+		t.rows = r.d.FeedbackRows(t.ref.Key)
+		first.note += " · " + t.ref.Name
+		t.columns = append(t.columns, first)
 	}
-	seen := make(map[string]bool, len(rows))
-	for _, a := range rows {
-		seen[a.key] = true
+	seen := make(map[string]bool, len(t.rows))
+	for _, a := range t.rows {
+		seen[a.Key] = true
 	}
-	for _, id := range p.with {
+	for _, id := range t.with {
 		o, err := s.otherRequest(ctx, r, id)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		ref, ok := o.d.lookup(p.ref.key)
+		ref, ok := o.d.Lookup(t.ref.Key)
 		if !ok {
-			if ref, ok = o.d.defaultRef(o.ds); !ok {
-				return nil, nil, badRequestf("with: dataset %s has no annotators and no response models to use as the reference", o.ds.ID)
+			if ref, ok = o.d.Default(o.ds.DefaultAnnotator); !ok {
+				return badRequestf("with: dataset %s has no annotators and no response models to use as the reference", o.ds.ID)
 			}
 		}
-		votes := o.d.votesOf(ref, o.refMask)
-		keep := decisive(votes, nil)
-		columns = append(columns, pairsColumn{key: "ds:" + o.ds.ID, label: o.ds.ID, note: fmt.Sprintf("%d pairs · %s", len(keep), ref.name),
-			ref: ref, refVotes: votes, keep: keep, r: o})
-		for _, a := range o.d.feedbackRows(ref) {
-			if !seen[a.key] {
-				seen[a.key] = true
-				a.idx, a.model = -2, -2 // not of the request's dataset: looked up per column
-				rows = append(rows, a)
+		c := newColumn("ds:"+o.ds.ID, o.ds.ID, ref, o.votesOf(ref))
+		c.note += " · " + ref.Name
+		c.r = o
+		t.columns = append(t.columns, c)
+		for _, a := range o.d.FeedbackRows(ref.Key) {
+			if !seen[a.Key] {
+				seen[a.Key] = true
+				t.rows = append(t.rows, a.Foreign()) // looked up per column
 			}
 		}
 	}
-	return columns, rows, nil
+	return nil
 }
 
-// countOf counts the positions of of holding v.
-func countOf(of []int32, v int32) int {
-	n := 0
-	for _, x := range of {
-		if x == v {
-			n++
+// sortOrder checks sort and dir against the table's columns. The default
+// is the first column, descending.
+func (e explorerQuery) sortOrder(columns []pairsColumn) (sort string, desc bool, err error) {
+	sort = e.Sort
+	if sort == "" {
+		sort = "name"
+		if len(columns) > 0 {
+			sort = columns[0].key
 		}
+	} else if sort != "name" && sort != "spread" && !slices.ContainsFunc(columns, func(c pairsColumn) bool { return c.key == sort }) {
+		return "", false, badRequestf("sort: %q is not name, spread or a column of this table", sort)
 	}
-	return n
+	switch e.Dir {
+	case "":
+		desc = sort != "name"
+	case "desc":
+		desc = true
+	}
+	return sort, desc, nil
 }
 
-// explorerTable is the explorer's table before display: the validated
-// parameters, the columns and rows, and every row's statistics per column.
-type explorerTable struct {
-	p       explorerParams
-	columns []pairsColumn
-	rows    []pairsAnn
-	mv      data.MetaValues
-	notes   []string
-	stats   [][]annStats // stats[column][row]
+// bootKey names a column's comparisons and rows for the bootstrap cache.
+func bootKey(models bool, r *pairsReq, col pairsColumn) string {
+	rows := "annotators"
+	if models {
+		rows = "traits"
+	}
+	return strings.Join([]string{rows, col.ref.Key, strings.Join(r.refModels, "\x1f"), col.split, col.value}, "\x1e")
 }
 
-// explorerTable validates the explorer's query and computes its table; the
-// explorer page and its figures share it. need says which costlier numbers
-// to compute, given the parameters.
-func (s *Server) explorerTable(ctx context.Context, r *pairsReq, need func(explorerParams) statsNeeds) (explorerTable, error) {
-	var t explorerTable
-	p, err := r.explorerParams()
-	if err != nil {
-		return t, err
+// bootMemo caches a column's strength bootstrap in the dataset's entry.
+func bootMemo(e *pairsEntry, key string) explorer.Memo {
+	return func(compute func() ([]analysis.Estimate, error)) ([]analysis.Estimate, error) {
+		return e.bootstrap(key, compute)
 	}
-	columns, rows, mv, notes, err := s.explorerLayout(ctx, r, &p)
-	if err != nil {
-		return t, err
-	}
-	if err := p.sortParams(r.q, columns); err != nil {
-		return t, err
-	}
-	needs := need(p)
-	stats := make([][]annStats, len(columns))
-	for j, col := range columns {
-		if stats[j], err = columnStats(r, p, col, rows, needs); err != nil {
-			return t, err
-		}
-	}
-	return explorerTable{p: p, columns: columns, rows: rows, mv: mv, notes: notes, stats: stats}, nil
 }
 
 // columnStats compares every row with the column's reference on the
 // column's dataset; a row absent there, or that is the reference itself,
 // gets an empty cell.
-func columnStats(r *pairsReq, p explorerParams, col pairsColumn, rows []pairsAnn, needs statsNeeds) ([]annStats, error) {
+func columnStats(r *pairsReq, models bool, col pairsColumn, rows []explorer.Annotator, needs explorer.Needs) ([]pairsCell, error) {
 	cr := col.req(r)
-	out := make([]annStats, len(rows))
+	out := make([]pairsCell, len(rows))
 	var present []int
 	var votes [][]analysis.Vote
 	for i, a := range rows {
-		if a.idx == -2 || cr != r {
+		if a.IsForeign() || cr != r {
 			var ok bool
-			if a, ok = cr.d.lookup(a.key); !ok {
+			if a, ok = cr.d.Lookup(a.Key); !ok {
 				out[i].absent = "not in dataset " + cr.ds.ID
 				continue
 			}
 		}
-		if a.key == col.ref.key {
-			out[i].absent = a.name + " is this column's reference"
+		if a.Key == col.ref.Key {
+			out[i].absent = a.Name + " is this column's reference"
 			continue
 		}
 		present = append(present, i)
-		votes = append(votes, cr.d.votesOf(a, cr.refMask))
+		votes = append(votes, cr.votesOf(a))
 	}
-	key := p.bootKey(cr, col)
+	key := bootKey(models, cr, col)
 	if len(present) != len(rows) || cr != r {
 		h := fnv.New64a()
 		for _, i := range present {
-			h.Write([]byte(rows[i].key))
+			h.Write([]byte(rows[i].Key))
 			h.Write([]byte{0})
 		}
 		key += fmt.Sprintf("\x1erows:%x", h.Sum64())
 	}
-	st, err := cr.entry.agreementStats(col.refVotes, col.keep, votes, needs, key)
+	st, err := explorer.Compare(col.refVotes, col.keep, votes, needs, bootMemo(cr.entry, key))
 	if err != nil {
 		return nil, err
 	}
 	for k, i := range present {
-		out[i] = st[k]
+		out[i].Stats = st[k]
 	}
 	return out, nil
 }
 
 // pageNeeds are the numbers the explorer page shows: the unadjusted kappa
 // when it is the metric, and the chosen metric's interval when asked for.
-func pageNeeds(p explorerParams) statsNeeds {
-	return statsNeeds{kappaU: p.metric.key == "kappa_unadjusted",
-		strengthCI: p.ci && p.metric.key == "strength",
-		wilson:     p.ci && (p.metric.key == "accuracy" || p.metric.key == "relevance")}
+func pageNeeds(q explorerQuery) explorer.Needs {
+	return explorer.Needs{KappaUnadjusted: q.Metric == "kappa_unadjusted",
+		StrengthCI: q.CI && q.Metric == "strength",
+		Wilson:     q.CI && (q.Metric == "accuracy" || q.Metric == "relevance")}
+}
+
+// state is the canonical query of the view, without sorting: the links'
+// base.
+func (t explorerTable) state(r *pairsReq) url.Values {
+	q := r.base()
+	if t.q.Models {
+		q.Set("mode", "models")
+	} else {
+		keys := make([]string, len(t.refs))
+		for i, a := range t.refs {
+			keys[i] = a.Key
+		}
+		setList(q, "ref", keys)
+		setList(q, "with", t.with)
+		if t.split != "" {
+			q.Set("split", t.split)
+			setList(q, "values", t.q.Values)
+		}
+	}
+	if t.view.metric.key != "strength" {
+		q.Set("metric", t.view.metric.key)
+	}
+	if t.view.ci {
+		q.Set("ci", "1")
+	}
+	return q
 }
 
 // query is the view's canonical query with its sorting, when the request
 // chose one.
 func (t explorerTable) query(r *pairsReq) url.Values {
-	q := t.p.state(r)
-	if r.q.Get("sort") != "" || r.q.Get("dir") != "" {
-		q.Set("sort", t.p.sort)
-		q.Set("dir", map[bool]string{true: "desc", false: "asc"}[t.p.desc])
+	q := t.state(r)
+	if t.q.Sort != "" || t.q.Dir != "" {
+		q.Set("sort", t.view.sort)
+		q.Set("dir", map[bool]string{true: "desc", false: "asc"}[t.view.desc])
 	}
 	return q
 }
 
 // viewRows are the table's rows as shown, in display order.
 func (t explorerTable) viewRows(r *pairsReq) []views.PairsRow {
+	return t.rowsAs(r, t.view)
+}
+
+// rowsAs are the table's rows shown as v says, in v's order.
+func (t explorerTable) rowsAs(r *pairsReq, v tableView) []views.PairsRow {
 	out := make([]views.PairsRow, 0, len(t.rows))
 	for i, a := range t.rows {
-		out = append(out, explorerRow(r, t.p, a, t.columns, t.stats, i))
+		out = append(out, explorerRow(r, v, a, t.columns, t.stats, i))
 	}
-	sortRows(out, t.columns, t.p)
+	sortRows(out, t.columns, v)
 	return out
 }
 
 func (s *Server) showPairs(c echo.Context) error {
-	r, err := s.pairsRequest(c)
+	r, q, err := s.explorerRequest(c)
 	if err != nil {
 		return err
 	}
-	t, err := s.explorerTable(c.Request().Context(), r, pageNeeds)
+	t, err := s.explorerTable(c.Request().Context(), r, q, pageNeeds)
 	if err != nil {
 		return err
 	}
-	p, columns, notes, mv := t.p, t.columns, t.notes, t.mv
 	datasets, err := s.store.DatasetList(c.Request().Context())
 	if err != nil {
 		return err
 	}
-
-	e := views.PairsExplorer{Dataset: r.datasetView(), ModelsMode: p.models, RefName: p.ref.name, MetricLabel: p.metric.label,
-		CI: p.ci, Notes: notes, Form: explorerForm(r, p, mv, datasets)}
+	v := t.view
+	e := views.PairsExplorer{Dataset: r.datasetView(), ModelsMode: q.Models, RefName: t.ref.Name, MetricLabel: v.metric.label,
+		CI: v.ci, Notes: t.notes, Form: explorerForm(r, t, datasets)}
 	e.Rows = t.viewRows(r)
-	state := p.state(r)
+	state := t.state(r)
 	sortLink := func(key, label, note string) views.PairsColumn {
 		desc := key != "name"
-		if key == p.sort {
-			desc = !p.desc
+		if key == v.sort {
+			desc = !v.desc
 		}
 		q := cloneValues(state)
 		q.Set("sort", key)
 		q.Set("dir", map[bool]string{true: "desc", false: "asc"}[desc])
 		return views.PairsColumn{Key: key, Label: label, Note: note, SortURL: views.PathQuery(q, "pairs", r.ds.ID),
-			Sorted: key == p.sort, Desc: p.desc}
+			Sorted: key == v.sort, Desc: v.desc}
 	}
 	e.Corner = sortLink("name", "Annotator", "")
-	if p.models {
+	if q.Models {
 		e.Corner.Label = "Trait"
 	}
-	for _, col := range columns {
+	for _, col := range t.columns {
 		e.Columns = append(e.Columns, sortLink(col.key, col.label, col.note))
 	}
 	e.SpreadSort = sortLink("spread", "Spread", "")
-	if !p.models {
-		o := r.d.overview(r.d.votesOf(p.ref, r.refMask))
-		e.Overview = views.PairsOverview{Pairs: o.pairs, PropA: o.propA, AvgLenA: o.avgLenA, AvgLenB: o.avgLenB,
-			AvgLenPreferred: o.avgLenPref, AvgLenRejected: o.avgLenRej, PropLonger: o.propLonger}
-	}
-	csvQ := r.base()
-	if !p.models {
-		csvQ.Set("ref", p.ref.key)
+	refQ := r.base() // the links that take the reference alone
+	if !q.Models {
+		o := explorer.LengthOverview(r.votesOf(t.ref), r.d.LenA, r.d.LenB)
+		e.Overview = views.PairsOverview{Pairs: o.Pairs, PropA: o.PropA, AvgLenA: o.AvgLenA, AvgLenB: o.AvgLenB,
+			AvgLenPreferred: o.AvgLenPreferred, AvgLenRejected: o.AvgLenRejected, PropLonger: o.PropLonger}
+		refQ.Set("ref", t.ref.Key)
 	}
 	tableQ := t.query(r)
 	e.Downloads = []views.PairsLink{
 		{Label: "table.csv", TestID: "table-csv", URL: views.PathQuery(tableQ, "pairs", r.ds.ID, "table.csv")},
-		{Label: "annotators.csv", TestID: "annotators-csv", URL: views.PathQuery(csvQ, "pairs", r.ds.ID, "annotators.csv")},
-		{Label: "overview.csv", TestID: "overview-csv", URL: views.PathQuery(csvQ, "pairs", r.ds.ID, "overview.csv")},
+		{Label: "annotators.csv", TestID: "annotators-csv", URL: views.PathQuery(refQ, "pairs", r.ds.ID, "annotators.csv")},
+		{Label: "overview.csv", TestID: "overview-csv", URL: views.PathQuery(refQ, "pairs", r.ds.ID, "overview.csv")},
 	}
 	e.Figures = explorerFigures(r, t)
-	modelsQ := r.base()
-	if !p.models {
-		modelsQ.Set("ref", p.ref.key)
-	}
-	e.ModelsURL = views.PathQuery(modelsQ, "pairs", r.ds.ID, "models")
+	e.ModelsURL = views.PathQuery(refQ, "pairs", r.ds.ID, "models")
 	return render(c, http.StatusOK, views.PairsExplorerPage(e))
 }
 
 // explorerRow is row i of the table: the chosen metric per column, each
 // cell linking to its comparisons, and the spread across columns.
-func explorerRow(r *pairsReq, p explorerParams, a pairsAnn, columns []pairsColumn, stats [][]annStats, i int) views.PairsRow {
-	row := views.PairsRow{Key: a.key, Name: a.name, Kind: a.kind, Description: a.description}
-	lo, hi := math.Inf(1), math.Inf(-1)
+func explorerRow(r *pairsReq, v tableView, a explorer.Annotator, columns []pairsColumn, stats [][]pairsCell, i int) views.PairsRow {
+	row := views.PairsRow{Key: a.Key, Name: a.Name, Kind: a.Kind, Description: a.Description}
+	values := make([]float64, len(columns))
 	for j, col := range columns {
-		v, clo, chi := p.metric.value(stats[j][i])
-		if !p.ci {
+		val, clo, chi := v.metric.value(stats[j][i])
+		values[j] = val
+		if !v.ci {
 			clo, chi = math.NaN(), math.NaN()
 		}
 		if why := stats[j][i].absent; why != "" {
-			row.Cells = append(row.Cells, views.PairsCell{Value: v, Integer: p.metric.integer, Lo: clo, Hi: chi, Shade: math.NaN(), Title: why})
+			row.Cells = append(row.Cells, views.PairsCell{Value: val, Integer: v.metric.integer, Lo: clo, Hi: chi, Shade: math.NaN(), Title: why})
 			continue
 		}
 		cr := col.req(r)
 		q := cr.base()
-		q.Set("ann", a.key)
-		q.Set("ref", col.ref.key)
+		q.Set("ann", a.Key)
+		q.Set("ref", col.ref.Key)
 		if col.split != "" {
 			q.Set("split", col.split)
 			q.Set("value", col.value)
 		}
-		row.Cells = append(row.Cells, views.PairsCell{Value: v, Integer: p.metric.integer, Lo: clo, Hi: chi,
-			Shade: p.metric.shade(v), URL: views.PathQuery(q, "pairs", cr.ds.ID, "comparisons"),
-			Title: cellTitle(stats[j][i].g)})
-		if !math.IsNaN(v) {
-			lo, hi = min(lo, v), max(hi, v)
-		}
+		row.Cells = append(row.Cells, views.PairsCell{Value: val, Integer: v.metric.integer, Lo: clo, Hi: chi,
+			Shade: v.metric.shade(val), URL: views.PathQuery(q, "pairs", cr.ds.ID, "comparisons"),
+			Title: cellTitle(stats[j][i].Agreement)})
 	}
-	row.Spread = math.NaN()
-	if lo <= hi {
-		row.Spread = hi - lo
-	}
+	// An empty cell's value is NaN, so the spread is over the filled ones.
+	row.Spread = explorer.Spread(values)
 	return row
 }
 
@@ -1051,18 +1035,18 @@ func cloneValues(q url.Values) url.Values {
 
 // sortRows orders the table rows; undefined values go last in either
 // direction, and ties keep the annotator order.
-func sortRows(rows []views.PairsRow, columns []pairsColumn, p explorerParams) {
-	if p.sort == "name" {
+func sortRows(rows []views.PairsRow, columns []pairsColumn, v tableView) {
+	if v.sort == "name" {
 		slices.SortStableFunc(rows, func(a, b views.PairsRow) int {
 			c := strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
-			if p.desc {
+			if v.desc {
 				c = -c
 			}
 			return c
 		})
 		return
 	}
-	col := slices.IndexFunc(columns, func(c pairsColumn) bool { return c.key == p.sort })
+	col := slices.IndexFunc(columns, func(c pairsColumn) bool { return c.key == v.sort })
 	key := func(r views.PairsRow) float64 {
 		if col < 0 {
 			return r.Spread
@@ -1085,7 +1069,7 @@ func sortRows(rows []views.PairsRow, columns []pairsColumn, p explorerParams) {
 		} else if x > y {
 			c = 1
 		}
-		if p.desc {
+		if v.desc {
 			c = -c
 		}
 		return c
@@ -1093,19 +1077,17 @@ func sortRows(rows []views.PairsRow, columns []pairsColumn, p explorerParams) {
 }
 
 // annotatorOptions lists every dataset annotator and model annotator.
-func annotatorOptions(d *pairsData, selected string) []views.PairsOption {
+func annotatorOptions(d *explorer.Dataset, selected string) []views.PairsOption {
 	var out []views.PairsOption
-	for i := range d.annotators {
-		a := d.datasetAnn(i)
-		label := a.name
-		if a.name != a.key {
-			label += " (" + a.key + ")"
+	for _, a := range d.Annotators() {
+		label := a.Name
+		if a.Name != a.Key {
+			label += " (" + a.Key + ")"
 		}
-		out = append(out, views.PairsOption{Value: a.key, Label: label + " · " + a.kind, Selected: a.key == selected})
+		out = append(out, views.PairsOption{Value: a.Key, Label: label + " · " + a.Kind, Selected: a.Key == selected})
 	}
-	for m := range d.models {
-		a := d.modelAnn(int32(m))
-		out = append(out, views.PairsOption{Value: a.key, Label: a.key, Selected: a.key == selected})
+	for _, a := range d.ModelAnnotators() {
+		out = append(out, views.PairsOption{Value: a.Key, Label: a.Key, Selected: a.Key == selected})
 	}
 	return out
 }
@@ -1125,58 +1107,113 @@ const maxValueOptions = 200
 // maxValueTags is the most split values listed under the form.
 const maxValueTags = 40
 
-func explorerForm(r *pairsReq, p explorerParams, mv data.MetaValues, datasets []data.DatasetSummary) views.PairsExplorerForm {
-	f := views.PairsExplorerForm{Action: views.Path("pairs", r.ds.ID), CI: p.ci, ModelsMode: p.models,
+func explorerForm(r *pairsReq, t explorerTable, datasets []data.DatasetSummary) views.PairsExplorerForm {
+	f := views.PairsExplorerForm{Action: views.Path("pairs", r.ds.ID), CI: t.view.ci, ModelsMode: t.q.Models,
 		Modes: []views.PairsOption{
-			{Value: "", Label: "Feedback analysis: annotators against a reference", Selected: !p.models},
-			{Value: "models", Label: "Model analysis: traits against each model", Selected: p.models},
+			{Value: "", Label: "Feedback analysis: annotators against a reference", Selected: !t.q.Models},
+			{Value: "models", Label: "Model analysis: traits against each model", Selected: t.q.Models},
 		},
-		Refs:   annotatorOptions(r.d, p.ref.key),
-		Splits: splitOptions(r.ds.MetadataKeys, p.split),
-		Split:  p.split,
-		Models: r.d.models,
+		Refs:   annotatorOptions(r.d, t.ref.Key),
+		Splits: splitOptions(r.ds.MetadataKeys, t.split),
+		Split:  t.split,
+		Models: r.d.Models,
 	}
 	for _, d := range datasets {
 		if d.ID != r.ds.ID {
-			f.Datasets = append(f.Datasets, views.PairsOption{Value: d.ID, Label: d.ID, Selected: slices.Contains(p.with, d.ID)})
+			f.Datasets = append(f.Datasets, views.PairsOption{Value: d.ID, Label: d.ID, Selected: slices.Contains(t.with, d.ID)})
 		}
 	}
-	for _, m := range r.d.models {
+	for _, m := range r.d.Models {
 		f.ModelOptions = append(f.ModelOptions, views.PairsOption{Value: m, Label: m, Selected: slices.Contains(r.refModels, m)})
 	}
 	for i := range f.Refs {
-		f.Refs[i].Selected = slices.ContainsFunc(p.refs, func(a pairsAnn) bool { return a.key == f.Refs[i].Value })
+		f.Refs[i].Selected = slices.ContainsFunc(t.refs, func(a explorer.Annotator) bool { return a.Key == f.Refs[i].Value })
 	}
 	for _, m := range pairsMetrics {
-		f.Metrics = append(f.Metrics, views.PairsOption{Value: m.key, Label: m.label, Selected: m.key == p.metric.key})
+		f.Metrics = append(f.Metrics, views.PairsOption{Value: m.key, Label: m.label, Selected: m.key == t.view.metric.key})
 	}
+	explicit := len(t.q.Values) > 0
+	mv := t.mv
 	if len(mv.Values) <= maxValueOptions {
 		for _, v := range mv.Values {
 			// Only values the URL chose are selected: the defaults (the
 			// largest) are marked in the list below, and a browser without
 			// script would otherwise send them with another split.
 			f.ValueOptions = append(f.ValueOptions, views.PairsOption{Value: v.Value, Label: fmt.Sprintf("%s (%d)", v.Value, v.Count),
-				Selected: p.explicit && slices.Contains(p.values, v.Value)})
+				Selected: explicit && slices.Contains(t.values, v.Value)})
 		}
-	} else if p.explicit {
-		f.Values = strings.Join(p.values, ",")
+	} else if explicit {
+		f.Values = strings.Join(t.values, ",")
 	}
 	// The values with their counts, chosen ones marked; a key with
 	// thousands of values lists the largest.
 	for _, v := range mv.Values[:min(len(mv.Values), maxValueTags)] {
-		f.SplitValues = append(f.SplitValues, views.PairsSplitValue{Value: v.Value, Count: v.Count, Chosen: slices.Contains(p.values, v.Value)})
+		f.SplitValues = append(f.SplitValues, views.PairsSplitValue{Value: v.Value, Count: v.Count, Chosen: slices.Contains(t.values, v.Value)})
 	}
 	f.MoreValues = len(mv.Values) - len(f.SplitValues)
 	return f
 }
 
-// The vote filters of the comparison viewer.
+// The vote filters of the comparison viewer, in explorer.Filters' order.
 var pairsFilters = []views.PairsOption{
-	{Value: "all", Label: "all comparisons"},
-	{Value: "agree", Label: "annotator agrees with the reference"},
-	{Value: "disagree", Label: "annotator disagrees with the reference"},
-	{Value: "one", Label: "only one of the two votes is text_a/text_b"},
-	{Value: "neither", Label: "neither vote is text_a/text_b"},
+	{Value: string(explorer.FilterAll), Label: "all comparisons"},
+	{Value: string(explorer.FilterAgree), Label: "annotator agrees with the reference"},
+	{Value: string(explorer.FilterDisagree), Label: "annotator disagrees with the reference"},
+	{Value: string(explorer.FilterOne), Label: "only one of the two votes is text_a/text_b"},
+	{Value: string(explorer.FilterNeither), Label: "neither vote is text_a/text_b"},
+}
+
+// paginate caps page to the pages total items fill (at least one page)
+// and returns the range [from, to) of its items.
+func paginate(total, size, page int) (capped, pages, from, to int) {
+	pages = max(1, (total+size-1)/size)
+	capped = min(max(page, 1), pages)
+	from = (capped - 1) * size
+	return capped, pages, from, min(from+size, total)
+}
+
+// listSelection is what the list query selects: the reference's and the
+// annotator's votes and the comparisons shown, in order.
+type listSelection struct {
+	ref, ann           explorer.Annotator
+	refVotes, annVotes []analysis.Vote // annVotes nil without ann
+	sel                []int32
+}
+
+func (s *Server) selectComparisons(ctx context.Context, r *pairsReq, q listQuery) (listSelection, error) {
+	ls := listSelection{ref: r.lookup(q.Ref)}
+	ls.refVotes = r.votesOf(ls.ref)
+	if q.Ann != "" {
+		ls.ann = r.lookup(q.Ann)
+		ls.annVotes = r.votesOf(ls.ann)
+	}
+	sel := explorer.Selection{Value: -1, Filter: q.Filter, Ref: ls.refVotes, Ann: ls.annVotes}
+	if q.Split != "" {
+		mv, err := r.entry.metaValues(ctx, s.store, q.Split)
+		if err != nil {
+			return ls, err
+		}
+		sel.Of = mv.Of
+		sel.Value = int32(slices.IndexFunc(mv.Values, func(v data.MetaValue) bool { return v.Value == q.Value }))
+	}
+	for _, m := range q.Models {
+		i, _ := r.d.ModelIndex(m)
+		sel.Models = append(sel.Models, i)
+	}
+	var candidates []int32
+	if q.Text != "" {
+		var err error
+		if candidates, err = s.store.PairsSearch(ctx, r.ds.ID, q.Text); err != nil {
+			return ls, err
+		}
+	} else {
+		candidates = make([]int32, r.d.N)
+		for i := range candidates {
+			candidates[i] = int32(i)
+		}
+	}
+	ls.sel = r.d.Select(candidates, sel)
+	return ls, nil
 }
 
 func (s *Server) listPairComparisons(c echo.Context) error {
@@ -1185,123 +1222,22 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ref, err := r.ref()
+	q, err := parseListQuery(c.QueryParams(), s.vocab(ctx, r))
 	if err != nil {
 		return err
 	}
-	var ann pairsAnn
-	hasAnn := false
-	if key := r.q.Get("ann"); key != "" {
-		if ann, hasAnn = r.d.lookup(key); !hasAnn {
-			return notFound(fmt.Sprintf("annotator %q in dataset %s", key, r.ds.ID))
-		}
-	}
-	filter := r.q.Get("filter")
-	if filter == "" {
-		filter = "all"
-	}
-	if !slices.ContainsFunc(pairsFilters, func(o views.PairsOption) bool { return o.Value == filter }) {
-		return badRequestf("filter: %q is not one of all, agree, disagree, one, neither", filter)
-	}
-	if filter != "all" && !hasAnn {
-		return badRequestf("filter: %s compares an annotator with the reference; choose ann", filter)
-	}
-	split, value := r.q.Get("split"), r.q.Get("value")
-	var mv data.MetaValues
-	valueIdx := int32(-1)
-	if split != "" {
-		if mv, err = r.splitValues(ctx, s.store, split); err != nil {
-			return err
-		}
-		i := slices.IndexFunc(mv.Values, func(v data.MetaValue) bool { return v.Value == value })
-		if i < 0 {
-			return badRequestf("value: %q is not a value of %s in this dataset", value, split)
-		}
-		valueIdx = int32(i)
-	} else if value != "" {
-		return badRequestf("value: choose a split key first")
-	}
-	models, err := r.modelsFilter()
+	r.useRefModels(q.RefModels)
+	ls, err := s.selectComparisons(ctx, r, q)
 	if err != nil {
 		return err
 	}
-	text := strings.TrimSpace(r.q.Get("q"))
-	if len(text) > pairsMaxQuery {
-		return badRequestf("q: the search text is longer than %d bytes", pairsMaxQuery)
-	}
-	page := 1
-	if raw := r.q.Get("page"); raw != "" {
-		if page, err = strconv.Atoi(raw); err != nil {
-			return badRequestf("page: %q is not a whole number", raw)
-		}
-	}
-
-	refVotes := r.d.votesOf(ref, r.refMask)
-	var annVotes []analysis.Vote
-	if hasAnn {
-		annVotes = r.d.votesOf(ann, r.refMask)
-	}
-	var candidates []int32
-	if text != "" {
-		if candidates, err = s.store.PairsSearch(ctx, r.ds.ID, text); err != nil {
-			return err
-		}
-	} else {
-		candidates = make([]int32, r.d.n)
-		for i := range candidates {
-			candidates[i] = int32(i)
-		}
-	}
-	sel := candidates[:0:0]
-	for _, i := range candidates {
-		if int(i) >= r.d.n || (valueIdx >= 0 && mv.Of[i] != valueIdx) || !models.match(r.d.modelA[i], r.d.modelB[i]) {
-			continue
-		}
-		if filter != "all" {
-			rv, av := refVotes[i], annVotes[i]
-			rd := rv == analysis.VoteA || rv == analysis.VoteB
-			ad := av == analysis.VoteA || av == analysis.VoteB
-			var keep bool
-			switch filter {
-			case "agree":
-				keep = rd && ad && rv == av
-			case "disagree":
-				keep = rd && ad && rv != av
-			case "one":
-				keep = rd != ad
-			case "neither":
-				keep = !rd && !ad
-			}
-			if !keep {
-				continue
-			}
-		}
-		sel = append(sel, i)
-	}
-	pages := max(1, (len(sel)+pairsPageSize-1)/pairsPageSize)
-	page = min(max(page, 1), pages)
-	from := (page - 1) * pairsPageSize
-	comps, err := s.store.PairsComparisons(ctx, r.ds.ID, sel[from:min(from+pairsPageSize, len(sel))])
+	page, pages, from, to := paginate(len(ls.sel), pairsPageSize, q.Page)
+	comps, err := s.store.PairsComparisons(ctx, r.ds.ID, ls.sel[from:to])
 	if err != nil {
 		return err
 	}
-
-	state := r.base()
-	if hasAnn {
-		state.Set("ann", ann.key)
-	}
-	state.Set("ref", ref.key)
-	if filter != "all" {
-		state.Set("filter", filter)
-	}
-	if split != "" {
-		state.Set("split", split)
-		state.Set("value", value)
-	}
-	setList(state, "models", models.names)
-	if text != "" {
-		state.Set("q", text)
-	}
+	state := q.values()
+	state.Del("page")
 	pageURL := func(n int) templ.SafeURL {
 		q := cloneValues(state)
 		if n > 1 {
@@ -1309,41 +1245,35 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 		}
 		return views.PathQuery(q, "pairs", r.ds.ID, "comparisons")
 	}
-	l := views.PairsComparisonList{Dataset: r.datasetView(), Total: len(sel), Page: page, Pages: pages,
-		RefName: ref.name, Describe: describeSelection(ann, hasAnn, ref, filter, split, value, text, models.names)}
-	if hasAnn {
-		l.AnnName = ann.name
-	}
+	hasAnn := q.Ann != ""
+	l := views.PairsComparisonList{Dataset: r.datasetView(), Total: len(ls.sel), Page: page, Pages: pages,
+		RefName: ls.ref.Name, AnnName: ls.ann.Name, Describe: describeSelection(ls.ann, ls.ref, q)}
 	if page > 1 {
 		l.PrevURL = pageURL(page - 1)
 	}
 	if page < pages {
 		l.NextURL = pageURL(page + 1)
 	}
-	annSel := ""
-	if hasAnn {
-		annSel = ann.key
-	}
 	l.Form = views.PairsListForm{Action: views.Path("pairs", r.ds.ID, "comparisons"),
-		Anns:      append([]views.PairsOption{{Value: "", Label: "(none)", Selected: !hasAnn}}, annotatorOptions(r.d, annSel)...),
-		Refs:      annotatorOptions(r.d, ref.key),
-		Splits:    splitOptions(r.ds.MetadataKeys, split),
-		Value:     value,
-		Models:    strings.Join(models.names, ","),
-		Q:         text,
+		Anns:      append([]views.PairsOption{{Value: "", Label: "(none)", Selected: !hasAnn}}, annotatorOptions(r.d, q.Ann)...),
+		Refs:      annotatorOptions(r.d, ls.ref.Key),
+		Splits:    splitOptions(r.ds.MetadataKeys, q.Split),
+		Value:     q.Value,
+		Models:    strings.Join(q.Models, ","),
+		Q:         q.Text,
 		RefModels: strings.Join(r.refModels, ","),
 	}
 	for _, o := range pairsFilters {
-		o.Selected = o.Value == filter
+		o.Selected = o.Value == string(q.Filter)
 		l.Form.Filters = append(l.Form.Filters, o)
 	}
 	for _, cmp := range comps {
 		it := views.PairsListItem{ID: cmp.ID, Prompt: cmp.Prompt, HasPrompt: cmp.HasPrompt,
 			URL:   views.PathQuery(r.base(), "pairs", r.ds.ID, "comparisons", cmp.ID),
 			TextA: cmp.TextA, TextB: cmp.TextB, ModelA: cmp.ModelA, ModelB: cmp.ModelB,
-			RefVote: voteText(refVotes[cmp.Idx], ref)}
+			RefVote: voteText(ls.refVotes[cmp.Idx], ls.ref)}
 		if hasAnn {
-			it.AnnVote = voteText(annVotes[cmp.Idx], ann)
+			it.AnnVote = voteText(ls.annVotes[cmp.Idx], ls.ann)
 		}
 		l.Items = append(l.Items, it)
 	}
@@ -1351,9 +1281,9 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 }
 
 // voteText shows a coded vote.
-func voteText(v analysis.Vote, a pairsAnn) string {
+func voteText(v analysis.Vote, a explorer.Annotator) string {
 	if v == analysis.VoteNone {
-		if a.isModel() {
+		if a.IsModel() {
 			return "not applicable"
 		}
 		return "no vote"
@@ -1362,41 +1292,41 @@ func voteText(v analysis.Vote, a pairsAnn) string {
 }
 
 // describeSelection says in words what the viewer's filters select.
-func describeSelection(ann pairsAnn, hasAnn bool, ref pairsAnn, filter, split, value, text string, models []string) string {
+func describeSelection(ann, ref explorer.Annotator, q listQuery) string {
 	var parts []string
-	switch len(models) {
+	switch len(q.Models) {
 	case 1:
-		parts = append(parts, "with a response by "+models[0])
+		parts = append(parts, "with a response by "+q.Models[0])
 	case 2:
-		parts = append(parts, "between "+models[0]+" and "+models[1])
+		parts = append(parts, "between "+q.Models[0]+" and "+q.Models[1])
 	}
-	switch filter {
-	case "agree":
-		parts = append(parts, "where "+ann.name+" agrees with "+ref.name)
-	case "disagree":
-		parts = append(parts, "where "+ann.name+" disagrees with "+ref.name)
-	case "one":
-		parts = append(parts, "where only one of "+ann.name+" and "+ref.name+" votes text_a or text_b")
-	case "neither":
-		parts = append(parts, "where neither "+ann.name+" nor "+ref.name+" votes text_a or text_b")
+	switch q.Filter {
+	case explorer.FilterAgree:
+		parts = append(parts, "where "+ann.Name+" agrees with "+ref.Name)
+	case explorer.FilterDisagree:
+		parts = append(parts, "where "+ann.Name+" disagrees with "+ref.Name)
+	case explorer.FilterOne:
+		parts = append(parts, "where only one of "+ann.Name+" and "+ref.Name+" votes text_a or text_b")
+	case explorer.FilterNeither:
+		parts = append(parts, "where neither "+ann.Name+" nor "+ref.Name+" votes text_a or text_b")
 	}
-	if split != "" {
-		parts = append(parts, "with "+split+" = "+value)
+	if q.Split != "" {
+		parts = append(parts, "with "+q.Split+" = "+q.Value)
 	}
-	if text != "" {
-		parts = append(parts, "containing “"+text+"”")
+	if q.Text != "" {
+		parts = append(parts, "containing “"+q.Text+"”")
 	}
 	return strings.Join(parts, ", ")
 }
 
 func (s *Server) showPairComparison(c echo.Context) error {
 	ctx := c.Request().Context()
-	ds, err := s.store.PairsDataset(ctx, c.Param("dataset"))
+	q := parseComparisonQuery(url.Values{"dataset": {c.Param("dataset")}, "id": {c.Param("id")}})
+	ds, err := s.store.PairsDataset(ctx, q.Dataset)
 	if err != nil {
 		return err
 	}
-	id := c.Param("id")
-	cmp, err := s.store.PairsComparisonByID(ctx, ds.ID, id)
+	cmp, err := s.store.PairsComparisonByID(ctx, ds.ID, q.ID)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/data"
 )
 
@@ -37,31 +38,18 @@ func newPairsCache() pairsCache {
 // pairsEntry is one dataset's votes with the results derived from them.
 type pairsEntry struct {
 	dataset string
-	data    *pairsData
+	data    *explorer.Dataset
 
 	metaMu sync.Mutex
 	meta   map[string]data.MetaValues
 
 	bootMu sync.Mutex
-	boot   map[string][]analysis.Estimate // strength bootstraps by column, see agreementStats
-}
-
-// pairsData is one dataset's votes in the form the analysis package takes.
-type pairsData struct {
-	n          int
-	annotators []data.PairsAnnotator // display order
-	byID       map[string]int        // annotator id → position in annotators
-	votes      [][]analysis.Vote     // by PairsAnnotator.Idx
-	models     []string              // sorted
-	modelIndex map[string]int32
-	modelA     []int32 // index into models, -1 when missing
-	modelB     []int32
-	lenA, lenB []int32
+	boot   map[string][]analysis.Estimate // strength bootstraps by column, see columnStats
 }
 
 // get returns the dataset's data, loading it once however many requests
 // ask at the same time.
-func (c pairsCache) get(ctx context.Context, store *data.Store, ds data.PairsDataset) (*pairsData, *pairsEntry, error) {
+func (c pairsCache) get(ctx context.Context, store *data.Store, ds data.PairsDataset) (*explorer.Dataset, *pairsEntry, error) {
 	// An older import of the same dataset will not be asked for again.
 	c.m.removeFunc(func(k pairsKey) bool { return k.dataset == ds.ID && k.importID != ds.ImportID })
 	e, err := c.m.get(ctx, pairsKey{ds.ID, ds.ImportID}, func(ctx context.Context) (*pairsEntry, error) {
@@ -126,7 +114,10 @@ func (e *pairsEntry) bootstrap(key string, compute func() ([]analysis.Estimate, 
 	return est, nil
 }
 
-func loadPairsData(ctx context.Context, store *data.Store, dataset string) (*pairsData, error) {
+// loadPairsData reads a dataset's annotators and vote matrix into the
+// explorer's form. The matrix is shared, not copied: the store codes votes
+// as analysis.Vote already.
+func loadPairsData(ctx context.Context, store *data.Store, dataset string) (*explorer.Dataset, error) {
 	anns, err := store.PairsAnnotators(ctx, dataset)
 	if err != nil {
 		return nil, err
@@ -135,42 +126,14 @@ func loadPairsData(ctx context.Context, store *data.Store, dataset string) (*pai
 	if err != nil {
 		return nil, err
 	}
-	d := &pairsData{n: m.N, annotators: anns, byID: make(map[string]int, len(anns)),
-		models: m.Models, modelIndex: make(map[string]int32, len(m.Models)),
-		modelA: m.ModelA, modelB: m.ModelB, lenA: m.LenA, lenB: m.LenB}
+	annotators := make([]explorer.Annotator, len(anns))
 	for i, a := range anns {
-		d.byID[a.ID] = i
-		if a.Idx < 0 || a.Idx >= len(m.Votes) {
-			return nil, fmt.Errorf("pairs %s: annotator %s has no vote row", dataset, a.ID)
-		}
+		annotators[i] = explorer.Annotator{Key: a.ID, Name: a.Name, Kind: a.Type, Description: a.Description, Row: a.Idx}
 	}
-	for i, name := range m.Models {
-		d.modelIndex[name] = int32(i)
-	}
-	d.votes = make([][]analysis.Vote, len(m.Votes))
-	backing := make([]analysis.Vote, len(m.Votes)*m.N)
-	for a, row := range m.Votes {
-		out := backing[a*m.N : (a+1)*m.N : (a+1)*m.N]
-		for i, p := range row {
-			out[i] = voteOf(p)
-		}
-		d.votes[a] = out
+	d, err := explorer.NewDataset(explorer.Matrix{N: m.N, Votes: m.Votes, Models: m.Models,
+		ModelA: m.ModelA, ModelB: m.ModelB, LenA: m.LenA, LenB: m.LenB}, annotators)
+	if err != nil {
+		return nil, fmt.Errorf("pairs %s: %w", dataset, err)
 	}
 	return d, nil
-}
-
-// voteOf converts the store's coded preference to the analysis code.
-func voteOf(p data.Pref) analysis.Vote {
-	switch p {
-	case data.PrefNone:
-		return analysis.VoteNone
-	case data.PrefA:
-		return analysis.VoteA
-	case data.PrefB:
-		return analysis.VoteB
-	case data.PrefTie:
-		return analysis.VoteTie
-	default:
-		return analysis.VoteInvalid
-	}
 }

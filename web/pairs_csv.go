@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/labstack/echo/v4"
 )
 
@@ -19,25 +20,21 @@ var overviewCSVHeader = []string{"pairs", "prop_a", "avg_len_a", "avg_len_b", "a
 // reference (ref, refmodels as on the explorer), strength with its
 // bootstrap interval.
 func (s *Server) pairsAnnotatorsCSV(c echo.Context) error {
-	r, err := s.pairsRequest(c)
+	r, ref, err := s.refRequest(c)
 	if err != nil {
 		return err
 	}
-	ref, err := r.ref()
-	if err != nil {
-		return err
-	}
-	rows := r.d.feedbackRows(ref)
+	rows := r.d.FeedbackRows(ref.Key)
 	rowVotes := make([][]analysis.Vote, len(rows))
 	for i, a := range rows {
-		rowVotes[i] = r.d.votesOf(a, r.refMask)
+		rowVotes[i] = r.votesOf(a)
 	}
-	refVotes := r.d.votesOf(ref, r.refMask)
+	refVotes := r.votesOf(ref)
 	// The bootstrap key matches the explorer's single column for the same
 	// reference, so the two share the cached bootstrap.
-	col := pairsColumn{ref: ref}
-	stats, err := r.entry.agreementStats(refVotes, decisive(refVotes, nil), rowVotes, statsNeeds{kappaU: true, strengthCI: true},
-		explorerParams{}.bootKey(r, col))
+	key := bootKey(false, r, pairsColumn{ref: ref})
+	stats, err := explorer.Compare(refVotes, explorer.Decisive(refVotes), rowVotes,
+		explorer.Needs{KappaUnadjusted: true, StrengthCI: true}, bootMemo(r.entry, key))
 	if err != nil {
 		return err
 	}
@@ -46,10 +43,10 @@ func (s *Server) pairsAnnotatorsCSV(c echo.Context) error {
 	w.Write(annotatorsCSVHeader)
 	for i, a := range rows {
 		st := stats[i]
-		g := st.g
-		w.Write([]string{a.key, a.name, a.kind, strconv.Itoa(g.Kept), strconv.Itoa(g.Agree), strconv.Itoa(g.Disagree),
+		g := st.Agreement
+		w.Write([]string{a.Key, a.Name, a.Kind, strconv.Itoa(g.Kept), strconv.Itoa(g.Agree), strconv.Itoa(g.Disagree),
 			strconv.Itoa(g.NotApplicable), csvFloat(g.Relevance), csvFloat(g.Accuracy), csvFloat(g.Agreement),
-			csvFloat(g.Kappa), csvFloat(st.kappaU), csvFloat(g.Strength), csvFloat(st.strength.Lo), csvFloat(st.strength.Hi)})
+			csvFloat(g.Kappa), csvFloat(st.KappaUnadjusted), csvFloat(g.Strength), csvFloat(st.Strength.Lo), csvFloat(st.Strength.Hi)})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
@@ -60,20 +57,16 @@ func (s *Server) pairsAnnotatorsCSV(c echo.Context) error {
 
 // pairsOverviewCSV exports the overall statistics for the reference.
 func (s *Server) pairsOverviewCSV(c echo.Context) error {
-	r, err := s.pairsRequest(c)
+	r, ref, err := s.refRequest(c)
 	if err != nil {
 		return err
 	}
-	ref, err := r.ref()
-	if err != nil {
-		return err
-	}
-	o := r.d.overview(r.d.votesOf(ref, r.refMask))
+	o := explorer.LengthOverview(r.votesOf(ref), r.d.LenA, r.d.LenB)
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
 	w.Write(overviewCSVHeader)
-	w.Write([]string{strconv.Itoa(o.pairs), csvFloat(o.propA), csvFloat(o.avgLenA), csvFloat(o.avgLenB),
-		csvFloat(o.avgLenPref), csvFloat(o.avgLenRej), csvFloat(o.propLonger)})
+	w.Write([]string{strconv.Itoa(o.Pairs), csvFloat(o.PropA), csvFloat(o.AvgLenA), csvFloat(o.AvgLenB),
+		csvFloat(o.AvgLenPreferred), csvFloat(o.AvgLenRejected), csvFloat(o.PropLonger)})
 	w.Flush()
 	if err := w.Error(); err != nil {
 		return err
@@ -88,30 +81,30 @@ var tableCSVHeader = []string{"annotator", "name", "kind", "column", "dataset", 
 // one row per annotator (or trait) and column, in the table's order, the
 // interval filled when ci=1 and the metric has one.
 func (s *Server) pairsTableCSV(c echo.Context) error {
-	r, err := s.pairsRequest(c)
+	r, q, err := s.explorerRequest(c)
 	if err != nil {
 		return err
 	}
-	t, err := s.explorerTable(c.Request().Context(), r, pageNeeds)
+	t, err := s.explorerTable(c.Request().Context(), r, q, pageNeeds)
 	if err != nil {
 		return err
 	}
 	index := make(map[string]int, len(t.rows))
 	for i, a := range t.rows {
-		index[a.key] = i
+		index[a.Key] = i
 	}
 	var out [][]string
 	for _, row := range t.viewRows(r) {
 		i := index[row.Key]
 		for j, col := range t.columns {
 			cell := row.Cells[j]
-			pairs := strconv.Itoa(t.stats[j][i].g.Kept)
+			pairs := strconv.Itoa(t.stats[j][i].Agreement.Kept)
 			if t.stats[j][i].absent != "" {
 				pairs = ""
 			}
 			// A column of another dataset (with=) is computed on that
 			// dataset's comparisons.
-			out = append(out, []string{row.Key, row.Name, row.Kind, col.label, col.req(r).ds.ID, col.ref.key, col.split, col.value, t.p.metric.key,
+			out = append(out, []string{row.Key, row.Name, row.Kind, col.label, col.req(r).ds.ID, col.ref.Key, col.split, col.value, t.view.metric.key,
 				csvFloat(cell.Value), csvFloat(cell.Lo), csvFloat(cell.Hi), pairs})
 		}
 	}

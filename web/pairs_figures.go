@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/a-h/templ"
-	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
 	"github.com/labstack/echo/v4"
@@ -32,6 +32,16 @@ func (s *Server) pairsFigure(draw func(echo.Context, *pairsReq, string) error) f
 	}
 }
 
+// figureQuery parses the explorer's query for one of its figures.
+func (s *Server) figureQuery(c echo.Context, r *pairsReq) (explorerQuery, error) {
+	q, err := parseExplorerQuery(c.QueryParams(), s.vocab(c.Request().Context(), r))
+	if err != nil {
+		return q, err
+	}
+	r.useRefModels(q.RefModels)
+	return q, nil
+}
+
 // figureStem is a dataset id made safe for a file name.
 func figureStem(id string) string {
 	return strings.Map(func(r rune) rune {
@@ -54,18 +64,18 @@ func shortLabel(s string) string {
 // figureTitle says what the table compares.
 func (t explorerTable) figureTitle(what string) string {
 	switch {
-	case t.p.models:
+	case t.q.Models:
 		return what + " of each trait against each model"
-	case t.p.split != "":
-		return what + " against " + t.p.ref.name + " by " + t.p.split
-	case len(t.p.refs) > 1 && len(t.p.with) > 0:
+	case t.split != "":
+		return what + " against " + t.ref.Name + " by " + t.split
+	case len(t.refs) > 1 && len(t.with) > 0:
 		return what + " against each reference and dataset"
-	case len(t.p.refs) > 1:
+	case len(t.refs) > 1:
 		return what + " against each reference"
-	case len(t.p.with) > 0:
-		return what + " against " + t.p.ref.name + " across datasets"
+	case len(t.with) > 0:
+		return what + " against " + t.ref.Name + " across datasets"
 	default:
-		return what + " against " + t.p.ref.name
+		return what + " against " + t.ref.Name
 	}
 }
 
@@ -73,22 +83,22 @@ func (t explorerTable) figureTitle(what string) string {
 // in each column, rows sorted by the sort column (the first column when the
 // table is sorted by name or spread), largest at the top.
 func (s *Server) pairsStrengthFigure(c echo.Context, r *pairsReq, ext string) error {
-	t, err := s.explorerTable(c.Request().Context(), r, func(explorerParams) statsNeeds { return statsNeeds{strengthCI: true} })
+	q, err := s.figureQuery(c, r)
 	if err != nil {
 		return err
 	}
-	p := t.p
-	p.metric, _ = lookupMetric("strength")
-	p.ci = true
-	if (p.sort == "name" || p.sort == "spread") && len(t.columns) > 0 {
-		p.sort = t.columns[0].key
+	t, err := s.explorerTable(c.Request().Context(), r, q, func(explorerQuery) explorer.Needs { return explorer.Needs{StrengthCI: true} })
+	if err != nil {
+		return err
 	}
-	p.desc = true
-	rows := make([]views.PairsRow, len(t.rows))
-	for i, a := range t.rows {
-		rows[i] = explorerRow(r, p, a, t.columns, t.stats, i)
+	v := t.view
+	v.metric, _ = lookupMetric("strength")
+	v.ci = true
+	if (v.sort == "name" || v.sort == "spread") && len(t.columns) > 0 {
+		v.sort = t.columns[0].key
 	}
-	sortRows(rows, t.columns, p)
+	v.desc = true
+	rows := t.rowsAs(r, v)
 
 	title := t.figureTitle("Strength") + " (95% CI)"
 	const xLabel = "strength: (agree − disagree) / pairs"
@@ -171,13 +181,17 @@ func metricScale(m pairsMetric, values [][]float64) (figures.Diverging, int) {
 // pairsHeatmapFigure draws the table as a heat map of the chosen metric, in
 // the table's row order.
 func (s *Server) pairsHeatmapFigure(c echo.Context, r *pairsReq, ext string) error {
-	t, err := s.explorerTable(c.Request().Context(), r, func(p explorerParams) statsNeeds {
-		return statsNeeds{kappaU: p.metric.key == "kappa_unadjusted"}
+	q, err := s.figureQuery(c, r)
+	if err != nil {
+		return err
+	}
+	t, err := s.explorerTable(c.Request().Context(), r, q, func(q explorerQuery) explorer.Needs {
+		return explorer.Needs{KappaUnadjusted: q.Metric == "kappa_unadjusted"}
 	})
 	if err != nil {
 		return err
 	}
-	t.p.ci = false
+	t.view.ci = false
 	rows := t.viewRows(r)
 	labels := make([]string, len(rows))
 	values := make([][]float64, len(rows))
@@ -192,8 +206,8 @@ func (s *Server) pairsHeatmapFigure(c echo.Context, r *pairsReq, ext string) err
 	for j, col := range t.columns {
 		cols[j] = col.label
 	}
-	scale, digits := metricScale(t.p.metric, values)
-	fig := figures.HeatMap(t.figureTitle(t.p.metric.label), t.p.metric.label, labels, cols, values, scale, digits)
+	scale, digits := metricScale(t.view.metric, values)
+	fig := figures.HeatMap(t.figureTitle(t.view.metric.label), t.view.metric.label, labels, cols, values, scale, digits)
 	w, h := figures.ColumnWidth, figures.HeatMapHeight(len(rows))
 	if len(cols) > 4 {
 		w, h = 2*figures.ColumnWidth, h+vg.Points(30)
@@ -201,59 +215,30 @@ func (s *Server) pairsHeatmapFigure(c echo.Context, r *pairsReq, ext string) err
 	return writeFigure(c, fig, w, h, ext, figureStem(r.ds.ID)+"-heatmap")
 }
 
-// lengthBias is the preferred and rejected lengths of the comparisons the
-// reference votes text_a or text_b on.
-type lengthBias struct {
-	preferred, rejected []float64
-	longer, equal       int // pairs whose preferred response is longer; of equal length
-}
-
-func (d *pairsData) lengthBias(ref []analysis.Vote) lengthBias {
-	var b lengthBias
-	for i, v := range ref {
-		var pref, rej int32
-		switch v {
-		case analysis.VoteA:
-			pref, rej = d.lenA[i], d.lenB[i]
-		case analysis.VoteB:
-			pref, rej = d.lenB[i], d.lenA[i]
-		default:
-			continue
-		}
-		b.preferred = append(b.preferred, float64(pref))
-		b.rejected = append(b.rejected, float64(rej))
-		switch {
-		case pref > rej:
-			b.longer++
-		case pref == rej:
-			b.equal++
-		}
-	}
-	return b
-}
-
 // pairsLengthFigure draws the length-bias view: each comparison the
 // reference decides as (rejected length, preferred length), with the share
 // of pairs above y = x (the longer response preferred) in the title.
 func (s *Server) pairsLengthFigure(c echo.Context, r *pairsReq, ext string) error {
-	ref, err := r.ref()
+	rq, err := parseRefQuery(c.QueryParams(), s.vocab(c.Request().Context(), r))
 	if err != nil {
 		return err
 	}
-	b := r.d.lengthBias(r.d.votesOf(ref, r.refMask))
-	n := len(b.preferred)
-	title := "Length bias of " + ref.name + ": no text_a or text_b vote"
-	x, y := b.rejected, b.preferred
+	r.useRefModels(rq.RefModels)
+	ref := r.lookup(rq.Ref)
+	b := explorer.LengthBiasOf(r.votesOf(ref), r.d.LenA, r.d.LenB)
+	n := len(b.Preferred)
+	title := "Length bias of " + ref.Name + ": no text_a or text_b vote"
+	x, y := b.Rejected, b.Preferred
 	if n > 0 {
 		title = fmt.Sprintf("Length bias of %s: the longer response preferred\nin %.1f%% of %d pairs (equal lengths: %.1f%%)",
-			ref.name, 100*float64(b.longer)/float64(n), n, 100*float64(b.equal)/float64(n))
+			ref.Name, 100*float64(b.Longer)/float64(n), n, 100*float64(b.Equal)/float64(n))
 		if n > pairsLengthPoints {
 			// Every k-th pair, so the figure stays small; the shares above
 			// count every pair.
 			k := (n + pairsLengthPoints - 1) / pairsLengthPoints
 			x, y = nil, nil
 			for i := 0; i < n; i += k {
-				x, y = append(x, b.rejected[i]), append(y, b.preferred[i])
+				x, y = append(x, b.Rejected[i]), append(y, b.Preferred[i])
 			}
 			title += fmt.Sprintf("; every %d. pair drawn", k)
 		}
@@ -277,11 +262,11 @@ func explorerFigures(r *pairsReq, t explorerTable) []views.PairsFigure {
 	}
 	out := []views.PairsFigure{
 		fig("strength", "Strength with 95% intervals", "dot-and-whisker chart of each row's strength with its bootstrap interval, sorted by value"),
-		fig("heatmap", "Heat map: "+t.p.metric.label, "heat map of the table's metric, rows by columns, on a diverging colour scale"),
+		fig("heatmap", "Heat map: "+t.view.metric.label, "heat map of the table's metric, rows by columns, on a diverging colour scale"),
 	}
-	if !t.p.models {
+	if !t.q.Models {
 		lq := r.base()
-		lq.Set("ref", t.p.ref.key)
+		lq.Set("ref", t.ref.Key)
 		u := func(format string) templ.SafeURL {
 			return views.PathQuery(lq, "pairs", r.ds.ID, "figures", "length."+format)
 		}

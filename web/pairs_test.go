@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -15,7 +14,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/data"
 )
 
@@ -470,35 +468,6 @@ func TestPairsComparisonPage(t *testing.T) {
 	u, _ := url.Parse(m[1])
 	if u.RawPath == "" {
 		t.Errorf("link %s does not escape the id", m[1])
-	}
-}
-
-// TestKappaUnadjusted checks the count formula against analysis.CohenKappa
-// (scikit-learn semantics) on random votes, including the undefined cases.
-func TestKappaUnadjusted(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	codes := []analysis.Vote{analysis.VoteNone, analysis.VoteA, analysis.VoteB, analysis.VoteTie, analysis.VoteInvalid}
-	for trial := range 500 {
-		n := rng.IntN(12)
-		ref, ann := make([]analysis.Vote, n), make([]analysis.Vote, n)
-		a, b := make([]string, n), make([]string, n)
-		// Some trials use only a and b, or only one label, to reach pe = 1.
-		k := []int{5, 3, 2}[trial%3]
-		for i := range n {
-			ref[i], ann[i] = codes[rng.IntN(k)], codes[rng.IntN(k)]
-			if k == 2 {
-				ref[i], ann[i] = analysis.VoteA, analysis.VoteA
-			}
-			a[i], b[i] = ann[i].String(), ref[i].String()
-		}
-		want, _, err := analysis.CohenKappa(a, b, []string{"text_a", "text_b"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := kappaUnadjusted(ref, ann)
-		if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
-			t.Errorf("ref %v ann %v: kappa %v, want %v", ref, ann, got, want)
-		}
 	}
 }
 
