@@ -1012,9 +1012,10 @@ func explorerRow(r *pairsReq, v tableView, a explorer.Annotator, columns []pairs
 			q.Set("split", col.split)
 			q.Set("value", col.value)
 		}
+		g := stats[j][i].Agreement
 		row.Cells = append(row.Cells, views.PairsCell{Value: val, Integer: v.metric.integer, Lo: clo, Hi: chi,
 			Shade: v.metric.shade(val), URL: views.PathQuery(q, "pairs", cr.ds.ID, "comparisons"),
-			Title: cellTitle(stats[j][i].Agreement)})
+			Title: cellTitle(g), Thin: !v.metric.integer && g.Agree+g.Disagree < views.PairsThinMin})
 	}
 	// An empty cell's value is NaN, so the spread is over the filled ones.
 	row.Spread = explorer.Spread(values)

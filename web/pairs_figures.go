@@ -225,13 +225,18 @@ func (s *Server) pairsLengthFigure(c echo.Context, r *pairsReq, ext string) erro
 	}
 	r.useRefModels(rq.RefModels)
 	ref := r.lookup(rq.Ref)
-	b := explorer.LengthBiasOf(r.votesOf(ref), r.d.LenA, r.d.LenB)
+	votes := r.votesOf(ref)
+	b := explorer.LengthBiasOf(votes, r.d.LenA, r.d.LenB)
 	n := len(b.Preferred)
 	title := "Length bias of " + ref.Name + ": no text_a or text_b vote"
 	x, y := b.Rejected, b.Preferred
 	if n > 0 {
-		title = fmt.Sprintf("Length bias of %s: the longer response preferred\nin %.1f%% of %d pairs (equal lengths: %.1f%%)",
-			ref.Name, 100*float64(b.Longer)/float64(n), n, 100*float64(b.Equal)/float64(n))
+		// The share is the overview card's, computed and rounded the same
+		// way (equal lengths count text_b as the longer, as Feedback
+		// Forensics does), so the page and its figure agree.
+		o := explorer.LengthOverview(votes, r.d.LenA, r.d.LenB)
+		title = fmt.Sprintf("Length bias of %s: the longer response preferred\nin %s%% of %d pairs (equal lengths: %s%%)",
+			ref.Name, views.Num(100*o.PropLonger, 1), n, views.Num(100*float64(b.Equal)/float64(n), 1))
 		if n > pairsLengthPoints {
 			// Every k-th pair, so the figure stays small; the shares above
 			// count every pair.

@@ -183,18 +183,9 @@ func winRows(p modelsPage) []views.PairsWinRow {
 	return rows
 }
 
-// modelsCycles is cyclesView with undefined log-strengths when there is no
-// Bradley–Terry fit (the wins are not strongly connected), rather than 0.
-func modelsCycles(g pairwiseGraph, maxLen int) views.CyclesView {
-	v := cyclesView(g, maxLen)
-	if v.BTError != "" {
-		nan := math.NaN()
-		for i := range v.Ranking {
-			v.Ranking[i].Strength, v.Ranking[i].Lo, v.Ranking[i].Hi = nan, nan, nan
-		}
-	}
-	return v
-}
+// modelsCycles is cyclesView: with no Bradley–Terry fit (the wins are not
+// strongly connected) the log-strengths are undefined, never 0.
+func modelsCycles(g pairwiseGraph, maxLen int) views.CyclesView { return cyclesView(g, maxLen) }
 
 // pairsModelsFigure draws the models' majority graph, cycle edges
 // highlighted.
@@ -234,9 +225,13 @@ func (s *Server) pairsRankingCSV(c echo.Context) error {
 	v := modelsCycles(p.g, p.q.Max)
 	var out [][]string
 	for _, row := range v.Ranking {
-		out = append(out, []string{row.ID, csvFloat(row.Strength), csvFloat(row.Lo), csvFloat(row.Hi), itoa(row.Wins), itoa(row.Losses), strconv.FormatBool(row.InCycle)})
+		rank := ""
+		if row.Rank > 0 {
+			rank = itoa(row.Rank)
+		}
+		out = append(out, []string{row.ID, csvFloat(row.Strength), csvFloat(row.Lo), csvFloat(row.Hi), itoa(row.Wins), itoa(row.Losses), strconv.FormatBool(row.InCycle), rank, strconv.FormatBool(row.Anchor)})
 	}
-	return writeCSV(c, figureStem(p.r.ds.ID)+"-ranking.csv", []string{"model", "log_strength", "lo", "hi", "wins", "losses", "in_cycle"}, out)
+	return writeCSV(c, figureStem(p.r.ds.ID)+"-ranking.csv", []string{"model", "log_strength", "lo", "hi", "wins", "losses", "in_cycle", "rank", "anchor"}, out)
 }
 
 // pairsCyclesCSV exports the models' listed cycles, one row per cycle.

@@ -61,10 +61,10 @@ func TestPairsModels(t *testing.T) {
 		t.Errorf("Content-Disposition %q", cd)
 	}
 	r = mustGet(t, s, "/pairs/hand/ranking.csv", http.StatusOK, "text/csv")
-	if got, want := firstLine(r.Body), "model,log_strength,lo,hi,wins,losses,in_cycle"; got != want {
+	if got, want := firstLine(r.Body), "model,log_strength,lo,hi,wins,losses,in_cycle,rank,anchor"; got != want {
 		t.Errorf("ranking.csv header %q, want %q", got, want)
 	}
-	contains(t, "ranking.csv", r.Body, "X,,,,3,0,false")
+	contains(t, "ranking.csv", r.Body, "X,,,,3,0,false,,false")
 	r = mustGet(t, s, "/pairs/hand/cycles.csv?max=3", http.StatusOK, "text/csv")
 	if got := strings.TrimSpace(r.Body); got != "length,cycle" {
 		t.Errorf("cycles.csv = %q, want the header only", got)

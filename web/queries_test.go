@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"reflect"
 	"strings"
@@ -95,4 +96,16 @@ func TestRankingFailedFit(t *testing.T) {
 	contains(t, "cycles page", page.Body, "No Bradley–Terry ranking", "ties not counted")
 	demo := mustGet(t, s, "/experiments/demo/cycles?kind=intragroup", 200, "text/html")
 	contains(t, "demo cycles page", demo.Body, `data-testid="bt-anchor"`, "(anchor)", "fixed at 0")
+}
+
+// TestPairsSmallSamplesMarked: a dataset of one comparison shows its
+// strengths faded and marked, with the note; the demo's large one does not.
+func TestPairsSmallSamplesMarked(t *testing.T) {
+	s := mustDemo(t)
+	r := mustGet(t, s, "/pairs/icai-example-v2-40-principles", http.StatusOK, "text/html")
+	contains(t, "one-comparison dataset", r.Body, `class="num thin `, `data-testid="pairs-thin-note"`, "a small sample")
+	r = mustGet(t, s, "/pairs/synthetic-personality-demo", http.StatusOK, "text/html")
+	if strings.Contains(r.Body, `data-testid="pairs-thin-note"`) {
+		t.Error("the 3,000-comparison demo is marked as a small sample")
+	}
 }
