@@ -92,14 +92,14 @@ func (s *Server) transferFigure(c echo.Context, ext string) error {
 	for _, r := range vm.Rows {
 		for i, ap := range transferApproaches {
 			o := r.Overall[i]
-			group := "train"
+			group := "auditbench_stc"
 			if i == 1 {
-				group = "heldout"
+				group = "auditbench_default"
 			}
 			items = append(items, figures.Interval{Label: r.Name + " (" + ap.Title + ")", Group: group, Value: 100 * o.Value, Lo: 100 * o.Lo, Hi: 100 * o.Hi})
 		}
 	}
-	p, err := figures.IntervalChart("AuditBench detection rate (95% Wilson CI); blue STC, orange default", "detected (%)", items)
+	p, err := figures.IntervalChart("AuditBench detection rate (95% Wilson CI)", "detected (%)", items)
 	if err != nil {
 		return err
 	}

@@ -41,6 +41,8 @@ var Palette = map[string]color.Color{
 	"train":               color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
 	"heldout":             color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
 	"benign":              color.RGBA{R: 0x5f, G: 0x7f, B: 0x3a, A: 0xff},
+	"auditbench_stc":      color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
+	"auditbench_default":  color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
 }
 
 // groupLabels are the palette groups' display names.
@@ -53,6 +55,8 @@ var groupLabels = map[string]string{
 	"train":               "Training behaviors",
 	"heldout":             "Held-out behaviors",
 	"benign":              "Benign targets",
+	"auditbench_stc":      "AuditBench, short-transcript condition (STC)",
+	"auditbench_default":  "AuditBench, default condition",
 }
 
 // GroupLabel is a colour group's display name: a legend never shows a key
