@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/petri"
@@ -25,11 +26,11 @@ func (s *Server) filteredJudgments(c echo.Context) (data.Experiment, judgmentFil
 	if err != nil {
 		return exp, judgmentFilter{}, nil, err
 	}
-	q := c.QueryParams()
-	f := judgmentFilter{Kind: q.Get("kind"), Auditor: q.Get("auditor"), Vs: q.Get("vs"), Split: q.Get("split"), Behavior: q.Get("behavior")}
-	if f.Kind != "" && !judgmentKinds[f.Kind] {
-		return exp, f, nil, badRequestf("kind: want reference, intragroup, realism or crux, found %q", f.Kind)
+	jq, err := parseJudgmentsQuery(c.QueryParams())
+	if err != nil {
+		return exp, judgmentFilter{}, nil, err
 	}
+	f := jq.Filter
 	kinds := []string{"reference", "intragroup", "realism", "crux"}
 	if f.Kind != "" {
 		kinds = []string{f.Kind}
@@ -55,6 +56,39 @@ func (s *Server) filteredJudgments(c echo.Context) (data.Experiment, judgmentFil
 		rows = append(rows, j)
 	}
 	return exp, f, rows, nil
+}
+
+// judgmentsQuery is the judgments list's state: its filter and page.
+type judgmentsQuery struct {
+	Filter    judgmentFilter
+	Page, Per int
+}
+
+func parseJudgmentsQuery(q url.Values) (judgmentsQuery, error) {
+	f := judgmentFilter{Kind: q.Get("kind"), Auditor: q.Get("auditor"), Vs: q.Get("vs"), Split: q.Get("split"), Behavior: q.Get("behavior")}
+	if f.Kind != "" && !judgmentKinds[f.Kind] {
+		return judgmentsQuery{}, badRequestf("kind: want reference, intragroup, realism or crux, found %q", f.Kind)
+	}
+	page, per, err := parsePage(q)
+	return judgmentsQuery{Filter: f, Page: page, Per: per}, err
+}
+
+// values renders the query back, without defaults.
+func (j judgmentsQuery) values() url.Values {
+	v := url.Values{}
+	for k, s := range map[string]string{"kind": j.Filter.Kind, "auditor": j.Filter.Auditor, "vs": j.Filter.Vs,
+		"split": j.Filter.Split, "behavior": j.Filter.Behavior} {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	if j.Page != 1 {
+		v.Set("page", strconv.Itoa(j.Page))
+	}
+	if j.Per != defaultPerPage {
+		v.Set("per", strconv.Itoa(j.Per))
+	}
+	return v
 }
 
 // listJudgments lists an experiment's judgments.

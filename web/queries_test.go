@@ -109,3 +109,27 @@ func TestPairsSmallSamplesMarked(t *testing.T) {
 		t.Error("the 3,000-comparison demo is marked as a small sample")
 	}
 }
+
+func TestJudgmentsQueryRoundTrip(t *testing.T) {
+	for _, q := range []judgmentsQuery{
+		{Page: 1, Per: defaultPerPage},
+		{Filter: judgmentFilter{Kind: "realism", Auditor: "claude-opus-4.6", Vs: "haiku", Split: "heldout", Behavior: "flattery"}, Page: 4, Per: 10},
+	} {
+		got, err := parseJudgmentsQuery(q.values())
+		if err != nil || !reflect.DeepEqual(got, q) {
+			t.Errorf("round trip of %+v gave %+v, %v", q, got, err)
+		}
+	}
+	if _, err := parseJudgmentsQuery(url.Values{"kind": {"nope"}}); err == nil {
+		t.Error("kind=nope accepted")
+	}
+}
+
+// TestRWRUnknownRun: the RWR page answers an unknown run with a 400 that
+// lists the runs, as the list pages do.
+func TestRWRUnknownRun(t *testing.T) {
+	r := get(t, mustDemo(t), "/experiments/demo/rwr?run=nope")
+	if r.Code != http.StatusBadRequest || !strings.Contains(r.Body, "run: unknown value") || !strings.Contains(r.Body, "binary-pointwise") {
+		t.Errorf("run=nope: %d %.300s", r.Code, r.Body)
+	}
+}

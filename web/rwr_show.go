@@ -3,6 +3,7 @@ package web
 import (
 	"math"
 	"net/http"
+	"slices"
 	"sort"
 
 	"github.com/auditscope/auditscope/analysis"
@@ -94,6 +95,9 @@ func (s *Server) showRWR(c echo.Context) error {
 	}
 	if vm.Run == "" && len(vm.Runs) > 0 {
 		vm.Run = vm.Runs[0]
+	}
+	if vm.Run != "" && !slices.Contains(vm.Runs, vm.Run) {
+		return unknownValue("run", vm.Run, vm.Runs)
 	}
 	for _, r := range rows {
 		row := views.RWRRow{Auditor: r.Auditor.ID, Name: r.Auditor.Name, Run: r.Auditor.Run,
