@@ -239,6 +239,28 @@ func (l *Log) read(name string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// eachRawSample hands each element of a .json log's samples list to
+// sample, raw and checked for UTF-8, with its offset.
+func (l *Log) eachRawSample(dec *json.Decoder, mark func(), fail func(string, error) error, sample func(i int, offset int64, raw json.RawMessage) error) error {
+	for i := 0; dec.More(); i++ {
+		off := dec.InputOffset()
+		mark()
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return fail(fmt.Sprintf("samples[%d]", i), err)
+		}
+		if j := jsonin.FirstInvalidUTF8(raw); j >= 0 {
+			return &Error{File: l.Path, Path: fmt.Sprintf("samples[%d]", i), Offset: dec.InputOffset() - int64(len(raw)-j), Msg: "not valid UTF-8"}
+		}
+		// The callback's errors (a bad sample, or whatever the caller
+		// returns) already say where they are.
+		if err := sample(i, off, raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Samples visits every sample in order, with its messages.
 func (l *Log) Samples(fn func(*Sample) error) error { return l.each(true, fn) }
 
@@ -529,21 +551,8 @@ func (l *Log) streamJSON(other func(key string, dec *json.Decoder) error, sample
 		if d, ok := tok.(json.Delim); !ok || d != '[' {
 			return &Error{File: l.Path, Path: "samples", Offset: dec.InputOffset(), Msg: "want a list of samples"}
 		}
-		for i := 0; dec.More(); i++ {
-			off := dec.InputOffset()
-			mark()
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return fail(fmt.Sprintf("samples[%d]", i), err)
-			}
-			if j := jsonin.FirstInvalidUTF8(raw); j >= 0 {
-				return &Error{File: l.Path, Path: fmt.Sprintf("samples[%d]", i), Offset: dec.InputOffset() - int64(len(raw)-j), Msg: "not valid UTF-8"}
-			}
-			// The callback's errors (a bad sample, or whatever the caller
-			// returns) already say where they are.
-			if err := sample(i, off, raw); err != nil {
-				return err
-			}
+		if err := l.eachRawSample(dec, mark, fail, sample); err != nil {
+			return err
 		}
 		if _, err := dec.Token(); err != nil {
 			return fail("samples", err)

@@ -42,35 +42,13 @@ func decodeSample(b []byte, att map[string]string, withMessages bool, max int64)
 		return nil, err
 	}
 	if att == nil {
-		att = rs.Attachments
-		if len(att) == 0 && rs.Transcript != nil {
-			if m, ok := rs.Transcript.Content.(map[string]any); ok {
-				att = map[string]string{}
-				for k, v := range m {
-					if s, ok := v.(string); ok {
-						att[k] = s
-					}
-				}
-			}
-		}
+		att = sampleAttachments(&rs)
 	}
 	r := resolver{att: att, budget: max, max: max}
 	s := &Sample{Epoch: rs.Epoch, StartedAt: rs.StartedAt, CompletedAt: rs.CompletedAt}
-	id := bytes.TrimSpace(rs.ID)
-	switch {
-	case len(id) == 0 || bytes.Equal(id, []byte("null")):
-		return nil, &petri.ParseError{Path: "id", Offset: -1, Msg: "missing: a sample has an id"}
-	case id[0] == '"':
-		if err := json.Unmarshal(id, &s.ID); err != nil {
-			return nil, &petri.ParseError{Path: "id", Offset: -1, Msg: err.Error()}
-		}
-	case id[0] == '-' || (id[0] >= '0' && id[0] <= '9'):
-		s.ID = string(id)
-	default:
-		return nil, &petri.ParseError{Path: "id", Offset: -1, Msg: "want a number or a string, found " + kindOf(id)}
-	}
-	if s.ID == "" {
-		return nil, &petri.ParseError{Path: "id", Offset: -1, Msg: "missing: a sample has an id"}
+	var err error
+	if s.ID, err = sampleID(rs.ID); err != nil {
+		return nil, err
 	}
 	// decode resolves a part's attachments and decodes it, keeping the path.
 	decode := func(field string, raw json.RawMessage, v any) error {
@@ -132,6 +110,45 @@ func decodeSample(b []byte, att map[string]string, withMessages bool, max int64)
 			return nil, err
 		}
 		s.Messages = msgs
+	}
+	return s, nil
+}
+
+// sampleAttachments are a sample's attachments: its own, or those a
+// transcript's content holds.
+func sampleAttachments(rs *rawSample) map[string]string {
+	att := rs.Attachments
+	if len(att) == 0 && rs.Transcript != nil {
+		if m, ok := rs.Transcript.Content.(map[string]any); ok {
+			att = map[string]string{}
+			for k, v := range m {
+				if s, ok := v.(string); ok {
+					att[k] = s
+				}
+			}
+		}
+	}
+	return att
+}
+
+// sampleID reads a sample's id, a number or a string, as text.
+func sampleID(raw json.RawMessage) (string, error) {
+	id := bytes.TrimSpace(raw)
+	var s string
+	switch {
+	case len(id) == 0 || bytes.Equal(id, []byte("null")):
+		return "", &petri.ParseError{Path: "id", Offset: -1, Msg: "missing: a sample has an id"}
+	case id[0] == '"':
+		if err := json.Unmarshal(id, &s); err != nil {
+			return "", &petri.ParseError{Path: "id", Offset: -1, Msg: err.Error()}
+		}
+	case id[0] == '-' || (id[0] >= '0' && id[0] <= '9'):
+		s = string(id)
+	default:
+		return "", &petri.ParseError{Path: "id", Offset: -1, Msg: "want a number or a string, found " + kindOf(id)}
+	}
+	if s == "" {
+		return "", &petri.ParseError{Path: "id", Offset: -1, Msg: "missing: a sample has an id"}
 	}
 	return s, nil
 }
