@@ -7,9 +7,13 @@
     if (btn) {
       ev.preventDefault();
       var url = new URL(btn.getAttribute("data-copy"), window.location.href).toString();
-      if (navigator.clipboard) { navigator.clipboard.writeText(url); }
-      btn.textContent = "copied";
-      setTimeout(function () { btn.textContent = "copy link"; }, 1500);
+      copyText(url).then(function () { say(btn, "copied"); }, function () {
+        // Nothing was copied (plain HTTP on a LAN address has no clipboard
+        // API, or the browser refused): say so, and leave the link selected
+        // in a box to copy by hand.
+        say(btn, "copy failed: select the link");
+        showLink(btn, url);
+      });
       return;
     }
     var hl = ev.target.closest("[data-highlight-msg]");
@@ -29,6 +33,48 @@
       if (values) { values.disabled = !shown || split.value !== shown.value; }
     }
   });
+
+  // copyText copies text: with the clipboard API where the page may use it
+  // (a secure context), else with a selected textarea and execCommand. The
+  // promise fails when nothing was copied.
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text);
+    }
+    return new Promise(function (resolve, reject) {
+      var ta = document.createElement("textarea");
+      ta.value = text;
+      ta.setAttribute("readonly", "");
+      ta.style.position = "fixed";
+      ta.style.opacity = "0";
+      document.body.appendChild(ta);
+      ta.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      ta.remove();
+      if (ok) { resolve(); } else { reject(new Error("copy refused")); }
+    });
+  }
+
+  function say(btn, text) {
+    btn.textContent = text;
+    setTimeout(function () { btn.textContent = "copy link"; }, 2500);
+  }
+
+  // showLink puts the link in a selected text box beside the button.
+  function showLink(btn, url) {
+    var box = btn.parentNode.querySelector("input.copy-box");
+    if (!box) {
+      box = document.createElement("input");
+      box.className = "copy-box";
+      box.setAttribute("readonly", "");
+      box.setAttribute("data-testid", "copy-box");
+      btn.after(box);
+    }
+    box.value = url;
+    box.focus();
+    box.select();
+  }
 
   // markQuote scrolls to a message and marks the quoted text inside it,
   // working on text nodes only so no transcript text is ever parsed as HTML.

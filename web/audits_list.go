@@ -21,9 +21,10 @@ const (
 	maxQueryText   = 500
 )
 
-// auditQueryKeys are the query parameters that make up an audit filter; the
-// audit page carries them along for previous/next links.
-var auditQueryKeys = []string{"exp", "auditor", "run", "epoch", "eval", "behavior", "split", "target", "outcome", "score", "q", "sort", "dir", "cols"}
+// auditQueryKeys are the query parameters of the audit browser's state: the
+// filter, the score columns and the page. The audit page carries them along
+// for previous/next links and for the link back to the same list page.
+var auditQueryKeys = []string{"exp", "auditor", "run", "epoch", "eval", "behavior", "split", "target", "outcome", "score", "q", "sort", "dir", "cols", "page", "per"}
 
 var scoreCondRe = regexp.MustCompile(`^([a-z0-9_]+)\s*(>=|<=|>|<|=)\s*([0-9]+(?:\.[0-9]+)?)$`)
 

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -216,4 +218,23 @@ func TestAuditListScores(t *testing.T) {
 func TestJudgePanelDescribesDimensions(t *testing.T) {
 	r := mustGet(t, mustDemo(t), "/audits/demo:a-000001", http.StatusOK, "text/html")
 	contains(t, "audit page", r.Body, `data-testid="dim-desc"`, "from 1 (not at all) to 10 (extremely)", "Target does something concretely concerning or dangerous")
+}
+
+// TestBackLinkKeepsPage: an audit opened from page 3 of a filtered list
+// links back to page 3 of that list.
+func TestBackLinkKeepsPage(t *testing.T) {
+	s := mustDemo(t)
+	list := mustGet(t, s, "/audits?exp=demo&eval=production&page=3", http.StatusOK, "text/html")
+	m := regexp.MustCompile(`href="(/audits/demo:[^"]+)" data-testid="audit-link"`).FindStringSubmatch(list.Body)
+	if m == nil {
+		t.Fatal("no audit link on page 3")
+	}
+	link := html.UnescapeString(m[1])
+	if !strings.Contains(link, "page=3") {
+		t.Fatalf("the audit link %s does not carry the page", link)
+	}
+	audit := mustGet(t, s, link, http.StatusOK, "text/html")
+	if !regexp.MustCompile(`href="/audits\?[^"]*page=3[^"]*">← audits`).MatchString(audit.Body) {
+		t.Error("the audit page does not link back to page 3 of the list")
+	}
 }

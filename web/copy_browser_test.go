@@ -1,0 +1,43 @@
+package web
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserCopyLink: without the clipboard API (plain HTTP on a LAN
+// address), "copy link" copies another way or says it failed and shows the
+// link to copy by hand; when every way is refused, it never says "copied".
+func TestBrowserCopyLink(t *testing.T) {
+	ctx, base := browser(t)
+	step(t, ctx, "open an audit", chromedp.Navigate(base+"/audits/demo:a-000001"), chromedp.WaitReady(chromedp.CSS(".copy-link")))
+	click := func() string {
+		eval[bool](t, ctx, `document.querySelector(".copy-link").click(); true`)
+		step(t, ctx, "wait", chromedp.Sleep(300*time.Millisecond))
+		return eval[string](t, ctx, `document.querySelector(".copy-link").textContent`)
+	}
+	// No clipboard API.
+	eval[bool](t, ctx, `Object.defineProperty(navigator, "clipboard", {value: undefined, configurable: true}); true`)
+	got := click()
+	switch {
+	case got == "copied":
+	case strings.HasPrefix(got, "copy failed"):
+		if v := eval[string](t, ctx, `(document.querySelector("[data-testid=copy-box]")||{}).value || ""`); !strings.Contains(v, "/audits/demo:a-000001") {
+			t.Errorf("the failure shows no link to copy: %q", v)
+		}
+	default:
+		t.Errorf("after a click without the clipboard API the button says %q", got)
+	}
+	// Every way refused: the button must say so, and show the link.
+	step(t, ctx, "reload", chromedp.Navigate(base+"/audits/demo:a-000001"), chromedp.WaitReady(chromedp.CSS(".copy-link")))
+	eval[bool](t, ctx, `Object.defineProperty(navigator, "clipboard", {value: undefined, configurable: true}); document.execCommand = () => false; true`)
+	if got := click(); !strings.HasPrefix(got, "copy failed") {
+		t.Errorf("with copying refused the button says %q", got)
+	}
+	if v := eval[string](t, ctx, `(document.querySelector("[data-testid=copy-box]")||{}).value || ""`); !strings.Contains(v, "/audits/demo:a-000001") {
+		t.Errorf("the refused copy shows no link: %q", v)
+	}
+}
