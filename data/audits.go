@@ -517,3 +517,36 @@ func (s *Store) AuditScores(ctx context.Context, keys []string) (map[string]map[
 	}
 	return out, rows.Err()
 }
+
+// AuditChoices lists what the audit browser's id filters can take, in one
+// experiment or (exp "") in all: the pickers offer them by name.
+func (s *Store) AuditChoices(ctx context.Context, exp string) (model.AuditChoices, error) {
+	var out model.AuditChoices
+	for _, q := range []struct {
+		dst *[]model.Choice
+		sql string
+	}{
+		{&out.Auditors, `SELECT DISTINCT id, name FROM auditors WHERE ? = '' OR experiment = ? ORDER BY name, id`},
+		{&out.Runs, `SELECT DISTINCT id, name FROM runs WHERE ? = '' OR experiment = ? ORDER BY name, id`},
+		{&out.Behaviors, `SELECT DISTINCT id, description FROM behaviors WHERE ? = '' OR experiment = ? ORDER BY id`},
+		{&out.Targets, `SELECT DISTINCT target, target FROM audits WHERE ? = '' OR experiment = ? ORDER BY target`},
+	} {
+		rows, err := s.db.QueryContext(ctx, q.sql, exp, exp)
+		if err != nil {
+			return out, fmt.Errorf("data: audit choices: %w", err)
+		}
+		for rows.Next() {
+			var c model.Choice
+			if err := rows.Scan(&c.Value, &c.Label); err != nil {
+				rows.Close()
+				return out, fmt.Errorf("data: audit choices: %w", err)
+			}
+			*q.dst = append(*q.dst, c)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return out, fmt.Errorf("data: audit choices: %w", err)
+		}
+	}
+	return out, nil
+}

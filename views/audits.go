@@ -20,6 +20,7 @@ type AuditListView struct {
 	Dimensions  []string
 	Experiments []model.ExperimentSummary
 	Synthetic   bool
+	Choices     model.AuditChoices            // what the id filters can take, for the pickers
 	ScoreCols   []string                      // judge dimensions shown as columns
 	RowScores   map[string]map[string]float64 // audit key -> dimension -> score
 }

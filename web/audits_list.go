@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/labstack/echo/v4"
 )
@@ -122,6 +123,46 @@ func scoreColumns(q url.Values, dims []string) ([]string, error) {
 		cols = dims[:min(3, len(dims))]
 	}
 	return cols, nil
+}
+
+// resolveChoices checks the id filters against what the selection has. A
+// display name given for an id (auditor=Claude Opus 4.6, as the page shows
+// it) is taken for that id; anything else unknown is a 400 with the nearest
+// choices.
+func resolveChoices(f *data.AuditFilter, c model.AuditChoices) error {
+	for _, x := range []struct {
+		param string
+		value *string
+		have  []model.Choice
+	}{
+		{"auditor", &f.Auditor, c.Auditors}, {"run", &f.Run, c.Runs}, {"behavior", &f.Behavior, c.Behaviors}, {"target", &f.Target, c.Targets},
+	} {
+		if *x.value == "" {
+			continue
+		}
+		var ids []string
+		var byName []string
+		for _, ch := range x.have {
+			if ch.Value == *x.value {
+				byName = nil
+				ids = nil
+				break
+			}
+			ids = append(ids, ch.Value)
+			if strings.EqualFold(ch.Label, *x.value) {
+				byName = append(byName, ch.Value)
+			}
+		}
+		switch {
+		case ids == nil && len(x.have) > 0:
+			// found by id
+		case len(byName) == 1:
+			*x.value = byName[0]
+		default:
+			return unknownValue(x.param, *x.value, ids)
+		}
+	}
+	return nil
 }
 
 // checkExperiment refuses an experiment id that is not loaded.
@@ -283,6 +324,13 @@ func (s *Server) listAudits(c echo.Context) error {
 	if err := checkExperiment(f.Experiment, exps); err != nil {
 		return err
 	}
+	choices, err := s.store.AuditChoices(ctx, f.Experiment)
+	if err != nil {
+		return err
+	}
+	if err := resolveChoices(&f, choices); err != nil {
+		return err
+	}
 	dims, err := s.store.ScoreDimensions(ctx, f.Experiment)
 	if err != nil {
 		return err
@@ -319,7 +367,7 @@ func (s *Server) listAudits(c echo.Context) error {
 	}
 	fq := filterQuery(q)
 	vm := views.AuditListView{Query: fq, Rows: rows, Total: total, Page: page, Per: per, Dimensions: dims,
-		Filter: f, Scores: q["score"], Experiments: exps, ScoreCols: cols, RowScores: scores}
+		Filter: f, Scores: q["score"], Experiments: exps, ScoreCols: cols, RowScores: scores, Choices: choices}
 	for _, e := range exps {
 		if e.Synthetic && (f.Experiment == "" || f.Experiment == e.ID) {
 			vm.Synthetic = true

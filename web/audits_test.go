@@ -47,9 +47,10 @@ func TestAuditsCSV(t *testing.T) {
 	}
 	page := mustGet(t, s, "/audits?exp=demo&eval=fp_calibration", http.StatusOK, "text/html")
 	// Every matching audit, not one page: the count in the page's header.
-	i := strings.Index(page.Body, " of ")
-	j := strings.Index(page.Body[i:], " audits")
-	total, err := strconv.Atoi(page.Body[i+4 : i+j])
+	count := page.Body[strings.Index(page.Body, `data-testid="audit-count"`):]
+	i := strings.Index(count, " of ")
+	j := strings.Index(count[i:], " audits")
+	total, err := strconv.Atoi(count[i+4 : i+j])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,5 +237,22 @@ func TestBackLinkKeepsPage(t *testing.T) {
 	audit := mustGet(t, s, link, http.StatusOK, "text/html")
 	if !regexp.MustCompile(`href="/audits\?[^"]*page=3[^"]*">← audits`).MatchString(audit.Body) {
 		t.Error("the audit page does not link back to page 3 of the list")
+	}
+}
+
+// TestAuditPickers: the id filters offer their values by name, a filter
+// given by the name the page shows finds the audits, and an unknown one is a
+// 400 with the nearest ids.
+func TestAuditPickers(t *testing.T) {
+	s := mustDemo(t)
+	r := mustGet(t, s, "/audits?exp=demo", http.StatusOK, "text/html")
+	contains(t, "pickers", r.Body, `list="dl-auditor"`, `<datalist id="dl-auditor">`, `label="Claude Opus 4.6"`, `<datalist id="dl-run">`, `<datalist id="dl-target">`)
+	byName := mustGet(t, s, "/audits?exp=demo&auditor="+url.QueryEscape("Claude Opus 4.6"), http.StatusOK, "text/html")
+	if strings.Contains(byName.Body, "no audits match") {
+		t.Error("the auditor's display name matches no audits")
+	}
+	bad := get(t, s, "/audits?exp=demo&auditor=claude-opus-9")
+	if bad.Code != http.StatusBadRequest || !strings.Contains(bad.Body, "auditor: unknown value") || !strings.Contains(bad.Body, "claude-opus-4.6") {
+		t.Errorf("unknown auditor: %d %.300s", bad.Code, bad.Body)
 	}
 }

@@ -108,3 +108,12 @@ type SideJudgment struct {
 	OtherAuditor              string // "" when the other side is external
 	Outcome                   string // win, loss or tie from this side
 }
+
+// Choice is one value a filter can take, with the name a person reads.
+type Choice struct{ Value, Label string }
+
+// AuditChoices are the values the audit browser's id filters can take in a
+// selection: auditors and runs by name, behaviors by description, targets.
+type AuditChoices struct {
+	Auditors, Runs, Behaviors, Targets []Choice
+}
