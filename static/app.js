@@ -34,6 +34,23 @@
     }
   });
 
+  // A message link opened afresh: mark the message it names and bring it
+  // to the middle of the window.
+  function showLinkedMessage() {
+    if (window.location.hash.indexOf("#m-") !== 0) { return; }
+    var el = document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    if (!el) { return; }
+    document.querySelectorAll(".msg.cited").forEach(function (m) { m.classList.remove("cited"); });
+    el.classList.add("cited");
+    el.scrollIntoView({ block: "center" });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", showLinkedMessage);
+  } else {
+    showLinkedMessage();
+  }
+  window.addEventListener("hashchange", showLinkedMessage);
+
   // copyText copies text: with the clipboard API where the page may use it
   // (a secure context), else with a selected textarea and execCommand. The
   // promise fails when nothing was copied.

@@ -28,6 +28,10 @@ type AuditView struct {
 	// DimensionInfo describes the judge's dimensions (Petri's defaults),
 	// for the scores panel.
 	DimensionInfo map[string]string
+	// LinkQuery selects the view and branch shown, when they are not the
+	// defaults: a message's link carries it, so opened afresh it shows the
+	// view and branch that hold the message.
+	LinkQuery url.Values
 }
 
 // ViewTab is a link to one view of the transcript.
@@ -93,9 +97,10 @@ type HighlightPart struct {
 // Permalink is the audit's shareable link.
 func (v AuditView) Permalink() templ.SafeURL { return Path("audits", v.Audit.Key) }
 
-// MessageLink is the shareable link of one message.
+// MessageLink is the shareable link of one message: the audit, the view
+// and branch that hold the message, and the message's anchor.
 func (v AuditView) MessageLink(anchor string) string {
-	return string(v.Permalink()) + "#m-" + anchor
+	return string(PathQuery(v.LinkQuery, "audits", v.Audit.Key)) + "#m-" + anchor
 }
 
 // NeighbourLink links to another audit with the same filter.

@@ -118,19 +118,24 @@ func viewURL(key string, fq url.Values, view string, branch int) url.Values {
 	return q
 }
 
-func fillTranscript(vm *views.AuditView, pv []petri.View, q url.Values, key string) error {
-	if len(pv) == 0 {
-		return nil
-	}
-	want := q.Get("view")
-	// The combined view shows both sides with the tool calls; it is the
-	// default when the transcript has one.
+// defaultView is the view an audit page opens on: the combined view, which
+// shows both sides with the tool calls, when the transcript has one.
+func defaultView(pv []petri.View) int {
 	vi := 0
 	for i, v := range pv {
 		if v.Name == petri.ViewCombined {
 			vi = i
 		}
 	}
+	return vi
+}
+
+func fillTranscript(vm *views.AuditView, pv []petri.View, q url.Values, key string) error {
+	if len(pv) == 0 {
+		return nil
+	}
+	want := q.Get("view")
+	vi := defaultView(pv)
 	if want != "" {
 		vi = -1
 		for i, v := range pv {
@@ -157,6 +162,13 @@ func fillTranscript(vm *views.AuditView, pv []petri.View, q url.Values, key stri
 		bi = n
 	}
 	vm.Branch = bi
+	vm.LinkQuery = url.Values{}
+	if vi != defaultView(pv) {
+		vm.LinkQuery.Set("view", view.Name)
+	}
+	if bi != len(view.Branches)-1 {
+		vm.LinkQuery.Set("branch", strconv.Itoa(bi))
+	}
 	fq := vm.Filter
 	for _, v := range pv {
 		vm.Views = append(vm.Views, views.ViewTab{Name: v.Name, Current: v.Name == view.Name,
