@@ -2,8 +2,10 @@ package web
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 
 	"github.com/auditscope/auditscope/data"
@@ -37,6 +39,9 @@ func (s *Server) filteredJudgments(c echo.Context) (data.Experiment, judgmentFil
 	}
 	sides, err := s.store.SideJudgments(ctx, exp.ID, kinds...)
 	if err != nil {
+		return exp, f, nil, err
+	}
+	if err := checkJudgmentFilter(f, sides); err != nil {
 		return exp, f, nil, err
 	}
 	var rows []data.SideJudgment
@@ -91,6 +96,34 @@ func (j judgmentsQuery) values() url.Values {
 	return v
 }
 
+// checkJudgmentFilter refuses an auditor, opponent or behavior that no
+// judgment of the selection has, naming the choices, as the audit list does.
+func checkJudgmentFilter(f judgmentFilter, sides []data.SideJudgment) error {
+	auditors, behaviors := map[string]bool{}, map[string]bool{}
+	for _, j := range sides {
+		auditors[j.Auditor] = true
+		if j.OtherAuditor != "" {
+			auditors[j.OtherAuditor] = true
+		}
+		if j.Behavior != "" {
+			behaviors[j.Behavior] = true
+		}
+	}
+	for _, x := range []struct {
+		param, value string
+		have         map[string]bool
+	}{{"auditor", f.Auditor, auditors}, {"vs", f.Vs, auditors}, {"behavior", f.Behavior, behaviors}} {
+		if x.value != "" && !x.have[x.value] {
+			return unknownValue(x.param, x.value, slices.Sorted(maps.Keys(x.have)))
+		}
+	}
+	switch f.Split {
+	case "", "train", "heldout", "benign":
+		return nil
+	}
+	return badRequestf("split: want train, heldout or benign, found %q", f.Split)
+}
+
 // listJudgments lists an experiment's judgments.
 func (s *Server) listJudgments(c echo.Context) error {
 	page, per, err := parsePage(c.QueryParams())
@@ -100,6 +133,16 @@ func (s *Server) listJudgments(c echo.Context) error {
 	exp, f, rows, err := s.filteredJudgments(c)
 	if err != nil {
 		return err
+	}
+	// A page past the end goes to the last page.
+	if last := max(1, (len(rows)+per-1)/per); page > last {
+		u := c.Request().URL
+		q := u.Query()
+		q.Set("page", strconv.Itoa(last))
+		if last == 1 {
+			q.Del("page")
+		}
+		return c.Redirect(http.StatusSeeOther, u.Path+"?"+q.Encode())
 	}
 	vm := views.JudgmentListView{Exp: exp, Query: c.QueryParams(), Total: len(rows), Page: page, Per: per,
 		Kind: f.Kind, Auditor: f.Auditor, Vs: f.Vs, Split: f.Split, Behavior: f.Behavior}

@@ -133,3 +133,26 @@ func TestRWRUnknownRun(t *testing.T) {
 		t.Errorf("run=nope: %d %.300s", r.Code, r.Body)
 	}
 }
+
+// TestJudgmentsBadValues: the judgments list follows the list pages' rule:
+// an unknown auditor or behavior is a 400 with the choices, a page past the
+// end goes to the last page.
+func TestJudgmentsBadValues(t *testing.T) {
+	s := mustDemo(t)
+	for q, want := range map[string]string{
+		"auditor=nope":  "auditor: unknown value",
+		"vs=nope":       "vs: unknown value",
+		"behavior=nope": "behavior: unknown value",
+		"split=nope":    "split: want",
+		"kind=nope":     "kind: want",
+	} {
+		r := get(t, s, "/experiments/demo/judgments?"+q)
+		if r.Code != http.StatusBadRequest || !strings.Contains(r.Body, want) {
+			t.Errorf("%s: %d, want 400 saying %q", q, r.Code, want)
+		}
+	}
+	if r := get(t, s, "/experiments/demo/judgments?page=99999"); r.Code != http.StatusSeeOther {
+		t.Errorf("page past the end: %d", r.Code)
+	}
+	mustGet(t, s, "/experiments/demo/judgments?kind=realism&page=2", http.StatusOK, "text/html")
+}
