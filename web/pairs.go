@@ -1233,6 +1233,15 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 		return err
 	}
 	page, pages, from, to := paginate(len(ls.sel), pairsPageSize, q.Page)
+	if q.Page > pages {
+		// Past the end: the last page, at its own URL, as the other lists do.
+		v := q.values()
+		v.Set("page", strconv.Itoa(pages))
+		if pages == 1 {
+			v.Del("page")
+		}
+		return c.Redirect(http.StatusSeeOther, string(views.PathQuery(v, "pairs", r.ds.ID, "comparisons")))
+	}
 	comps, err := s.store.PairsComparisons(ctx, r.ds.ID, ls.sel[from:to])
 	if err != nil {
 		return err

@@ -436,9 +436,11 @@ func TestPairsComparisonList(t *testing.T) {
 	r = mustGet(t, s, "/pairs/hand/comparisons?ann=model:Y&ref=h&split=topic&value=t1", http.StatusOK, "text/html")
 	contains(t, "votes", r.Body, `data-testid="ann-vote">Y: <strong>text_b</strong>`, `data-testid="ref-vote">Human (reference): <strong>text_a</strong>`,
 		"<strong>not applicable</strong>")
-	// Page numbers are capped.
-	r = mustGet(t, s, "/pairs/hand/comparisons?page=99", http.StatusOK, "text/html")
-	contains(t, "page 99", r.Body, `href="/pairs/hand/comparisons/c7"`)
+	// A page past the end goes to the last page, as on every list.
+	r = get(t, s, "/pairs/hand/comparisons?page=99")
+	if r.Code != http.StatusSeeOther || r.Header.Get("Location") != "/pairs/hand/comparisons?ref=h" {
+		t.Errorf("page 99: %d %q", r.Code, r.Header.Get("Location"))
+	}
 }
 
 func TestPairsComparisonPage(t *testing.T) {
