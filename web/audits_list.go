@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -407,7 +408,11 @@ func (s *Server) auditsCSV(c echo.Context) error {
 	if err := checkDimensions(f, dims); err != nil {
 		return err
 	}
-	header := append(slices.Clone(auditsCSVHeader), "auditor_name")
+	names, err := s.auditNames(ctx, f.Experiment)
+	if err != nil {
+		return err
+	}
+	header := append(slices.Clone(auditsCSVHeader), "auditor_name", "run", "run_name", "behavior_description")
 	for _, d := range dims {
 		header = append(header, "score:"+d)
 	}
@@ -435,7 +440,8 @@ func (s *Server) auditsCSV(c echo.Context) error {
 			return &streamError{err: err}
 		}
 		for _, r := range rows {
-			rec := append(auditCSVRecord(r), r.AuditorName)
+			run := names.run[r.Experiment+"\x00"+r.Auditor]
+			rec := append(auditCSVRecord(r), r.AuditorName, run, names.runName[r.Experiment+"\x00"+run], names.behavior[r.Experiment+"\x00"+r.Behavior])
 			for _, d := range dims {
 				v, ok := scores[r.Key][d]
 				rec = append(rec, map[bool]string{true: csvFloat(v)}[ok])
@@ -457,6 +463,50 @@ func (s *Server) auditsCSV(c echo.Context) error {
 			return &streamError{err: err}
 		}
 	}
+}
+
+// auditNames are the display names an audit export adds to its ids, keyed
+// by experiment and id: an auditor's run, a run's name, a behavior's
+// description.
+type auditNames struct{ run, runName, behavior map[string]string }
+
+func (s *Server) auditNames(ctx context.Context, exp string) (auditNames, error) {
+	n := auditNames{run: map[string]string{}, runName: map[string]string{}, behavior: map[string]string{}}
+	exps := []string{exp}
+	if exp == "" {
+		list, err := s.store.ExperimentList(ctx)
+		if err != nil {
+			return n, err
+		}
+		exps = exps[:0]
+		for _, e := range list {
+			exps = append(exps, e.ID)
+		}
+	}
+	for _, e := range exps {
+		auditors, err := s.store.Auditors(ctx, e)
+		if err != nil {
+			return n, err
+		}
+		for _, a := range auditors {
+			n.run[e+"\x00"+a.ID] = a.Run
+		}
+		runs, err := s.store.Runs(ctx, e)
+		if err != nil {
+			return n, err
+		}
+		for _, r := range runs {
+			n.runName[e+"\x00"+r.ID] = r.Name
+		}
+		choices, err := s.store.AuditChoices(ctx, e)
+		if err != nil {
+			return n, err
+		}
+		for _, b := range choices.Behaviors {
+			n.behavior[e+"\x00"+b.Value] = b.Label
+		}
+	}
+	return n, nil
 }
 
 func auditCSVRecord(r data.AuditRow) []string {

@@ -112,7 +112,11 @@ func oldAuditsCSV(t *testing.T, s *Server, query string) string {
 	}
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
-	header := []string{"experiment", "id", "auditor", "eval", "behavior", "split", "seed", "target", "turns", "messages", "detected", "false_positive", "quality", "production_value", "strategy", "summary", "url", "auditor_name"}
+	header := []string{"experiment", "id", "auditor", "eval", "behavior", "split", "seed", "target", "turns", "messages", "detected", "false_positive", "quality", "production_value", "strategy", "summary", "url", "auditor_name", "run", "run_name", "behavior_description"}
+	names, err := s.auditNames(context.Background(), f.Experiment)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, d := range dims {
 		header = append(header, "score:"+d)
 	}
@@ -129,6 +133,8 @@ func oldAuditsCSV(t *testing.T, s *Server, query string) string {
 		rec := []string{r.Experiment, r.ID, r.Auditor, r.Eval, r.Behavior, r.Split, r.Seed, r.Target, strconv.Itoa(r.Turns), strconv.Itoa(r.Messages),
 			nullBool(r.Detected), nullBool(r.FalsePositive), nullFloat(r.Quality), nullFloat(r.ProductionValue),
 			r.Strategy, r.Summary, string(views.Path("audits", r.Key)), r.AuditorName}
+		run := names.run[r.Experiment+"\x00"+r.Auditor]
+		rec = append(rec, run, names.runName[r.Experiment+"\x00"+run], names.behavior[r.Experiment+"\x00"+r.Behavior])
 		for _, d := range dims {
 			if v, ok := all[r.Key][d]; ok {
 				rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
@@ -211,7 +217,8 @@ func TestAuditListScores(t *testing.T) {
 	}
 	// The export carries every dimension and the auditor's name.
 	csv := mustGet(t, s, "/audits.csv?exp=small", http.StatusOK, "text/csv")
-	contains(t, "audits.csv", strings.SplitN(csv.Body, "\n", 2)[0], "auditor_name", "score:concerning")
+	contains(t, "audits.csv", strings.SplitN(csv.Body, "\n", 2)[0], "auditor_name", "run_name", "behavior_description", "score:concerning")
+	contains(t, "audits.csv", csv.Body, "ref-cal50 epoch 1", "Subtly favours")
 }
 
 // TestJudgePanelDescribesDimensions: the judge's scores come with each
