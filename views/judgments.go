@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strings"
 	"net/url"
 	"strconv"
 
@@ -15,6 +16,19 @@ type JudgmentListView struct {
 	Rows                               []model.SideJudgment
 	Total, Page, Per                   int
 	Kind, Auditor, Vs, Split, Behavior string
+	Names                              map[string]string // auditor id -> display name
+}
+
+// Name is an auditor's display name (its id when it has none), or, for an
+// external item (ext:label), the label with the prefix dropped.
+func (v JudgmentListView) Name(id string) string {
+	if n := v.Names[id]; n != "" {
+		return n
+	}
+	if label, ok := strings.CutPrefix(id, "ext:"); ok {
+		return label + " (external)"
+	}
+	return id
 }
 
 // PageLink links to another page.

@@ -145,7 +145,14 @@ func (s *Server) listJudgments(c echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, u.Path+"?"+q.Encode())
 	}
 	vm := views.JudgmentListView{Exp: exp, Query: c.QueryParams(), Total: len(rows), Page: page, Per: per,
-		Kind: f.Kind, Auditor: f.Auditor, Vs: f.Vs, Split: f.Split, Behavior: f.Behavior}
+		Kind: f.Kind, Auditor: f.Auditor, Vs: f.Vs, Split: f.Split, Behavior: f.Behavior, Names: map[string]string{}}
+	auditors, err := s.store.Auditors(c.Request().Context(), exp.ID)
+	if err != nil {
+		return err
+	}
+	for _, a := range auditors {
+		vm.Names[a.ID] = a.Name
+	}
 	from := min((page-1)*per, len(rows))
 	to := min(from+per, len(rows))
 	vm.Rows = rows[from:to]

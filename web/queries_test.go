@@ -156,3 +156,13 @@ func TestJudgmentsBadValues(t *testing.T) {
 	}
 	mustGet(t, s, "/experiments/demo/judgments?kind=realism&page=2", http.StatusOK, "text/html")
 }
+
+// TestJudgmentsShowNames: the judgments list names auditors as the rest of
+// the dashboard does, and external items without their prefix.
+func TestJudgmentsShowNames(t *testing.T) {
+	r := mustGet(t, mustDemo(t), "/experiments/demo/judgments?kind=reference", http.StatusOK, "text/html")
+	contains(t, "judgments", r.Body, "Binary pointwise · epoch 1", "(external)")
+	if strings.Contains(r.Body, ">ext:") {
+		t.Error("an external item is shown with its ext: prefix")
+	}
+}
