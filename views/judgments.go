@@ -1,9 +1,9 @@
 package views
 
 import (
-	"strings"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
