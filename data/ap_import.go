@@ -90,6 +90,7 @@ type apLoader struct {
 	dropped     int
 	n           int
 	votes       int64
+	withText    int // comparisons with a prompt or a response text
 
 	cmp, meta2 *appender
 
@@ -262,6 +263,9 @@ func (l *apLoader) add(r apRow) error {
 	l.seenIDs[key] = struct{}{}
 	idx := l.n
 	l.n++
+	if r.prompt != "" || r.textA != "" || r.textB != "" {
+		l.withText++
+	}
 	// Votes are stored per comparison: a JSON list with every detail (the
 	// ap_votes view expands it) and a compact string of vote codes that the
 	// explorer reads. A row per vote would cost a cgo call per value on
@@ -368,6 +372,9 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 	if undeclared > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%d annotators referenced but not declared (typed unknown)", undeclared))
 	}
+	if l.withText == 0 && l.n > 0 {
+		r.Notes = append(r.Notes, "no prompts or response texts in the file (annotation only): every vote-based number is computed, lengths are not")
+	}
 	keys, _ := json.Marshal(l.metaKeys)
 	if l.metaKeys == nil {
 		keys = []byte("[]")
@@ -388,8 +395,9 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 	if err != nil {
 		return ImportResult{}, err
 	}
-	if err := l.tx.exec(`INSERT INTO ap_datasets (id, import_id, name, description, version, format, default_annotator, created_at, synthetic, n_comparisons, n_votes, dropped_duplicates, metadata_keys) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		l.dataset, importID, name, l.meta.Description, version, l.format, def, l.meta.CreatedAt, l.synthetic, l.n, l.votes, l.dropped, string(keys)); err != nil {
+	texts := l.withText > 0 || l.n == 0
+	if err := l.tx.exec(`INSERT INTO ap_datasets (id, import_id, name, description, version, format, default_annotator, created_at, synthetic, n_comparisons, n_votes, dropped_duplicates, metadata_keys, texts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		l.dataset, importID, name, l.meta.Description, version, l.format, def, l.meta.CreatedAt, l.synthetic, l.n, l.votes, l.dropped, string(keys), texts); err != nil {
 		return ImportResult{}, fmt.Errorf("insert dataset: %w", err)
 	}
 	r.Rows = l.tx.rows + l.votes + 2
@@ -861,7 +869,10 @@ func (c *apComparison) row(v2, haveMeta bool) (apRow, error) {
 	// absent); a v2 file's responses are objects, a v1 file's texts are
 	// top-level strings. A file without metadata that carries response
 	// objects is read as v2 too.
-	if v2 || (!haveMeta && c.ResponseA != nil) {
+	// The file's version can come after its comparisons (JSON objects have
+	// no order): response objects then mean 2.0, for the votes too.
+	v2 = v2 || (!haveMeta && c.ResponseA != nil)
+	if v2 {
 		var err error
 		if r.textA, r.modelA, r.attrsA, err = responseFields(c.ResponseA, "response_a"); err != nil {
 			return r, err
@@ -945,12 +956,12 @@ func responseFields(resp map[string]jsontext.Value, path string) (text, model, a
 	if resp == nil {
 		return "", "", "", &InputError{Offset: -1, Path: path, Msg: "missing: a format 2.0 comparison needs a response object with text"}
 	}
-	t, ok, err := rawString(resp["text"], path+".text")
+	// An absent or null text is an annotation-only file's (the Feedback
+	// Forensics Annotations v2.0 dataset carries votes and metadata, not
+	// texts): it is kept as "" and the dataset is marked as having none.
+	t, _, err := rawString(resp["text"], path+".text")
 	if err != nil {
 		return "", "", "", err
-	}
-	if !ok {
-		return "", "", "", &InputError{Offset: -1, Path: path + ".text", Msg: "missing: want the response text as a string"}
 	}
 	if m, ok, err := rawString(resp["model"], path+".model"); err != nil {
 		return "", "", "", err

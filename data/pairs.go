@@ -55,6 +55,9 @@ type PairsDataset struct {
 	DroppedDuplicates                      int
 	ImportID                               int64 // changes whenever the dataset is re-imported
 	MetadataKeys                           []string
+	// Texts is false for an annotation-only file: no comparison carries a
+	// response text, so there are no lengths.
+	Texts bool
 }
 
 // PairsAnnotator is one annotator of a dataset, in display order.
@@ -102,9 +105,9 @@ func (s *Store) PairsDataset(ctx context.Context, id string) (PairsDataset, erro
 	var keys string
 	err := s.db.QueryRowContext(ctx, `
 SELECT id, name, description, version, format, default_annotator, created_at, synthetic,
-       n_comparisons, dropped_duplicates, import_id, metadata_keys
+       n_comparisons, dropped_duplicates, import_id, metadata_keys, coalesce(texts, true)
 FROM ap_datasets WHERE id = ?`, id).Scan(&d.ID, &d.Name, &d.Description, &d.Version, &d.Format, &def, &d.CreatedAt,
-		&d.Synthetic, &d.Comparisons, &d.DroppedDuplicates, &d.ImportID, &keys)
+		&d.Synthetic, &d.Comparisons, &d.DroppedDuplicates, &d.ImportID, &keys, &d.Texts)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, fmt.Errorf("dataset %q: %w", id, ErrNotFound)
 	}

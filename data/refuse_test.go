@@ -138,3 +138,25 @@ func TestRefuseAmbiguousAndOutOfRange(t *testing.T) {
 		})
 	}
 }
+
+// TestAPMetadataLast: a 2.0 file whose metadata comes after its
+// comparisons (JSON objects have no order) reads its "a"/"b" votes as
+// text_a/text_b, exactly as when the metadata comes first.
+func TestAPMetadataLast(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpenStore(t)
+	comps := `"comparisons": [{"id": "c1", "response_a": {"text": "x", "model": "m"}, "response_b": {"text": "yy", "model": "n"}, "annotations": {"h": {"pref": "a"}}},
+		{"id": "c2", "response_a": {"text": "x", "model": "m"}, "response_b": {"text": "yy", "model": "n"}, "annotations": {"h": {"pref": "b"}}}]`
+	meta := `"metadata": {"version": "2.0", "default_annotator": "h"}, "annotators": {"h": {"type": "human"}}`
+	for name, doc := range map[string]string{"first": "{" + meta + ", " + comps + "}", "last": "{" + comps + ", " + meta + "}"} {
+		if _, err := s.ImportAnnotatedPairsBytes(ctx, []byte(doc), name+".json", ImportOptions{Name: name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := count(t, s, `SELECT count(*) FROM ap_comparisons WHERE dataset = 'last' AND prefs IN ('a', 'b')`); n != 2 {
+		t.Errorf("metadata last: %d of 2 votes read as a or b", n)
+	}
+	if a, b := count(t, s, `SELECT count(*) FROM ap_comparisons f JOIN ap_comparisons l ON f.id = l.id AND f.prefs = l.prefs AND f.dataset = 'first' AND l.dataset = 'last'`), int64(2); a != b {
+		t.Errorf("the votes differ with the metadata first and last")
+	}
+}

@@ -189,7 +189,7 @@ func (r *pairsReq) base() url.Values {
 
 // datasetView is the header every page shows.
 func (r *pairsReq) datasetView() views.PairsDataset {
-	return views.PairsDataset{ID: r.ds.ID, Name: r.ds.Name, Description: r.ds.Description, Synthetic: r.ds.Synthetic,
+	return views.PairsDataset{ID: r.ds.ID, Name: r.ds.Name, Description: r.ds.Description, Synthetic: r.ds.Synthetic, NoTexts: !r.ds.Texts,
 		Comparisons: r.ds.Comparisons, ExplorerURL: views.Path("pairs", r.ds.ID),
 		ComparisonsURL: views.PathQuery(r.base(), "pairs", r.ds.ID, "comparisons")}
 }
@@ -973,9 +973,9 @@ func (s *Server) showPairs(c echo.Context) error {
 	e.SpreadSort = sortLink("spread", "Spread", "")
 	refQ := r.base() // the links that take the reference alone
 	if !q.Models {
-		o := explorer.LengthOverview(r.votesOf(t.ref), r.d.LenA, r.d.LenB)
+		o := r.lengthOverview(r.votesOf(t.ref))
 		e.Overview = views.PairsOverview{Pairs: o.Pairs, PropA: o.PropA, AvgLenA: o.AvgLenA, AvgLenB: o.AvgLenB,
-			AvgLenPreferred: o.AvgLenPreferred, AvgLenRejected: o.AvgLenRejected, PropLonger: o.PropLonger}
+			AvgLenPreferred: o.AvgLenPreferred, AvgLenRejected: o.AvgLenRejected, PropLonger: o.PropLonger, NoTexts: !r.ds.Texts}
 		refQ.Set("ref", t.ref.Key)
 	}
 	tableQ := t.query(r)
@@ -1362,4 +1362,15 @@ func kvs(in []data.KeyValue) []views.PairsKV {
 		out[i] = views.PairsKV{Key: kv.Key, Value: kv.Value}
 	}
 	return out
+}
+
+// lengthOverview is the overview of a reference's votes. A dataset without
+// texts has no lengths: they are undefined (shown as –), never 0.
+func (r *pairsReq) lengthOverview(votes []analysis.Vote) explorer.Overview {
+	o := explorer.LengthOverview(votes, r.d.LenA, r.d.LenB)
+	if !r.ds.Texts {
+		nan := math.NaN()
+		o.AvgLenA, o.AvgLenB, o.AvgLenPreferred, o.AvgLenRejected, o.PropLonger = nan, nan, nan, nan, nan
+	}
+	return o
 }

@@ -61,7 +61,7 @@ func (s *Server) pairsOverviewCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	o := explorer.LengthOverview(r.votesOf(ref), r.d.LenA, r.d.LenB)
+	o := r.lengthOverview(r.votesOf(ref))
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
 	w.Write(overviewCSVHeader)

@@ -226,6 +226,10 @@ func (s *Server) pairsLengthFigure(c echo.Context, r *pairsReq, ext string) erro
 	r.useRefModels(rq.RefModels)
 	ref := r.lookup(rq.Ref)
 	votes := r.votesOf(ref)
+	if !r.ds.Texts {
+		return writeFigure(c, figures.Empty("Length bias of "+ref.Name, "No response texts in this file (annotation only): no lengths"),
+			figures.ColumnWidth, figures.ColumnWidth*0.5, ext, figureStem(r.ds.ID)+"-length")
+	}
 	b := explorer.LengthBiasOf(votes, r.d.LenA, r.d.LenB)
 	n := len(b.Preferred)
 	title := "Length bias of " + ref.Name + ": no text_a or text_b vote"
