@@ -91,6 +91,8 @@ type apLoader struct {
 	n           int
 	votes       int64
 	withText    int // comparisons with a prompt or a response text
+	merge       *TextsMerge
+	mergeNote   string
 
 	cmp, meta2 *appender
 
@@ -122,7 +124,7 @@ func (l *apLoader) overLimit(err error, path string, start int64, fail func(erro
 }
 
 func newAPLoader(tx *importTx, file, hash string, opts ImportOptions, format string) *apLoader {
-	l := &apLoader{tx: tx, file: file, hash: hash, replace: opts.Replace, synthetic: opts.Synthetic, format: format,
+	l := &apLoader{tx: tx, file: file, hash: hash, replace: opts.Replace, synthetic: opts.Synthetic, format: format, merge: opts.Texts,
 		annIdx: map[string]int{}, annDecl: map[string]apAnnotatorDecl{}, metaKeySeen: map[string]bool{}, seenIDs: map[idKey]struct{}{},
 		idSeed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
 	if opts.Name != "" {
@@ -327,6 +329,14 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 		}
 		l.dataset = l.finalName
 	}
+	if l.merge != nil {
+		rep, err := l.mergeTexts(l.merge)
+		if err != nil {
+			return ImportResult{}, err
+		}
+		l.withText += rep.matched
+		l.mergeNote = rep.note(l.merge)
+	}
 	ann, err := l.tx.appender("ap_annotators")
 	if err != nil {
 		return ImportResult{}, err
@@ -371,6 +381,9 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 	}
 	if undeclared > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%d annotators referenced but not declared (typed unknown)", undeclared))
+	}
+	if l.mergeNote != "" {
+		r.Notes = append(r.Notes, l.mergeNote)
 	}
 	if l.withText == 0 && l.n > 0 {
 		r.Notes = append(r.Notes, "no prompts or response texts in the file (annotation only): every vote-based number is computed, lengths are not")
@@ -443,6 +456,11 @@ func (s *Store) ImportAnnotatedPairs(ctx context.Context, path string, opts Impo
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}
+	if opts.Texts != nil {
+		if hash, err = opts.Texts.hash(hash); err != nil {
+			return ImportResult{}, err
+		}
+	}
 	if r, ok, err := s.alreadyImported(ctx, KindAnnotatedPairs, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
@@ -459,6 +477,12 @@ func (s *Store) ImportAnnotatedPairs(ctx context.Context, path string, opts Impo
 // memory (the built-in demo); name is used for messages.
 func (s *Store) ImportAnnotatedPairsBytes(ctx context.Context, b []byte, name string, opts ImportOptions) (ImportResult, error) {
 	hash := hashBytes(b)
+	if opts.Texts != nil {
+		var err error
+		if hash, err = opts.Texts.hash(hash); err != nil {
+			return ImportResult{}, err
+		}
+	}
 	if r, ok, err := s.alreadyImported(ctx, KindAnnotatedPairs, opts.Name, hash); err != nil || ok {
 		return r, err
 	}

@@ -55,6 +55,9 @@ type ImportOptions struct {
 	// sample. 0 means limit.Default (96 MiB). A larger value is refused with
 	// its place and the flag that raises the limit.
 	MaxValue int64
+	// Texts, for an AnnotatedPairs file, merges prompts and responses from a
+	// base dataset by a metadata key (see TextsMerge).
+	Texts *TextsMerge
 	// DeferScores leaves the long audit_scores table to BuildPendingScores,
 	// which the built-in demo runs once the server is up: it is a second of
 	// start-up. Until then score filters read each audit's scores JSON.

@@ -205,6 +205,11 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	memLimit := fs.String("memory-limit", "", "cap DuckDB's memory, e.g. `1GB` (default: 80% of the machine's memory; while importing, 32MB for AnnotatedPairs and CSV files and 256MB for bundles and logs, raised for a row with a long text)")
 	eval, behavior := logFlags(fs)
 	maxValue := maxValueFlag(fs)
+	texts := fs.String("texts", "", "for an annotation-only AnnotatedPairs file: a base dataset `file` (.csv, .jsonl or .parquet) to merge the prompts and responses from")
+	textsKey := fs.String("texts-key", "conversation_id", "the comparisons' metadata `key`, and the base file's column, to merge by")
+	textsPrompt := fs.String("texts-prompt", "prompt", "the base file's prompt `column` (empty: keep the prompts)")
+	textsA := fs.String("texts-a", "text_a", "the base file's `column` of the first response")
+	textsB := fs.String("texts-b", "text_b", "the base file's `column` of the second response")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -214,6 +219,13 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *dbPath == "" {
 		return usageError{"import needs --db FILE"}
+	}
+	var merge *data.TextsMerge
+	if *texts != "" {
+		if len(paths) != 1 {
+			return usageError{"--texts merges into one AnnotatedPairs file; give one PATH with it"}
+		}
+		merge = &data.TextsMerge{File: *texts, Key: *textsKey, Prompt: *textsPrompt, A: *textsA, B: *textsB}
 	}
 	if len(paths) == 0 {
 		return usageError{"import needs at least one PATH"}
@@ -227,7 +239,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer store.Close()
 	for _, p := range paths {
-		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue)}, stderr)
+		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue), Texts: merge}, stderr)
 		if err != nil {
 			return err
 		}
@@ -271,6 +283,7 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	seed := fs.Uint64("seed", 1, "random `seed` of the generator")
 	pairs := fs.Int("pairs", 0, "write one AnnotatedPairs file of `N` comparisons instead of the demo")
 	traits := fs.Int("traits", 40, "principle annotators per comparison with --pairs")
+	noTexts := fs.Bool("no-texts", false, "with --pairs: an annotation-only file (no prompts or response texts)")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -284,7 +297,7 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *pairs < 1 || *traits < 0 || *audits != 0 {
 			return usageError{"demo --pairs needs N ≥ 1 comparisons, --traits K ≥ 0, and no --audits"}
 		}
-		o := demo.ScaleOptions{Comparisons: *pairs, Traits: *traits, Seed: *seed}
+		o := demo.ScaleOptions{Comparisons: *pairs, Traits: *traits, Seed: *seed, NoTexts: *noTexts}
 		if err := writeFileAtomic(*out, func(w io.Writer) error { return demo.ScaleAnnotatedPairs(w, o) }); err != nil {
 			return err
 		}

@@ -15,6 +15,9 @@ type ScaleOptions struct {
 	Comparisons int    // N comparisons
 	Traits      int    // K principle annotators
 	Seed        uint64 // same seed, same bytes
+	// NoTexts writes an annotation-only file: no prompts, responses with a
+	// model but no text, and a conversation_id to merge texts back by.
+	NoTexts bool
 }
 
 // scaleWords are the words the synthetic prompts and responses are made of.
@@ -98,13 +101,18 @@ func ScaleAnnotatedPairs(w io.Writer, o ScaleOptions) error {
 		if i > 0 {
 			buf = append(buf, ", "...)
 		}
-		buf = fmt.Appendf(buf, `{"id": "c%08d", "prompt": "`, i)
-		buf = scaleText(buf, rng, 20)
-		buf = append(buf, `", "response_a": {"text": "`...)
-		buf = scaleText(buf, rng, 120)
-		buf = fmt.Appendf(buf, `", "model": "model-%02d"}, "response_b": {"text": "`, ma)
-		buf = scaleText(buf, rng, 120)
-		buf = fmt.Appendf(buf, `", "model": "model-%02d"}, "annotations": {%q: {"pref": %q}`, mb, scaleHuman, hv)
+		if o.NoTexts {
+			buf = fmt.Appendf(buf, `{"id": "c%08d", "response_a": {"model": "model-%02d"}, "response_b": {"model": "model-%02d"}, "annotations": {%q: {"pref": %q}`,
+				i, ma, mb, scaleHuman, hv)
+		} else {
+			buf = fmt.Appendf(buf, `{"id": "c%08d", "prompt": "`, i)
+			buf = scaleText(buf, rng, 20)
+			buf = append(buf, `", "response_a": {"text": "`...)
+			buf = scaleText(buf, rng, 120)
+			buf = fmt.Appendf(buf, `", "model": "model-%02d"}, "response_b": {"text": "`, ma)
+			buf = scaleText(buf, rng, 120)
+			buf = fmt.Appendf(buf, `", "model": "model-%02d"}, "annotations": {%q: {"pref": %q}`, mb, scaleHuman, hv)
+		}
 		for j, p := range principles {
 			var v string
 			switch {
@@ -121,7 +129,7 @@ func ScaleAnnotatedPairs(w io.Writer, o ScaleOptions) error {
 			}
 			buf = fmt.Appendf(buf, `, %q: {"pref": %q}`, p, v)
 		}
-		buf = fmt.Appendf(buf, `}, "metadata": {"index": "%d", "topic": %q}}`, i, scaleTopics[rng.IntN(len(scaleTopics))])
+		buf = fmt.Appendf(buf, `}, "metadata": {"index": "%d", "topic": %q, "conversation_id": "conv-%08d"}}`, i, scaleTopics[rng.IntN(len(scaleTopics))], i)
 		if _, err := bw.Write(buf); err != nil {
 			return err
 		}
