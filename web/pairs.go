@@ -242,6 +242,19 @@ type pairsVocab struct {
 	metaValues       func(key string) (data.MetaValues, error)
 }
 
+// unknownAnnotator is the 400 of a key that names no annotator: the
+// parameter, the value and the nearest annotator keys.
+func (v pairsVocab) unknownAnnotator(param, key string) error {
+	var keys []string
+	for _, a := range v.d.Annotators() {
+		keys = append(keys, a.Key)
+	}
+	for _, a := range v.d.ModelAnnotators() {
+		keys = append(keys, a.Key)
+	}
+	return unknownValue(param, key, keys)
+}
+
 func (v pairsVocab) isAnnotator(key string) bool {
 	_, ok := v.d.Lookup(key)
 	return ok
@@ -270,7 +283,7 @@ func (v pairsVocab) parseRefs(q url.Values) ([]string, error) {
 	}
 	for _, key := range keys {
 		if !v.isAnnotator(key) {
-			return nil, badRequestf("ref: %q is neither an annotator of this dataset nor model:M for one of its response models", key)
+			return nil, v.unknownAnnotator("ref", key)
 		}
 	}
 	return keys, nil
@@ -505,7 +518,7 @@ func parseListQuery(q url.Values, v pairsVocab) (listQuery, error) {
 		return l, err
 	}
 	if l.Ann = q.Get("ann"); l.Ann != "" && !v.isAnnotator(l.Ann) {
-		return l, notFound(fmt.Sprintf("annotator %q in dataset %s", l.Ann, v.dataset))
+		return l, v.unknownAnnotator("ann", l.Ann)
 	}
 	if l.Filter = explorer.Filter(q.Get("filter")); l.Filter == "" {
 		l.Filter = explorer.FilterAll

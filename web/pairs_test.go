@@ -368,7 +368,7 @@ func TestPairsExplorerErrors(t *testing.T) {
 		"/pairs/nope/overview.csv":                              http.StatusNotFound,
 		"/pairs/nope/comparisons":                               http.StatusNotFound,
 		"/pairs/hand/comparisons/nope":                          http.StatusNotFound,
-		"/pairs/hand/comparisons?ann=nobody":                    http.StatusNotFound,
+		"/pairs/hand/comparisons?ann=nobody":                    http.StatusBadRequest,
 		"/pairs/hand?metric=bogus":                              http.StatusBadRequest,
 		"/pairs/hand?sort=bogus":                                http.StatusBadRequest,
 		"/pairs/hand?dir=up":                                    http.StatusBadRequest,

@@ -166,3 +166,16 @@ func TestJudgmentsShowNames(t *testing.T) {
 		t.Error("an external item is shown with its ext: prefix")
 	}
 }
+
+// TestComparisonsBadValues: the comparisons list follows the list pages'
+// rule for an unknown annotator or reference.
+func TestComparisonsBadValues(t *testing.T) {
+	s := mustDemo(t)
+	for _, q := range []string{"ann=nope", "ref=nope"} {
+		r := get(t, s, "/pairs/synthetic-personality-demo/comparisons?"+q)
+		param := strings.SplitN(q, "=", 2)[0]
+		if r.Code != http.StatusBadRequest || !strings.Contains(r.Body, param+": unknown value") || !strings.Contains(r.Body, "nearest") {
+			t.Errorf("%s: %d %.300s", q, r.Code, r.Body)
+		}
+	}
+}
