@@ -168,7 +168,7 @@ func TestListQueryRoundTrip(t *testing.T) {
 		t.Errorf("trimmed text, one model: %+v, %v", q, err)
 	}
 	for raw, status := range map[string]int{
-		"ann=nobody":                    http.StatusNotFound,
+		"ann=nobody":                    http.StatusBadRequest,
 		"filter=some":                   http.StatusBadRequest,
 		"filter=agree":                  http.StatusBadRequest,
 		"page=x":                        http.StatusBadRequest,
