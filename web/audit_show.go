@@ -130,11 +130,48 @@ func defaultView(pv []petri.View) int {
 	return vi
 }
 
+// transcriptQuery is the audit page's own state: which view of the
+// transcript and which branch of it. The zero values ("" and -1) mean the
+// defaults, the combined view and its last branch, which depend on the
+// transcript; resolve checks the rest against it.
+type transcriptQuery struct {
+	View   string
+	Branch int
+}
+
+func parseTranscriptQuery(q url.Values) (transcriptQuery, error) {
+	t := transcriptQuery{View: q.Get("view"), Branch: -1}
+	if b := q.Get("branch"); b != "" {
+		n, err := strconv.Atoi(b)
+		if err != nil || n < 0 {
+			return transcriptQuery{}, badRequestf("branch: want a branch number from 0, found %q", b)
+		}
+		t.Branch = n
+	}
+	return t, nil
+}
+
+// values renders the query back, without defaults.
+func (t transcriptQuery) values() url.Values {
+	v := url.Values{}
+	if t.View != "" {
+		v.Set("view", t.View)
+	}
+	if t.Branch >= 0 {
+		v.Set("branch", strconv.Itoa(t.Branch))
+	}
+	return v
+}
+
 func fillTranscript(vm *views.AuditView, pv []petri.View, q url.Values, key string) error {
 	if len(pv) == 0 {
 		return nil
 	}
-	want := q.Get("view")
+	tq, err := parseTranscriptQuery(q)
+	if err != nil {
+		return err
+	}
+	want := tq.View
 	vi := defaultView(pv)
 	if want != "" {
 		vi = -1
@@ -154,12 +191,11 @@ func fillTranscript(vm *views.AuditView, pv []petri.View, q url.Values, key stri
 	view := pv[vi]
 	vm.View = view.Name
 	bi := len(view.Branches) - 1
-	if b := q.Get("branch"); b != "" {
-		n, err := strconv.Atoi(b)
-		if err != nil || n < 0 || n >= len(view.Branches) {
-			return badRequestf("branch: the %s view has branches 0 to %d, not %q", view.Name, len(view.Branches)-1, b)
+	if tq.Branch >= 0 {
+		if tq.Branch >= len(view.Branches) {
+			return badRequestf("branch: the %s view has branches 0 to %d, not %d", view.Name, len(view.Branches)-1, tq.Branch)
 		}
-		bi = n
+		bi = tq.Branch
 	}
 	vm.Branch = bi
 	vm.LinkQuery = url.Values{}

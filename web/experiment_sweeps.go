@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"math"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,22 +14,45 @@ import (
 )
 
 // sweepQuery is the state of the dose-response and refresh figures: which
-// dimension and which epoch.
-func sweepQuery(c echo.Context, defaultEpoch int) (dim string, epoch int, err error) {
-	dim = c.QueryParam("dim")
-	if dim == "" {
-		dim = "fp_calibration"
+// dimension and which epoch. The default epoch differs by figure (the
+// calibration sweep is read at epoch 2, the refresh sweep at epoch 1), so it
+// travels with the query for values to leave it out.
+type sweepQuery struct {
+	Dim          string
+	Epoch        int
+	defaultEpoch int
+}
+
+const defaultSweepDim = "fp_calibration"
+
+func parseSweepQuery(q url.Values, defaultEpoch int) (sweepQuery, error) {
+	s := sweepQuery{Dim: q.Get("dim"), Epoch: defaultEpoch, defaultEpoch: defaultEpoch}
+	if s.Dim == "" {
+		s.Dim = defaultSweepDim
 	}
-	if dimensionTitles[dim] == "" {
-		return "", 0, badRequestf("dim: unknown dimension %q", dim)
+	if dimensionTitles[s.Dim] == "" {
+		return sweepQuery{}, badRequestf("dim: unknown dimension %q", s.Dim)
 	}
-	epoch = defaultEpoch
-	if e := c.QueryParam("epoch"); e != "" {
-		if epoch, err = strconv.Atoi(e); err != nil {
-			return "", 0, badRequestf("epoch: want a number, found %q", e)
+	if e := q.Get("epoch"); e != "" {
+		n, err := strconv.Atoi(e)
+		if err != nil {
+			return sweepQuery{}, badRequestf("epoch: want a number, found %q", e)
 		}
+		s.Epoch = n
 	}
-	return dim, epoch, nil
+	return s, nil
+}
+
+// values renders the query back, without defaults.
+func (s sweepQuery) values() url.Values {
+	v := url.Values{}
+	if s.Dim != defaultSweepDim {
+		v.Set("dim", s.Dim)
+	}
+	if s.Epoch != s.defaultEpoch {
+		v.Set("epoch", strconv.Itoa(s.Epoch))
+	}
+	return v
 }
 
 // doseSeries groups single-target checkpoints at one epoch by reward and
@@ -114,10 +138,11 @@ func refreshItems(st *experimentStats, dim string, epoch int) []figures.Interval
 }
 
 func (s *Server) doseFigure(c echo.Context, ext string) error {
-	dim, epoch, err := sweepQuery(c, 2)
+	q, err := parseSweepQuery(c.QueryParams(), 2)
 	if err != nil {
 		return err
 	}
+	dim, epoch := q.Dim, q.Epoch
 	st, err := s.stats.get(c.Request().Context(), s.store, c.Param("exp"))
 	if err != nil {
 		return err
@@ -134,10 +159,11 @@ func (s *Server) doseFigure(c echo.Context, ext string) error {
 }
 
 func (s *Server) refreshFigure(c echo.Context, ext string) error {
-	dim, epoch, err := sweepQuery(c, 1)
+	q, err := parseSweepQuery(c.QueryParams(), 1)
 	if err != nil {
 		return err
 	}
+	dim, epoch := q.Dim, q.Epoch
 	st, err := s.stats.get(c.Request().Context(), s.store, c.Param("exp"))
 	if err != nil {
 		return err

@@ -66,6 +66,42 @@ func TestCyclesQueryRoundTrip(t *testing.T) {
 	}
 }
 
+func TestSweepQueryRoundTrip(t *testing.T) {
+	for _, def := range []int{1, 2} {
+		for _, q := range []sweepQuery{
+			{Dim: defaultSweepDim, Epoch: def, defaultEpoch: def},
+			{Dim: "composite", Epoch: 3, defaultEpoch: def},
+			{Dim: "fp_calibration", Epoch: 0, defaultEpoch: def},
+		} {
+			got, err := parseSweepQuery(q.values(), def)
+			if err != nil || !reflect.DeepEqual(got, q) {
+				t.Errorf("round trip of %+v gave %+v, %v", q, got, err)
+			}
+		}
+	}
+	for _, bad := range []string{"dim=nope", "epoch=x", "epoch=1.5"} {
+		v, _ := url.ParseQuery(bad)
+		if _, err := parseSweepQuery(v, 2); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+
+func TestTranscriptQueryRoundTrip(t *testing.T) {
+	for _, q := range []transcriptQuery{{Branch: -1}, {View: "target", Branch: 0}, {View: "auditor", Branch: -1}, {Branch: 3}} {
+		got, err := parseTranscriptQuery(q.values())
+		if err != nil || !reflect.DeepEqual(got, q) {
+			t.Errorf("round trip of %+v gave %+v, %v", q, got, err)
+		}
+	}
+	for _, bad := range []string{"branch=x", "branch=-1", "branch=1.0"} {
+		v, _ := url.ParseQuery(bad)
+		if _, err := parseTranscriptQuery(v); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+
 // TestRankByStrength: exact ties (to rounding residue) share a rank and
 // keep their order; the others rank by strength.
 func TestRankByStrength(t *testing.T) {
