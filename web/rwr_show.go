@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/views"
@@ -33,47 +34,17 @@ func (s *Server) rwrRows(c echo.Context) (*experimentStats, []rwrRow, []string, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	per := map[string][]analysis.Judgment{}
-	behaviors := map[string]bool{}
-	for _, j := range sides {
-		// The reference side is external; only the audit's side counts.
-		if j.OtherAuditor != "" {
-			continue
-		}
-		per[j.Auditor] = append(per[j.Auditor], analysis.Judgment{Behavior: j.Behavior, Split: j.Split, Outcome: j.Outcome})
-		if j.Behavior != "" {
-			behaviors[j.Behavior] = true
-		}
+	js := make([]experiment.ReferenceJudgment, len(sides))
+	for i, j := range sides {
+		js[i] = experiment.ReferenceJudgment{Auditor: j.Auditor, OtherAuditor: j.OtherAuditor, Behavior: j.Behavior, Split: j.Split, Outcome: j.Outcome}
 	}
+	rates, bs := experiment.ReferenceWinRates(js, 0.95)
 	var rows []rwrRow
 	for _, a := range st.Auditors {
-		js := per[a.Auditor.ID]
-		if len(js) == 0 {
-			continue
+		if r, ok := rates[a.Auditor.ID]; ok {
+			rows = append(rows, rwrRow{Auditor: a.Auditor, RWR: r.RWR, Benign: r.Benign})
 		}
-		r := rwrRow{Auditor: a.Auditor, RWR: analysis.RWRSplits(js, 0.95)}
-		var w, l, t int
-		for _, j := range js {
-			if j.Split != bundle.SplitBenign {
-				continue
-			}
-			switch j.Outcome {
-			case "win":
-				w++
-			case "loss":
-				l++
-			default:
-				t++
-			}
-		}
-		r.Benign = analysis.WinRate(w, l, t, 0.95)
-		rows = append(rows, r)
 	}
-	var bs []string
-	for b := range behaviors {
-		bs = append(bs, b)
-	}
-	sort.Strings(bs)
 	return st, rows, bs, nil
 }
 

@@ -2,9 +2,8 @@ package web
 
 import (
 	"net/http"
-	"sort"
 
-	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
@@ -25,46 +24,31 @@ func (s *Server) transferTable(c echo.Context) (views.TransferView, error) {
 	if err != nil {
 		return views.TransferView{}, err
 	}
-	audits := st.Audits
-	type key struct{ auditor, eval, behavior string }
-	det := map[key][]bool{}
-	behaviors := map[string]bool{}
-	for _, a := range audits {
+	var ds []experiment.Detection
+	for _, a := range st.Audits {
 		if (a.Eval != bundle.EvalAuditBenchSTC && a.Eval != bundle.EvalAuditBenchDefault) || !a.Detected.Valid {
 			continue
 		}
-		det[key{a.Auditor, a.Eval, ""}] = append(det[key{a.Auditor, a.Eval, ""}], a.Detected.Bool)
-		det[key{a.Auditor, a.Eval, a.Behavior}] = append(det[key{a.Auditor, a.Eval, a.Behavior}], a.Detected.Bool)
-		behaviors[a.Behavior] = true
+		ds = append(ds, experiment.Detection{Auditor: a.Auditor, Eval: a.Eval, Behavior: a.Behavior, Detected: a.Detected.Bool})
 	}
-	vm := views.TransferView{Exp: st.Exp}
-	for b := range behaviors {
-		vm.Behaviors = append(vm.Behaviors, b)
-	}
-	sort.Strings(vm.Behaviors)
+	tr := experiment.TransferRates(ds, 0.95)
+	vm := views.TransferView{Exp: st.Exp, Behaviors: tr.Behaviors}
 	for _, ap := range transferApproaches {
 		vm.Approaches = append(vm.Approaches, views.Option{Value: ap.Eval, Label: ap.Title})
 	}
-	cell := func(k key) views.RateCell {
-		v := det[k]
-		n := 0
-		for _, d := range v {
-			if d {
-				n++
-			}
-		}
-		e, _ := analysis.DetectionRate(v, 0.95)
-		return views.RateCell{N: len(v), Wins: n, Losses: len(v) - n, Value: e.Value, Lo: e.Lo, Hi: e.Hi}
+	cell := func(k experiment.DetectionKey) views.RateCell {
+		c := tr.Cell(k)
+		return views.RateCell{N: c.N, Wins: c.Detected, Losses: c.N - c.Detected, Value: c.Rate.Value, Lo: c.Rate.Lo, Hi: c.Rate.Hi}
 	}
 	for _, a := range st.Auditors {
 		row := views.TransferRow{Auditor: a.Auditor.ID, Name: a.Auditor.Name, Kind: a.Auditor.Kind, Reward: a.Auditor.Reward}
 		any := false
 		for _, ap := range transferApproaches {
-			o := cell(key{a.Auditor.ID, ap.Eval, ""})
+			o := cell(experiment.DetectionKey{Auditor: a.Auditor.ID, Eval: ap.Eval})
 			any = any || o.N > 0
 			row.Overall = append(row.Overall, o)
 			for _, b := range vm.Behaviors {
-				row.ByBehavior = append(row.ByBehavior, cell(key{a.Auditor.ID, ap.Eval, b}))
+				row.ByBehavior = append(row.ByBehavior, cell(experiment.DetectionKey{Auditor: a.Auditor.ID, Eval: ap.Eval, Behavior: b}))
 			}
 		}
 		if any {
