@@ -22,15 +22,15 @@ type judgmentFilter struct{ Kind, Auditor, Vs, Split, Behavior string }
 
 // filteredJudgments returns the judgments a query selects, from the
 // auditor's side when one is given.
-func (s *Server) filteredJudgments(c echo.Context) (data.Experiment, judgmentFilter, []data.SideJudgment, error) {
+func (s *Server) filteredJudgments(c echo.Context) (data.Experiment, judgmentsQuery, []data.SideJudgment, error) {
 	ctx := c.Request().Context()
-	exp, err := s.store.Experiment(ctx, c.Param("exp"))
-	if err != nil {
-		return exp, judgmentFilter{}, nil, err
-	}
 	jq, err := parseJudgmentsQuery(c.QueryParams())
 	if err != nil {
-		return exp, judgmentFilter{}, nil, err
+		return data.Experiment{}, jq, nil, err
+	}
+	exp, err := s.store.Experiment(ctx, c.Param("exp"))
+	if err != nil {
+		return exp, jq, nil, err
 	}
 	f := jq.Filter
 	kinds := []string{"reference", "intragroup", "realism", "crux"}
@@ -39,10 +39,10 @@ func (s *Server) filteredJudgments(c echo.Context) (data.Experiment, judgmentFil
 	}
 	sides, err := s.store.SideJudgments(ctx, exp.ID, kinds...)
 	if err != nil {
-		return exp, f, nil, err
+		return exp, jq, nil, err
 	}
 	if err := checkJudgmentFilter(f, sides); err != nil {
-		return exp, f, nil, err
+		return exp, jq, nil, err
 	}
 	var rows []data.SideJudgment
 	seen := map[string]bool{}
@@ -60,7 +60,7 @@ func (s *Server) filteredJudgments(c echo.Context) (data.Experiment, judgmentFil
 		}
 		rows = append(rows, j)
 	}
-	return exp, f, rows, nil
+	return exp, jq, rows, nil
 }
 
 // judgmentsQuery is the judgments list's state: its filter and page.
@@ -126,14 +126,11 @@ func checkJudgmentFilter(f judgmentFilter, sides []data.SideJudgment) error {
 
 // listJudgments lists an experiment's judgments.
 func (s *Server) listJudgments(c echo.Context) error {
-	page, per, err := parsePage(c.QueryParams())
+	exp, jq, rows, err := s.filteredJudgments(c)
 	if err != nil {
 		return err
 	}
-	exp, f, rows, err := s.filteredJudgments(c)
-	if err != nil {
-		return err
-	}
+	f, page, per := jq.Filter, jq.Page, jq.Per
 	// A page past the end goes to the last page.
 	if last := max(1, (len(rows)+per-1)/per); page > last {
 		u := c.Request().URL

@@ -87,6 +87,22 @@ func TestSweepQueryRoundTrip(t *testing.T) {
 	}
 }
 
+func TestRWRQueryRoundTrip(t *testing.T) {
+	runs := []string{"r1", "r,2"}
+	for _, q := range []rwrQuery{{Run: "r1", first: "r1"}, {Run: "r,2", first: "r1"}} {
+		got, err := parseRWRQuery(q.values(), runs)
+		if err != nil || !reflect.DeepEqual(got, q) {
+			t.Errorf("round trip of %+v gave %+v, %v", q, got, err)
+		}
+	}
+	if got, err := parseRWRQuery(url.Values{}, nil); err != nil || got != (rwrQuery{}) {
+		t.Errorf("no runs: %+v, %v; want no run", got, err)
+	}
+	if _, err := parseRWRQuery(url.Values{"run": {"nope"}}, runs); err == nil {
+		t.Error("an unknown run accepted")
+	}
+}
+
 func TestTranscriptQueryRoundTrip(t *testing.T) {
 	for _, q := range []transcriptQuery{{Branch: -1}, {View: "target", Branch: 0}, {View: "auditor", Branch: -1}, {Branch: 3}} {
 		got, err := parseTranscriptQuery(q.values())

@@ -3,6 +3,7 @@ package web
 import (
 	"math"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 
@@ -48,27 +49,64 @@ func (s *Server) rwrRows(c echo.Context) (*experimentStats, []rwrRow, []string, 
 	return st, rows, bs, nil
 }
 
+// rwrQuery is the RWR page's and figure's state: which training run the
+// figure draws. Without one, the first run with reference judgments.
+type rwrQuery struct {
+	Run   string
+	first string
+}
+
+// parseRWRQuery checks the run against runs, those with reference
+// judgments in order.
+func parseRWRQuery(q url.Values, runs []string) (rwrQuery, error) {
+	r := rwrQuery{Run: q.Get("run")}
+	if len(runs) > 0 {
+		r.first = runs[0]
+	}
+	if r.Run == "" {
+		r.Run = r.first
+	}
+	if r.Run != "" && !slices.Contains(runs, r.Run) {
+		return rwrQuery{}, unknownValue("run", r.Run, runs)
+	}
+	return r, nil
+}
+
+// values renders the query back, without defaults.
+func (r rwrQuery) values() url.Values {
+	v := url.Values{}
+	if r.Run != r.first {
+		v.Set("run", r.Run)
+	}
+	return v
+}
+
+// rwrRuns lists the runs of the rows, in order.
+func rwrRuns(rows []rwrRow) []string {
+	var runs []string
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if r.Auditor.Run != "" && !seen[r.Auditor.Run] {
+			seen[r.Auditor.Run] = true
+			runs = append(runs, r.Auditor.Run)
+		}
+	}
+	return runs
+}
+
 func (s *Server) showRWR(c echo.Context) error {
 	st, rows, behaviors, err := s.rwrRows(c)
 	if err != nil {
 		return err
 	}
-	vm := views.RWRView{Exp: st.Exp, Behaviors: behaviors, Run: c.QueryParam("run"), RunNames: map[string]string{}}
+	runs := rwrRuns(rows)
+	q, err := parseRWRQuery(c.QueryParams(), runs)
+	if err != nil {
+		return err
+	}
+	vm := views.RWRView{Exp: st.Exp, Behaviors: behaviors, Run: q.Run, Runs: runs, RunNames: map[string]string{}}
 	for _, r := range st.Runs {
 		vm.RunNames[r.ID] = r.Name
-	}
-	seen := map[string]bool{}
-	for _, r := range rows {
-		if r.Auditor.Run != "" && !seen[r.Auditor.Run] {
-			seen[r.Auditor.Run] = true
-			vm.Runs = append(vm.Runs, r.Auditor.Run)
-		}
-	}
-	if vm.Run == "" && len(vm.Runs) > 0 {
-		vm.Run = vm.Runs[0]
-	}
-	if vm.Run != "" && !slices.Contains(vm.Runs, vm.Run) {
-		return unknownValue("run", vm.Run, vm.Runs)
 	}
 	for _, r := range rows {
 		row := views.RWRRow{Auditor: r.Auditor.ID, Name: r.Auditor.Name, Run: r.Auditor.Run,
@@ -93,15 +131,11 @@ func (s *Server) rwrFigure(c echo.Context, ext string) error {
 	}
 	// One run at a time: with every run the figure is unreadable. Without
 	// a choice, the first run that has reference judgments is drawn.
-	runFilter := c.QueryParam("run")
-	if runFilter == "" {
-		for _, r := range rows {
-			if r.Auditor.Run != "" {
-				runFilter = r.Auditor.Run
-				break
-			}
-		}
+	q, err := parseRWRQuery(c.QueryParams(), rwrRuns(rows))
+	if err != nil {
+		return err
 	}
+	runFilter := q.Run
 	var series []figures.Series
 	byRun := map[string][]rwrRow{}
 	var runs []string
@@ -128,9 +162,6 @@ func (s *Server) rwrFigure(c echo.Context, ext string) error {
 			}
 			series = append(series, s)
 		}
-	}
-	if len(series) == 0 && runFilter != "" {
-		return notFound("reference judgments of run " + runFilter)
 	}
 	xLabel := "step"
 	for _, r := range rows {
