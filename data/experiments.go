@@ -15,17 +15,8 @@ type Experiment = model.Experiment
 // Run is model.Run.
 type Run = model.Run
 
-// Auditor is a baseline or a checkpoint, with its run's configuration.
-type Auditor struct {
-	Key, ID, Name, Kind string
-	Run                 string // run id, "" for baselines
-	Epoch, Step         sql.NullInt64
-	// Copied from the run for filtering and grouping.
-	Reward              string
-	CalibrationFraction sql.NullFloat64
-	MultiTarget         sql.NullBool
-	RefreshSteps        sql.NullInt64
-}
+// Auditor is model.Auditor.
+type Auditor = model.Auditor
 
 // Experiment returns one experiment or ErrNotFound.
 func (s *Store) Experiment(ctx context.Context, id string) (Experiment, error) {
@@ -81,12 +72,8 @@ WHERE a.experiment = ? ORDER BY a.ord`, exp)
 	return out, rows.Err()
 }
 
-// EvalAudit is the part of an audit the evaluation dimensions need.
-type EvalAudit struct {
-	Auditor, Eval, Seed, Behavior string
-	Quality, ProductionValue      sql.NullFloat64
-	FalsePositive, Detected       sql.NullBool
-}
+// EvalAudit is model.EvalAudit.
+type EvalAudit = model.EvalAudit
 
 // EvalAudits returns every audit of the experiment with the outcome fields,
 // for the dimension statistics.

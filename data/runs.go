@@ -57,7 +57,7 @@ func (s *Store) RunMetrics(ctx context.Context, exp, run string) ([]Metric, erro
 // LabelCount is how many of a group's audits carry a strategy label.
 type LabelCount struct {
 	Auditor  string
-	Epoch    sql.NullInt64
+	Epoch    *int64 // nil for a baseline
 	Strategy string
 	N        int
 }

@@ -102,13 +102,13 @@ func (o overviewQuery) filter(all []auditorScores) []auditorScores {
 		}
 		if o.Cal != "" {
 			want, _ := strconv.ParseFloat(o.Cal, 64)
-			if !au.CalibrationFraction.Valid || math.Abs(au.CalibrationFraction.Float64-want) > 1e-9 {
+			if au.CalibrationFraction == nil || math.Abs(*au.CalibrationFraction-want) > 1e-9 {
 				continue
 			}
 		}
 		if o.Epoch != "" {
 			want, _ := strconv.Atoi(o.Epoch)
-			if !au.Epoch.Valid || int(au.Epoch.Int64) != want {
+			if au.Epoch == nil || int(*au.Epoch) != want {
 				continue
 			}
 		}
@@ -173,8 +173,8 @@ func (s *Server) showExperiment(c echo.Context) error {
 		}
 	}
 	for _, a := range st.Auditors {
-		if a.Auditor.Epoch.Valid {
-			e := strconv.FormatInt(a.Auditor.Epoch.Int64, 10)
+		if a.Auditor.Epoch != nil {
+			e := strconv.FormatInt(*a.Auditor.Epoch, 10)
 			if !epochs[e] {
 				epochs[e] = true
 				vm.Epochs = append(vm.Epochs, views.Option{Value: e, Label: e})

@@ -81,20 +81,8 @@ func auditorStats(exp string, a data.Auditor, in *experiment.Inputs) (auditorSco
 func evalAudits(in []data.EvalAudit) []experiment.Audit {
 	out := make([]experiment.Audit, len(in))
 	for i, a := range in {
-		x := experiment.Audit{Auditor: a.Auditor, Eval: a.Eval, Seed: a.Seed}
-		if a.Quality.Valid {
-			x.Quality = &a.Quality.Float64
-		}
-		if a.ProductionValue.Valid {
-			x.ProductionValue = &a.ProductionValue.Float64
-		}
-		if a.FalsePositive.Valid {
-			x.FalsePositive = &a.FalsePositive.Bool
-		}
-		if a.Detected.Valid {
-			x.Detected = &a.Detected.Bool
-		}
-		out[i] = x
+		out[i] = experiment.Audit{Auditor: a.Auditor, Eval: a.Eval, Seed: a.Seed,
+			Quality: a.Quality, ProductionValue: a.ProductionValue, FalsePositive: a.FalsePositive, Detected: a.Detected}
 	}
 	return out
 }

@@ -65,15 +65,15 @@ func doseSeries(st *experimentStats, dim string, epoch int) []figures.Series {
 	by := map[string][]pt{}
 	for _, a := range st.Auditors {
 		au := a.Auditor
-		if au.Kind != "checkpoint" || !au.CalibrationFraction.Valid || !au.Epoch.Valid || int(au.Epoch.Int64) != epoch || (au.MultiTarget.Valid && au.MultiTarget.Bool) {
+		if au.Kind != "checkpoint" || au.CalibrationFraction == nil || au.Epoch == nil || int(*au.Epoch) != epoch || (au.MultiTarget != nil && *au.MultiTarget) {
 			continue
 		}
 		name := au.Reward
-		if au.RefreshSteps.Valid {
-			name += fmt.Sprintf(" (refresh %d)", au.RefreshSteps.Int64)
+		if au.RefreshSteps != nil {
+			name += fmt.Sprintf(" (refresh %d)", *au.RefreshSteps)
 		}
 		e := a.Score[dim]
-		by[name] = append(by[name], pt{au.CalibrationFraction.Float64, e.Value, e.Lo, e.Hi})
+		by[name] = append(by[name], pt{*au.CalibrationFraction, e.Value, e.Lo, e.Hi})
 	}
 	var rewards []string
 	for r, pts := range by {
@@ -114,13 +114,13 @@ func refreshItems(st *experimentStats, dim string, epoch int) []figures.Interval
 	var items []item
 	for _, a := range st.Auditors {
 		au := a.Auditor
-		if au.Kind != "checkpoint" || au.Reward != "reference_pairwise" || !au.Epoch.Valid || int(au.Epoch.Int64) != epoch ||
-			(au.CalibrationFraction.Valid && au.CalibrationFraction.Float64 != 0) || (au.MultiTarget.Valid && au.MultiTarget.Bool) {
+		if au.Kind != "checkpoint" || au.Reward != "reference_pairwise" || au.Epoch == nil || int(*au.Epoch) != epoch ||
+			(au.CalibrationFraction != nil && *au.CalibrationFraction != 0) || (au.MultiTarget != nil && *au.MultiTarget) {
 			continue
 		}
 		label, steps := "never refreshed", int64(math.MaxInt64)
-		if au.RefreshSteps.Valid {
-			steps = au.RefreshSteps.Int64
+		if au.RefreshSteps != nil {
+			steps = *au.RefreshSteps
 			label = fmt.Sprintf("every %d steps", steps)
 		}
 		e := a.Score[dim]

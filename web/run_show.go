@@ -1,7 +1,6 @@
 package web
 
 import (
-	"database/sql"
 	"fmt"
 	"math"
 	"net/http"
@@ -42,11 +41,11 @@ func (s *Server) runContext(c echo.Context) (data.Run, *experimentStats, []audit
 // checkpointX is a checkpoint's position on a training curve: its step, or
 // its epoch when steps are not given.
 func checkpointX(a data.Auditor) float64 {
-	if a.Step.Valid {
-		return float64(a.Step.Int64)
+	if a.Step != nil {
+		return float64(*a.Step)
 	}
-	if a.Epoch.Valid {
-		return float64(a.Epoch.Int64)
+	if a.Epoch != nil {
+		return float64(*a.Epoch)
 	}
 	return math.NaN()
 }
@@ -63,9 +62,9 @@ func (s *Server) showRun(c echo.Context) error {
 	}
 	for _, a := range cps {
 		r := views.ScoreRow{Key: a.Auditor.Key, ID: a.Auditor.ID, Name: a.Auditor.Name, Kind: a.Auditor.Kind, Run: a.Auditor.Run}
-		if a.Auditor.Epoch.Valid {
+		if a.Auditor.Epoch != nil {
 			// The run is the page's subject; its checkpoints are its epochs.
-			r.Name = "epoch " + strconv.FormatInt(a.Auditor.Epoch.Int64, 10)
+			r.Name = "epoch " + strconv.FormatInt(*a.Auditor.Epoch, 10)
 		}
 		for _, k := range dimensionKeys {
 			e := a.Score[k]
@@ -92,11 +91,11 @@ func (s *Server) showRun(c echo.Context) error {
 	return render(c, http.StatusOK, views.RunPage(vm))
 }
 
-func nullInt(v sql.NullInt64) string {
-	if !v.Valid {
+func nullInt(v *int64) string {
+	if v == nil {
 		return ""
 	}
-	return strconv.FormatInt(v.Int64, 10)
+	return strconv.FormatInt(*v, 10)
 }
 
 // strategyTable turns label counts into one row per checkpoint with the
@@ -148,7 +147,7 @@ func (s *Server) runCurvesFigure(c echo.Context, _, ext string) error {
 	}
 	xLabel := "step"
 	for _, a := range cps {
-		if !a.Auditor.Step.Valid {
+		if a.Auditor.Step == nil {
 			xLabel = "epoch"
 		}
 	}

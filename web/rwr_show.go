@@ -165,7 +165,7 @@ func (s *Server) rwrFigure(c echo.Context, ext string) error {
 	}
 	xLabel := "step"
 	for _, r := range rows {
-		if r.Auditor.Run != "" && !r.Auditor.Step.Valid {
+		if r.Auditor.Run != "" && r.Auditor.Step == nil {
 			xLabel = "epoch"
 		}
 	}

@@ -26,10 +26,10 @@ func (s *Server) transferTable(c echo.Context) (views.TransferView, error) {
 	}
 	var ds []experiment.Detection
 	for _, a := range st.Audits {
-		if (a.Eval != bundle.EvalAuditBenchSTC && a.Eval != bundle.EvalAuditBenchDefault) || !a.Detected.Valid {
+		if (a.Eval != bundle.EvalAuditBenchSTC && a.Eval != bundle.EvalAuditBenchDefault) || a.Detected == nil {
 			continue
 		}
-		ds = append(ds, experiment.Detection{Auditor: a.Auditor, Eval: a.Eval, Behavior: a.Behavior, Detected: a.Detected.Bool})
+		ds = append(ds, experiment.Detection{Auditor: a.Auditor, Eval: a.Eval, Behavior: a.Behavior, Detected: *a.Detected})
 	}
 	tr := experiment.TransferRates(ds, 0.95)
 	vm := views.TransferView{Exp: st.Exp, Behaviors: tr.Behaviors}

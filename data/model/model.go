@@ -117,3 +117,25 @@ type Choice struct{ Value, Label string }
 type AuditChoices struct {
 	Auditors, Runs, Behaviors, Targets []Choice
 }
+
+// Auditor is a baseline model or a training checkpoint. The run's fields
+// are copied onto it for filtering and grouping; a nil pointer is a value
+// the auditor does not have (a baseline has no epoch, a run may leave its
+// fraction or refresh schedule unset).
+type Auditor struct {
+	Key, ID, Name, Kind string
+	Run                 string // run id, "" for baselines
+	Epoch, Step         *int64
+	Reward              string
+	CalibrationFraction *float64
+	MultiTarget         *bool
+	RefreshSteps        *int64
+}
+
+// EvalAudit is the part of an audit the evaluation dimensions need; a nil
+// outcome is one the audit does not carry.
+type EvalAudit struct {
+	Auditor, Eval, Seed, Behavior string
+	Quality, ProductionValue      *float64
+	FalsePositive, Detected       *bool
+}
