@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
@@ -98,43 +99,23 @@ func nullInt(v *int64) string {
 	return strconv.FormatInt(*v, 10)
 }
 
-// strategyTable turns label counts into one row per checkpoint with the
-// share of each strategy, strategies ordered by overall frequency.
+// strategyTable maps the run's strategy mix (experiment.StrategyShares)
+// to the page's table, checkpoints by name.
 func strategyTable(counts []data.LabelCount, cps []auditorScores) views.StrategyTable {
-	var t views.StrategyTable
-	total := map[string]int{}
-	per := map[string]map[string]int{}
-	for _, c := range counts {
-		total[c.Strategy] += c.N
-		if per[c.Auditor] == nil {
-			per[c.Auditor] = map[string]int{}
-		}
-		per[c.Auditor][c.Strategy] += c.N
+	in := make([]experiment.StrategyCount, len(counts))
+	for i, c := range counts {
+		in[i] = experiment.StrategyCount{Auditor: c.Auditor, Strategy: c.Strategy, N: c.N}
 	}
-	for s := range total {
-		t.Strategies = append(t.Strategies, s)
+	ids := make([]string, len(cps))
+	names := make(map[string]string, len(cps))
+	for i, cp := range cps {
+		ids[i] = cp.Auditor.ID
+		names[cp.Auditor.ID] = cp.Auditor.Name
 	}
-	sort.Slice(t.Strategies, func(i, j int) bool {
-		a, b := t.Strategies[i], t.Strategies[j]
-		if total[a] != total[b] {
-			return total[a] > total[b]
-		}
-		return a < b
-	})
-	for _, cp := range cps {
-		m := per[cp.Auditor.ID]
-		if m == nil {
-			continue
-		}
-		n := 0
-		for _, v := range m {
-			n += v
-		}
-		row := views.StrategyRow{Checkpoint: cp.Auditor.Name, N: n}
-		for _, s := range t.Strategies {
-			row.Shares = append(row.Shares, float64(m[s])/float64(n))
-		}
-		t.Rows = append(t.Rows, row)
+	mix := experiment.StrategyShares(in, ids)
+	t := views.StrategyTable{Strategies: mix.Strategies}
+	for _, r := range mix.Rows {
+		t.Rows = append(t.Rows, views.StrategyRow{Checkpoint: names[r.Auditor], N: r.N, Shares: r.Shares})
 	}
 	return t
 }
