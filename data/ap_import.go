@@ -318,16 +318,8 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 	if err := l.closeAppenders(); err != nil {
 		return ImportResult{}, err
 	}
-	if !l.claimed {
-		if err := l.tx.claim(l.format, l.finalName, l.hash, l.replace); err != nil {
-			return ImportResult{}, err
-		}
-		for _, table := range []string{"ap_comparisons", "ap_meta"} {
-			if err := l.tx.exec(`UPDATE `+table+` SET dataset = ? WHERE dataset = ? AND gen = ?`, l.finalName, l.dataset, l.tx.gen); err != nil {
-				return ImportResult{}, fmt.Errorf("rename pending rows: %w", err)
-			}
-		}
-		l.dataset = l.finalName
+	if err := l.claimName(); err != nil {
+		return ImportResult{}, err
 	}
 	if l.merge != nil {
 		rep, err := l.mergeTexts(l.merge)
@@ -337,9 +329,46 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 		l.withText += rep.matched
 		l.mergeNote = rep.note(l.merge)
 	}
-	ann, err := l.tx.appender("ap_annotators")
+	undeclared, err := l.writeAnnotators()
 	if err != nil {
 		return ImportResult{}, err
+	}
+	r := l.result(source, undeclared)
+	importID, err := l.tx.record(&r)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if err := l.writeDataset(importID); err != nil {
+		return ImportResult{}, err
+	}
+	r.Rows = l.tx.rows + l.votes + 2
+	return r, nil
+}
+
+// claimName takes the dataset's final name once the rows are in, and moves
+// the rows written under the pending name to it.
+func (l *apLoader) claimName() error {
+	if l.claimed {
+		return nil
+	}
+	if err := l.tx.claim(l.format, l.finalName, l.hash, l.replace); err != nil {
+		return err
+	}
+	for _, table := range []string{"ap_comparisons", "ap_meta"} {
+		if err := l.tx.exec(`UPDATE `+table+` SET dataset = ? WHERE dataset = ? AND gen = ?`, l.finalName, l.dataset, l.tx.gen); err != nil {
+			return fmt.Errorf("rename pending rows: %w", err)
+		}
+	}
+	l.dataset = l.finalName
+	return nil
+}
+
+// writeAnnotators writes the declared annotators in file order, then those
+// only referenced by votes, and returns how many of those there were.
+func (l *apLoader) writeAnnotators() (undeclared int, err error) {
+	ann, err := l.tx.appender("ap_annotators")
+	if err != nil {
+		return 0, err
 	}
 	defer ann.close()
 	ord := 0
@@ -355,25 +384,26 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 			name = annotatorDisplayName(id, d)
 		}
 		if err := ann.row(l.dataset, int32(l.annIdx[id]), int32(ord), id, name, d.Description, typ, true); err != nil {
-			return ImportResult{}, err
+			return 0, err
 		}
 		declared[id] = true
 		ord++
 	}
-	undeclared := 0
 	for _, id := range l.annIDs {
 		if declared[id] {
 			continue
 		}
 		undeclared++
 		if err := ann.row(l.dataset, int32(l.annIdx[id]), int32(ord), id, id, "", "unknown", false); err != nil {
-			return ImportResult{}, err
+			return 0, err
 		}
 		ord++
 	}
-	if err := ann.close(); err != nil {
-		return ImportResult{}, err
-	}
+	return undeclared, ann.close()
+}
+
+// result is the import's summary: counts and what the user should know.
+func (l *apLoader) result(source string, undeclared int) ImportResult {
 	r := ImportResult{Kind: l.format, Name: l.dataset, Source: source, Hash: l.hash,
 		Counts: map[string]int64{"comparisons": int64(l.n), "annotators": int64(len(l.annIDs)), "votes": l.votes}}
 	if l.dropped > 0 {
@@ -388,6 +418,12 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 	if l.withText == 0 && l.n > 0 {
 		r.Notes = append(r.Notes, "no prompts or response texts in the file (annotation only): every vote-based number is computed, lengths are not")
 	}
+	return r
+}
+
+// writeDataset writes the dataset's own row, last: a dataset row means
+// its comparisons and annotators are all in.
+func (l *apLoader) writeDataset(importID int64) error {
 	keys, _ := json.Marshal(l.metaKeys)
 	if l.metaKeys == nil {
 		keys = []byte("[]")
@@ -404,17 +440,12 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 	if l.meta.DefaultAnnotator != "" {
 		def = l.meta.DefaultAnnotator
 	}
-	importID, err := l.tx.record(&r)
-	if err != nil {
-		return ImportResult{}, err
-	}
 	texts := l.withText > 0 || l.n == 0
 	if err := l.tx.exec(`INSERT INTO ap_datasets (id, import_id, name, description, version, format, default_annotator, created_at, synthetic, n_comparisons, n_votes, dropped_duplicates, metadata_keys, texts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		l.dataset, importID, name, l.meta.Description, version, l.format, def, l.meta.CreatedAt, l.synthetic, l.n, l.votes, l.dropped, string(keys), texts); err != nil {
-		return ImportResult{}, fmt.Errorf("insert dataset: %w", err)
+		return fmt.Errorf("insert dataset: %w", err)
 	}
-	r.Rows = l.tx.rows + l.votes + 2
-	return r, nil
+	return nil
 }
 
 // annotatorDisplayName shortens a principle ("Select the response that is
