@@ -57,7 +57,3 @@ func IsInputError(err error) bool {
 	var ie *InputError
 	return errors.As(err, &ie)
 }
-
-func inputErr(file string, line int, path, format string, args ...any) *InputError {
-	return &InputError{File: file, Line: line, Offset: -1, Path: path, Msg: fmt.Sprintf(format, args...)}
-}

@@ -543,8 +543,6 @@ const (
 // production discovery and realism.
 type dimTarget struct{ AQ, FP, PV, RE float64 }
 
-func (d dimTarget) composite() float64 { return (d.AQ + d.FP + d.PV + d.RE) / 4 }
-
 // baselineSpec is a frontier auditor.
 type baselineSpec struct {
 	id, name string

@@ -20,10 +20,6 @@ func init() {
 	}
 }
 
-// JudgeDimensions returns the names of the 38 Petri judge dimensions the demo
-// scores, in the order of Petri's judge-dimensions.json.
-func JudgeDimensions() []string { return append([]string(nil), dimNames...) }
-
 // scoreVec is a score per dimension (1–10).
 type scoreVec [64]byte
 
