@@ -13,6 +13,7 @@ import (
 type AuditListView struct {
 	Query       url.Values // the filter, for links
 	Filter      model.AuditFilter
+	Evals       []string // the eval kinds the filter offers
 	Scores      []string
 	Rows        []model.AuditRow
 	Total       int

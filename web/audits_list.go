@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/labstack/echo/v4"
@@ -367,7 +368,7 @@ func (s *Server) listAudits(c echo.Context) error {
 		return err
 	}
 	fq := filterQuery(q)
-	vm := views.AuditListView{Query: fq, Rows: rows, Total: total, Page: page, Per: per, Dimensions: dims,
+	vm := views.AuditListView{Query: fq, Evals: bundle.Evals, Rows: rows, Total: total, Page: page, Per: per, Dimensions: dims,
 		Filter: f, Scores: q["score"], Experiments: exps, ScoreCols: cols, RowScores: scores, Choices: choices}
 	for _, e := range exps {
 		if e.Synthetic && (f.Experiment == "" || f.Experiment == e.ID) {
