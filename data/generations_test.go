@@ -158,3 +158,27 @@ func TestSpillFolderRemoved(t *testing.T) {
 		t.Errorf("the old spill file is still there: %v", err)
 	}
 }
+
+// TestImportRowsRecorded: the imports row carries the row count the import
+// reports (it used to be copied before the importer had counted, so 0).
+func TestImportRowsRecorded(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, path := range []string{"testdata/bundle-small", fixture(t, "annotated-pairs", "icai-example-v2-models.json")} {
+		rs, err := s.Import(ctx, path, ImportOptions{})
+		if err != nil || len(rs) != 1 {
+			t.Fatal(rs, err)
+		}
+		r := rs[0]
+		if r.Rows <= 0 {
+			t.Fatalf("%s: import reports %d rows", path, r.Rows)
+		}
+		if got := count(t, s, `SELECT rows FROM imports WHERE name = ?`, r.Name); int64(got) != r.Rows {
+			t.Errorf("%s: imports.rows = %d, the import reported %d", path, got, r.Rows)
+		}
+	}
+}

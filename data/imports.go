@@ -181,13 +181,14 @@ func familyOf(kind string) []string {
 }
 
 // record keeps the imports row, which inImport writes once the import's
-// rows have committed, and returns its id: the import's generation.
+// rows have committed, and returns its id: the import's generation. The
+// row count is read from r then, as the importer sets it last.
 func (tx *importTx) record(r *ImportResult) (int64, error) {
 	detail, err := json.Marshal(map[string]any{"counts": r.Counts, "notes": r.Notes})
 	if err != nil {
 		return 0, err
 	}
-	tx.marker = &importMarker{kind: r.Kind, name: r.Name, source: r.Source, hash: r.Hash, rows: r.Rows, detail: string(detail), at: time.Now().UTC()}
+	tx.marker = &importMarker{kind: r.Kind, name: r.Name, source: r.Source, hash: r.Hash, result: r, detail: string(detail), at: time.Now().UTC()}
 	return tx.gen, nil
 }
 

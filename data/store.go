@@ -265,7 +265,7 @@ type importTx struct {
 // committed, it marks the generation complete.
 type importMarker struct {
 	kind, name, source, hash string
-	rows                     int64
+	result                   *ImportResult // for Rows, known only at the end
 	detail                   string
 	at                       time.Time
 }
@@ -321,7 +321,7 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 	bg := context.WithoutCancel(ctx)
 	m := tx.marker
 	if _, err := conn.ExecContext(bg, `INSERT INTO imports (id, kind, name, source, hash, rows, detail, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		tx.gen, m.kind, m.name, m.source, m.hash, m.rows, m.detail, m.at); err != nil {
+		tx.gen, m.kind, m.name, m.source, m.hash, m.result.Rows, m.detail, m.at); err != nil {
 		if derr := s.dropGenerations(bg, []int64{tx.gen}); derr != nil {
 			err = errors.Join(err, fmt.Errorf("its rows are removed when the database is next opened: %w", derr))
 		}

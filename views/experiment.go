@@ -70,15 +70,22 @@ func FmtEstimate(v, lo, hi float64, decimals int) string {
 const (
 	ThinMinN     = 10
 	ThinMaxWidth = 30.0
-	ThinNote     = "a small sample: fewer than 10 audits or judgments, or a 95% interval wider than 30 points. Read it with care."
 )
 
-// Thin reports whether the cell is a small sample (see ThinMinN).
+// ThinNote explains the mark.
+var ThinNote = fmt.Sprintf("a small sample: fewer than %d audits or judgments, or a 95%% interval wider than %g points. Read it with care.", ThinMinN, ThinMaxWidth)
+
+// Thin reports whether the cell is a small sample (see ThinMinN). The
+// composite's N counts the dimensions it averages, not audits, so only its
+// interval's width can mark it; a thin input widens that interval.
 func (e EstimateCell) Thin() bool {
 	if math.IsNaN(e.Value) {
 		return false
 	}
-	return e.N < ThinMinN || (!math.IsNaN(e.Lo) && !math.IsNaN(e.Hi) && e.Hi-e.Lo > ThinMaxWidth)
+	if e.Dim != "composite" && e.N < ThinMinN {
+		return true
+	}
+	return !math.IsNaN(e.Lo) && !math.IsNaN(e.Hi) && e.Hi-e.Lo > ThinMaxWidth
 }
 
 // AnyThin reports whether any cell of the table is a small sample.

@@ -154,7 +154,7 @@ type PairsCell struct {
 const PairsThinMin = 10
 
 // PairsThinNote explains the mark.
-const PairsThinNote = "a small sample: fewer than 10 pairs where both the annotator and the reference chose a response. Its value can swing widely; read it with care."
+var PairsThinNote = fmt.Sprintf("a small sample: fewer than %d pairs where both the annotator and the reference chose a response. Its value can swing widely; read it with care.", PairsThinMin)
 
 // Text is the formatted value.
 func (c PairsCell) Text() string { return formatMetric(c.Value, c.Integer) }

@@ -70,3 +70,26 @@ func TestNum(t *testing.T) {
 		}
 	}
 }
+
+// TestThin: a cell is marked for few audits or a wide interval; the
+// composite, whose N counts dimensions (at most 4), only for its width.
+func TestThin(t *testing.T) {
+	for _, c := range []struct {
+		cell EstimateCell
+		want bool
+	}{
+		{EstimateCell{Dim: "audit_quality", Value: 60, Lo: 55, Hi: 65, N: 40}, false},
+		{EstimateCell{Dim: "audit_quality", Value: 60, Lo: 55, Hi: 65, N: 9}, true},
+		{EstimateCell{Dim: "realism", Value: 60, Lo: 40, Hi: 80, N: 40}, true},
+		{EstimateCell{Dim: "composite", Value: 50, Lo: 45, Hi: 55, N: 4}, false},
+		{EstimateCell{Dim: "composite", Value: 50, Lo: 30, Hi: 70, N: 4}, true},
+		{EstimateCell{Dim: "realism", Value: math.NaN(), N: 0}, false},
+	} {
+		if got := c.cell.Thin(); got != c.want {
+			t.Errorf("%+v: Thin = %v, want %v", c.cell, got, c.want)
+		}
+	}
+	if !strings.Contains(ThinNote, "fewer than 10 ") || !strings.Contains(ThinNote, "wider than 30 points") {
+		t.Errorf("note %q does not state the constants", ThinNote)
+	}
+}

@@ -68,6 +68,14 @@ func (s *Server) showAudit(c echo.Context) error {
 	}
 	body, err := s.store.Transcript(ctx, a.Experiment, a.ID)
 	if err != nil {
+		// A transcript that is missing or bad stays so: the page says why,
+		// with the rest of the audit. Any other failure (the database, a
+		// client gone) is an error page, which the response cache does not
+		// keep, so the next visit tries again.
+		var ie *data.InputError
+		if !errors.As(err, &ie) && !errors.Is(err, data.ErrNotFound) {
+			return err
+		}
 		s.log.Warn("read transcript", "audit", key, "err", err)
 		vm.LoadError = "The transcript could not be read: " + userMessage(err)
 		return render(c, http.StatusOK, views.AuditPage(vm))
@@ -91,16 +99,13 @@ func (s *Server) showAudit(c echo.Context) error {
 	return render(c, http.StatusOK, views.AuditPage(vm))
 }
 
-// userMessage keeps the part of an error meant for users.
+// userMessage says why a transcript is missing or bad, for the page.
 func userMessage(err error) string {
 	var ie *data.InputError
 	if errors.As(err, &ie) {
 		return ie.Error()
 	}
-	if errors.Is(err, data.ErrNotFound) {
-		return "it is missing from the database"
-	}
-	return "see the server log"
+	return "it is missing from the database"
 }
 
 // viewURL links to a view and branch of the audit, keeping the filter.

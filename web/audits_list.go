@@ -311,6 +311,23 @@ func parsePage(q url.Values) (page, per int, err error) {
 	return page, per, nil
 }
 
+// resolveFilter checks the filter's experiment and turns display names
+// into ids, for the list and its CSV alike; it returns what it read.
+func (s *Server) resolveFilter(ctx context.Context, f *data.AuditFilter) ([]data.ExperimentSummary, model.AuditChoices, error) {
+	exps, err := s.store.ExperimentList(ctx)
+	if err != nil {
+		return nil, model.AuditChoices{}, err
+	}
+	if err := checkExperiment(f.Experiment, exps); err != nil {
+		return nil, model.AuditChoices{}, err
+	}
+	choices, err := s.store.AuditChoices(ctx, f.Experiment)
+	if err != nil {
+		return nil, model.AuditChoices{}, err
+	}
+	return exps, choices, resolveChoices(f, choices)
+}
+
 func (s *Server) listAudits(c echo.Context) error {
 	ctx := c.Request().Context()
 	q := c.QueryParams()
@@ -319,18 +336,8 @@ func (s *Server) listAudits(c echo.Context) error {
 		return err
 	}
 	f, page, per := aq.Filter, aq.Page, aq.Per
-	exps, err := s.store.ExperimentList(ctx)
+	exps, choices, err := s.resolveFilter(ctx, &f)
 	if err != nil {
-		return err
-	}
-	if err := checkExperiment(f.Experiment, exps); err != nil {
-		return err
-	}
-	choices, err := s.store.AuditChoices(ctx, f.Experiment)
-	if err != nil {
-		return err
-	}
-	if err := resolveChoices(&f, choices); err != nil {
 		return err
 	}
 	dims, err := s.store.ScoreDimensions(ctx, f.Experiment)
@@ -368,6 +375,13 @@ func (s *Server) listAudits(c echo.Context) error {
 		return err
 	}
 	fq := filterQuery(q)
+	// Links carry ids, not the display names a user may have typed: the
+	// audit page's neighbours and the CSV read the filter from them.
+	for k, v := range map[string]string{"auditor": f.Auditor, "run": f.Run, "behavior": f.Behavior, "target": f.Target} {
+		if v != "" {
+			fq.Set(k, v)
+		}
+	}
 	vm := views.AuditListView{Query: fq, Evals: bundle.Evals, Rows: rows, Total: total, Page: page, Per: per, Dimensions: dims,
 		Filter: f, Scores: q["score"], Experiments: exps, ScoreCols: cols, RowScores: scores, Choices: choices}
 	for _, e := range exps {
@@ -401,6 +415,9 @@ func (s *Server) auditsCSV(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
+	if _, _, err := s.resolveFilter(ctx, &f); err != nil {
+		return err
+	}
 	// One column per judge dimension of the selection, after the fixed ones.
 	dims, err := s.store.ScoreDimensions(ctx, f.Experiment)
 	if err != nil {

@@ -164,7 +164,7 @@ func TestAuditsCSVStreamsSameBytes(t *testing.T) {
 		}
 	}
 	for _, q := range []string{"", "exp=demo&eval=fp_calibration", "exp=demo&sort=turns&dir=desc", "exp=demo&sort=score:concerning&dir=desc&eval=production",
-		"exp=small&q=moscow", "exp=nope"} {
+		"exp=small&q=moscow", "exp=small&q=no-such-text-anywhere"} {
 		check(s, q)
 	}
 	// The whole demo is too big for the response cache; a small export is kept.
@@ -262,4 +262,22 @@ func TestAuditPickers(t *testing.T) {
 	if bad.Code != http.StatusBadRequest || !strings.Contains(bad.Body, "auditor: unknown value") || !strings.Contains(bad.Body, "claude-opus-4.6") {
 		t.Errorf("unknown auditor: %d %.300s", bad.Code, bad.Body)
 	}
+}
+
+// TestAuditListNameLinks: a filter typed as a display name lists the same
+// audits, and its links (pages, CSV, the audits) carry the id, which the
+// audit page and the CSV read; the CSV resolves a typed name too.
+func TestAuditListNameLinks(t *testing.T) {
+	s := mustDemo(t)
+	r := mustGet(t, s, "/audits?exp=demo&auditor=Claude+Opus+4.6&eval=production", http.StatusOK, "text/html")
+	contains(t, "list by name", r.Body, "auditor=claude-opus-4.6")
+	if strings.Contains(r.Body, "auditor=Claude") {
+		t.Error("a link still carries the display name")
+	}
+	byID := mustGet(t, s, "/audits.csv?exp=demo&auditor=claude-opus-4.6&eval=production", http.StatusOK, "text/csv")
+	byName := mustGet(t, s, "/audits.csv?exp=demo&auditor=Claude+Opus+4.6&eval=production", http.StatusOK, "text/csv")
+	if byID.Body != byName.Body || strings.Count(byID.Body, "\n") < 2 {
+		t.Errorf("CSV by name (%d lines) differs from CSV by id (%d lines)", strings.Count(byName.Body, "\n"), strings.Count(byID.Body, "\n"))
+	}
+	mustGet(t, s, "/audits.csv?exp=nope", http.StatusBadRequest, "")
 }

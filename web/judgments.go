@@ -141,7 +141,7 @@ func (s *Server) listJudgments(c echo.Context) error {
 		}
 		return c.Redirect(http.StatusSeeOther, u.Path+"?"+q.Encode())
 	}
-	vm := views.JudgmentListView{Exp: exp, Query: c.QueryParams(), Total: len(rows), Page: page, Per: per,
+	vm := views.JudgmentListView{Exp: exp, Query: jq.values(), Total: len(rows), Page: page, Per: per,
 		Kind: f.Kind, Auditor: f.Auditor, Vs: f.Vs, Split: f.Split, Behavior: f.Behavior, Names: map[string]string{}}
 	auditors, err := s.store.Auditors(c.Request().Context(), exp.ID)
 	if err != nil {

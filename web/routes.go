@@ -41,8 +41,8 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/pairs/:dataset", s.showPairs, heavy)
 	e.GET("/pairs/:dataset/annotators.csv", s.pairsAnnotatorsCSV, heavy)
 	e.GET("/pairs/:dataset/overview.csv", s.pairsOverviewCSV, heavy)
-	e.GET("/pairs/:dataset/comparisons", s.listPairComparisons)
-	e.GET("/pairs/:dataset/comparisons/:id", s.showPairComparison)
+	e.GET("/pairs/:dataset/comparisons", s.listPairComparisons, heavy)
+	e.GET("/pairs/:dataset/comparisons/:id", s.showPairComparison, heavy)
 
 	// Experiments and audits.
 	e.GET("/experiments/:exp", s.showExperiment, heavy)

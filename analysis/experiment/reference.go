@@ -59,7 +59,7 @@ func ReferenceWinRates(js []ReferenceJudgment, confidence float64) (map[string]R
 				w++
 			case analysis.OutcomeLoss:
 				l++
-			default:
+			case analysis.OutcomeTie:
 				t++
 			}
 		}

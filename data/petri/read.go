@@ -38,7 +38,7 @@ func (e *ParseError) Error() string {
 // naming the JSON path of the first problem. Parse does not replay the
 // edits; Views does.
 func Parse(b []byte) (*Transcript, error) {
-	b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
+	b = bytes.TrimPrefix(b, jsonin.BOM)
 	var top map[string]json.RawMessage
 	if err := Decode(b, &top); err != nil {
 		var pe *ParseError
