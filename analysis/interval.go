@@ -167,3 +167,25 @@ func meanSEM(values []float64) (mean, sem float64, constant bool) {
 	sem = math.Sqrt(ss / float64(n-1) / float64(n))
 	return mean, sem, false
 }
+
+// MeanCIFromMoments is MeanCI from a sample's size, mean and standard
+// deviation (divisor n-1) instead of its values, for means a database
+// aggregates without handing over every value. It follows MeanCI's rules:
+// one value has no interval, a zero sd collapses it to the mean.
+func MeanCIFromMoments(n int, mean, sd, confidence float64) (Estimate, error) {
+	if err := checkConfidence("MeanCIFromMoments", confidence); err != nil {
+		return nanEstimate(), err
+	}
+	switch {
+	case n <= 0:
+		return nanEstimate(), errors.New("analysis: MeanCIFromMoments: no values")
+	case math.IsNaN(mean) || math.IsInf(mean, 0) || math.IsNaN(sd) && n > 1 || sd < 0:
+		return nanEstimate(), fmt.Errorf("analysis: MeanCIFromMoments: mean %v, sd %v", mean, sd)
+	case n == 1:
+		return Estimate{Value: mean, Lo: math.NaN(), Hi: math.NaN()}, nil
+	case sd == 0:
+		return Estimate{Value: mean, Lo: mean, Hi: mean}, nil
+	}
+	h := tCrit(confidence, n-1) * sd / math.Sqrt(float64(n))
+	return Estimate{Value: mean, Lo: mean - h, Hi: mean + h}, nil
+}

@@ -141,3 +141,35 @@ func TestDetectionRate(t *testing.T) {
 		t.Error("confidence 1.5: want an error")
 	}
 }
+
+// TestMeanCIFromMomentsReference checks the moments form on every case of
+// t_interval.json: the reference's own mean and sem (sd = sem·sqrt(n)) give
+// the reference bounds.
+func TestMeanCIFromMomentsReference(t *testing.T) {
+	type tCase struct {
+		Name       string    `json:"name"`
+		Values     []float64 `json:"values"`
+		Confidence float64   `json:"confidence"`
+		Mean       float64   `json:"mean"`
+		SEM        float64   `json:"sem"`
+		Lower      float64   `json:"lower"`
+		Upper      float64   `json:"upper"`
+	}
+	for _, c := range loadRef[tCase](t, "t_interval.json") {
+		t.Run(c.Name, func(t *testing.T) {
+			n := len(c.Values)
+			got, err := MeanCIFromMoments(n, c.Mean, c.SEM*math.Sqrt(float64(n)), c.Confidence)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkNum(t, "lower", got.Lo, c.Lower, tolDefault)
+			checkNum(t, "upper", got.Hi, c.Upper, tolDefault)
+		})
+	}
+	if got, _ := MeanCIFromMoments(1, 3, math.NaN(), 0.95); got.Value != 3 || !allNaN(got.Lo, got.Hi) {
+		t.Errorf("one value: got %+v, want {3 NaN NaN}", got)
+	}
+	if _, err := MeanCIFromMoments(0, 0, 0, 0.95); err == nil {
+		t.Error("no values: want an error")
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -265,7 +266,12 @@ func (it *auditItem) prepare() {
 	// than ILIKE over hundreds of MB).
 	it.search = strings.ToLower(it.a.Summary + "\n" + it.t.SearchText())
 	it.messages = it.t.MessageCount()
-	it.scores = scoresJSON(it.a.Scores)
+	scores := it.a.Scores
+	if len(it.a.Columns) > 0 {
+		scores = maps.Clone(it.a.Columns)
+		maps.Copy(scores, it.a.Scores)
+	}
+	it.scores = scoresJSON(scores)
 }
 
 // scoresJSON writes scores as a JSON object with sorted keys (nil when there

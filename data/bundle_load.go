@@ -55,7 +55,7 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 	}
 	for _, section := range []func() error{
 		func() error { return l.behaviors(&exp) }, l.loadRuns, l.loadAuditors, l.loadAudits,
-		l.dimensions, l.judgments, l.crux, l.metrics,
+		l.dimensions, l.judgments, l.crux, l.metrics, l.inspectLogs,
 	} {
 		if err := section(); err != nil {
 			return ImportResult{}, err
@@ -213,7 +213,9 @@ func (l *bundleLoad) checkAudit(p bundle.Pos, a *bundle.Audit) error {
 		return fieldErr(p, "id", "duplicate audit id %q", a.ID)
 	case !l.auditors[a.Auditor]:
 		return fieldErr(p, "auditor", "no auditor %q in %s", a.Auditor, bundle.FileAuditors)
-	case !l.validEval[a.Eval]:
+	case a.Sample && (a.Eval != "" || a.Behavior != "" || a.Target != ""):
+		return fieldErr(p, "eval", "an Inspect sample that is not an audit has no eval, behavior or target")
+	case !a.Sample && !l.validEval[a.Eval]:
 		return fieldErr(p, "eval", "unknown eval %q: want one of %s", a.Eval, strings.Join(bundle.Evals, ", "))
 	case a.Behavior != "" && l.split[a.Behavior] == "":
 		return fieldErr(p, "behavior", "no behavior %q in %s", a.Behavior, bundle.FileExperiment)
@@ -279,6 +281,11 @@ func (l *bundleLoad) loadAudits() error {
 		return err
 	}
 	defer at.close()
+	ss, err := l.tx.appender("sample_scores")
+	if err != nil {
+		return err
+	}
+	defer ss.close()
 	batch := make([]auditItem, 0, auditBatch)
 	flush := func() error {
 		if err := prepareAudits(batch); err != nil {
@@ -286,6 +293,9 @@ func (l *bundleLoad) loadAudits() error {
 		}
 		for i := range batch {
 			if err := l.appendAudit(au, at, &batch[i]); err != nil {
+				return err
+			}
+			if err := l.appendScorers(ss, batch[i].a); err != nil {
 				return err
 			}
 		}
@@ -309,7 +319,7 @@ func (l *bundleLoad) loadAudits() error {
 	if err == nil && len(batch) > 0 {
 		err = flush()
 	}
-	for _, a := range []*appender{au, at} {
+	for _, a := range []*appender{au, at, ss} {
 		if cerr := a.close(); err == nil {
 			err = cerr
 		}
@@ -330,7 +340,10 @@ func (l *bundleLoad) loadAudits() error {
 func (l *bundleLoad) appendAudit(au, at *appender, it *auditItem) error {
 	a := it.a
 	sp := bundle.SplitBenign
-	if a.Behavior != "" {
+	switch {
+	case a.Sample:
+		sp = "" // not an audit: no behavior, so not benign either
+	case a.Behavior != "":
 		sp = l.split[a.Behavior]
 	}
 	var labels, strategy any
@@ -349,14 +362,55 @@ func (l *bundleLoad) appendAudit(au, at *appender, it *auditItem) error {
 		a.Summary, it.scores, labels, strategy, int32(it.messages), int64(len(it.body)), file, it.search); err != nil {
 		return err
 	}
-	l.nScores += int64(len(a.Scores))
+	l.nScores += int64(len(a.Scores) + len(a.Columns))
 	for d := range a.Scores {
+		l.dimCount[d]++
+	}
+	for d := range a.Columns {
 		l.dimCount[d]++
 	}
 	if it.body == nil {
 		return nil
 	}
 	return at.row(l.id, a.ID, string(it.body))
+}
+
+// appendScorers writes an Inspect sample's scores as its scorers gave them.
+func (l *bundleLoad) appendScorers(w *appender, a *bundle.Audit) error {
+	for i := range a.Scorers {
+		sc := &a.Scorers[i]
+		if err := w.row(l.id, a.ID, sc.Log, sc.Scorer, sc.Key, sc.Value, sc.Num, sc.Converted, sc.Judge, sc.Answer, sc.Explanation); err != nil {
+			return err
+		}
+	}
+	l.counts["sample_scores"] += int64(len(a.Scorers))
+	return nil
+}
+
+// inspectLogs writes the headers of the Inspect logs an import read.
+func (l *bundleLoad) inspectLogs() error {
+	src, ok := l.src.(interface {
+		InspectLogs(func(bundle.Pos, *bundle.InspectLog) error) error
+	})
+	if !ok {
+		return nil
+	}
+	n := 0
+	err := l.section("inspect_logs", func(w *appender) error {
+		return src.InspectLogs(func(p bundle.Pos, lg *bundle.InspectLog) error {
+			var total, results any
+			if lg.Total != nil {
+				total = int32(*lg.Total)
+			}
+			if lg.Results != nil {
+				results = string(lg.Results)
+			}
+			n++
+			return w.row(l.id, int32(n), lg.Log, lg.Task, lg.Model, lg.Status, lg.Created, int32(lg.Samples), total, results)
+		})
+	})
+	l.counts["inspect_logs"] = int64(n)
+	return err
 }
 
 // dimensions writes the judge dimensions and how many audits carry each,

@@ -92,6 +92,13 @@ type logFile struct {
 	// dims lists the scalar scorers of an Inspect log whose every value is
 	// a number from 1 to 10: those become judge dimensions.
 	dims map[string]bool
+	// paper tells an Inspect log that is an audit of the paper's kind: a
+	// Petri run (an auditor role, a judge scorer) or one whose samples name
+	// an eval or behavior. The samples of other logs are shown in Inspect's
+	// terms, without auditor, target, behavior or eval.
+	paper bool
+	// log is the Inspect log's header as recorded.
+	log *bundle.InspectLog
 }
 
 // logSource is a set of Petri transcripts and Inspect logs seen as a
@@ -233,19 +240,28 @@ func (s *logSource) indexInspect(f *logFile, x *logIndex) error {
 		return logErr(f.path, err)
 	}
 	defer l.Close()
-	s.addAuditor(x, inspectAuditor(&l.Header))
+	h := &l.Header
+	s.addAuditor(x, inspectAuditor(h))
+	f.paper = s.opts.Eval != "" || s.opts.Behavior != "" || h.Eval.RoleModel("auditor") != ""
 	// in[name]: every value of the scalar scorer name so far is a number
 	// from 1 to 10.
 	in := map[string]bool{}
+	samples := 0
 	err = l.Summaries(func(smp *inspect.Sample) error {
 		x.samples++
+		samples++
 		if err := x.claim(f.prefix+smp.Key(), f.path+": "+smp.Member, f.path); err != nil {
 			return err
 		}
-		_, behavior := s.classify(inspectTags(&l.Header, smp), inspectMeta(&l.Header, smp), false)
+		tags, meta := inspectTags(h, smp), inspectMeta(h, smp)
+		if namesAudit(tags, meta) {
+			f.paper = true
+		}
+		_, behavior := s.classify(tags, meta, false)
 		x.addBehavior(behavior)
 		for name, sc := range smp.Scores {
 			if isObject(sc.Value) {
+				f.paper = f.paper || isJudgeScore(name, &sc)
 				continue
 			}
 			v, isNum := jsonNumber(sc.Value)
@@ -259,8 +275,80 @@ func (s *logSource) indexInspect(f *logFile, x *logIndex) error {
 	}
 	f.dims = map[string]bool{}
 	for name, ok := range in {
-		if ok {
+		// A plain Inspect scorer's 1-10 numbers stay its own column.
+		if ok && f.paper {
 			f.dims[name] = true
+		}
+	}
+	f.log, err = inspectLogRecord(f, l, samples)
+	return err
+}
+
+// namesAudit reports whether a sample's tags or metadata place it in the
+// paper's terms: an eval kind or a behavior.
+func namesAudit(tags []string, meta func(string) string) bool {
+	if isEval(meta("eval")) || strings.TrimSpace(meta("behavior")) != "" {
+		return true
+	}
+	for _, t := range tags {
+		if isEval(t) || strings.HasPrefix(t, "behavior:") {
+			return true
+		}
+	}
+	return false
+}
+
+// inspectLogRecord is the header of an Inspect log as the import records
+// it: its task, model, status and its scorers' reported metrics.
+func inspectLogRecord(f *logFile, l *inspect.Log, samples int) (*bundle.InspectLog, error) {
+	h := &l.Header
+	rec := &bundle.InspectLog{Log: f.rel, Task: h.Eval.Task, Model: orUnknown(h.Eval.Model), Status: h.Status,
+		Created: firstOf(h.Eval.Created, h.Stats.StartedAt), Samples: samples}
+	if rec.Status == "" {
+		rec.Status = "unknown"
+	}
+	res, err := l.ParseResults()
+	if err != nil {
+		return nil, logErr(f.path, err)
+	}
+	if res == nil {
+		return rec, nil
+	}
+	total := res.TotalSamples
+	rec.Total = &total
+	type metric struct {
+		Name  string   `json:"name"`
+		Value *float64 `json:"value"`
+	}
+	type score struct {
+		Name    string   `json:"name"`
+		Scorer  string   `json:"scorer"`
+		Metrics []metric `json:"metrics"`
+	}
+	out := make([]score, 0, len(res.Scores))
+	for _, sc := range res.Scores {
+		o := score{Name: sc.Name, Scorer: sc.Scorer, Metrics: []metric{}}
+		for _, name := range sc.MetricNames() {
+			m := metric{Name: name}
+			if v, ok := sc.Metrics[name].Number(); ok {
+				m.Value = &v
+			}
+			o.Metrics = append(o.Metrics, m)
+		}
+		out = append(out, o)
+	}
+	rec.Results, err = json.Marshal(out)
+	return rec, err
+}
+
+// InspectLogs hands over the headers of the Inspect logs, in path order.
+func (s *logSource) InspectLogs(fn func(bundle.Pos, *bundle.InspectLog) error) error {
+	for _, f := range s.files {
+		if f.log == nil {
+			continue
+		}
+		if err := fn(bundle.Pos{File: f.path}, f.log); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -740,21 +828,26 @@ func (s *logSource) inspectAudits(f *logFile, fn func(bundle.Pos, *bundle.Audit,
 func (s *logSource) inspectAudit(f *logFile, h *inspect.Header, auditor string, smp *inspect.Sample) (*bundle.Audit, *petri.Transcript, error) {
 	tags := inspectTags(h, smp)
 	meta := inspectMeta(h, smp)
-	eval, behavior := s.classify(tags, meta, false)
-	target := meta("target_model")
-	if target == "" {
-		target = h.Eval.RoleModel("target")
-	}
-	if target == "" {
-		target = orUnknown(h.Eval.Model)
-	}
 	labels := inspectLabels(f, h, smp, tags)
 	sc, err := inspectScores(f, smp, labels)
 	if err != nil {
 		return nil, nil, err
 	}
-	a := &bundle.Audit{ID: f.prefix + smp.Key(), Auditor: auditor, Eval: eval, Behavior: behavior, Seed: f.prefix + smp.ID,
-		Target: target, Labels: labels}
+	a := &bundle.Audit{ID: f.prefix + smp.Key(), Auditor: auditor, Seed: f.prefix + smp.ID, Labels: labels,
+		Scorers: sc.scorers, Columns: sc.columns}
+	if f.paper {
+		a.Eval, a.Behavior = s.classify(tags, meta, false)
+		a.Target = meta("target_model")
+		if a.Target == "" {
+			a.Target = h.Eval.RoleModel("target")
+		}
+		if a.Target == "" {
+			a.Target = orUnknown(h.Eval.Model)
+		}
+	} else {
+		// A plain Inspect sample: no eval, behavior or target to invent.
+		a.Sample = true
+	}
 	if len(sc.dims) > 0 {
 		a.Scores = sc.dims
 	}
@@ -773,7 +866,7 @@ func (s *logSource) inspectAudit(f *logFile, h *inspect.Header, auditor string, 
 		Metadata: petri.Metadata{
 			TranscriptID: a.ID,
 			AuditorModel: auditor,
-			TargetModel:  target,
+			TargetModel:  a.Target,
 			CreatedAt:    created,
 			UpdatedAt:    firstOf(smp.CompletedAt, h.Stats.CompletedAt, created),
 			Version:      "v3.0",
@@ -810,28 +903,51 @@ func inspectLabels(f *logFile, h *inspect.Header, smp *inspect.Sample, tags []st
 }
 
 // sampleScores is what a sample's scores become: judge dimensions, the
-// Petri judge's output if a scorer is one, and a line per scorer for the
+// Petri judge's output if a scorer is one, every score as the scorer gave
+// it, the numbers filed as score columns, and a line per scorer for the
 // summary.
 type sampleScores struct {
 	dims    map[string]float64
 	judge   *petri.JudgeOutput
+	scorers []bundle.SampleScore
+	columns map[string]float64
 	summary []string
 }
 
-// inspectScores reads a sample's scores. A number from 1 to 10 is a judge
-// dimension; everything else is kept as a label score:NAME (added to
-// labels). A scorer giving one number per sample is a dimension only when
-// all its numbers in the log are in range.
+// inspectScores reads a sample's scores. In a Petri log, a number from 1
+// to 10 is a judge dimension (a scalar scorer only when all its numbers in
+// the log are in range). Every other number value_to_float can read is a
+// score column of the scorer's name (scorer.key for a dictionary value).
 func inspectScores(f *logFile, smp *inspect.Sample, labels map[string]string) (sampleScores, error) {
-	out := sampleScores{dims: map[string]float64{}}
+	out := sampleScores{dims: map[string]float64{}, columns: map[string]float64{}}
+	// record keeps one score; judge tells a judge dimension, inJudge any key
+	// of a judge's scores (an out-of-range one is not a column of its own).
+	record := func(name, key string, raw json.RawMessage, sc *inspect.Score, judge, inJudge bool) {
+		num, ok := inspect.ValueToFloat(raw)
+		ss := bundle.SampleScore{Log: f.rel, Scorer: name, Key: key, Value: jsonText(raw), Num: num, Converted: ok, Judge: judge}
+		if key == "" {
+			ss.Answer, ss.Explanation = sc.Answer, sc.Explanation
+		}
+		out.scorers = append(out.scorers, ss)
+		col := name
+		if key != "" {
+			col = name + "." + key
+		}
+		if _, taken := out.dims[col]; ok && !inJudge && !taken {
+			out.columns[col] = num
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(smp.Scores)) {
 		sc := smp.Scores[name]
 		if !isObject(sc.Value) {
-			if v, ok := jsonNumber(sc.Value); ok && f.dims[name] {
+			v, isNum := jsonNumber(sc.Value)
+			dim := isNum && f.dims[name]
+			if dim {
 				out.dims[name] = v
-			} else {
+			} else if f.paper {
 				labels["score:"+name] = jsonText(sc.Value)
 			}
+			record(name, "", sc.Value, &sc, dim, dim)
 			line := name + ": " + jsonText(sc.Value)
 			if sc.Answer != "" {
 				line += " (answer: " + truncate(sc.Answer, 200) + ")"
@@ -843,11 +959,15 @@ func inspectScores(f *logFile, smp *inspect.Sample, labels map[string]string) (s
 		if err := json.Unmarshal(sc.Value, &parts); err != nil {
 			return out, &inspect.Error{File: f.path, Member: smp.Member, Path: "scores." + name + ".value", Offset: -1, Msg: err.Error()}
 		}
+		judge := f.paper && isJudgeScore(name, &sc)
 		own := map[string]float64{}
 		for _, k := range slices.Sorted(maps.Keys(parts)) {
 			v, ok := jsonNumber(parts[k])
-			if !ok || v < 1 || v > 10 {
-				labels["score:"+name+"."+k] = jsonText(parts[k])
+			if !f.paper || !ok || v < 1 || v > 10 {
+				if f.paper {
+					labels["score:"+name+"."+k] = jsonText(parts[k])
+				}
+				record(name, k, parts[k], &sc, false, judge)
 				continue
 			}
 			dim := k
@@ -856,8 +976,15 @@ func inspectScores(f *logFile, smp *inspect.Sample, labels map[string]string) (s
 			}
 			out.dims[dim] = v
 			own[k] = v
+			record(name, k, parts[k], &sc, true, true)
 		}
-		if out.judge == nil && isJudgeScore(name, &sc) {
+		if len(parts) > 0 && !judge {
+			// A dictionary scorer's answer and explanation belong to it as a
+			// whole: kept once, on its first key.
+			first := &out.scorers[len(out.scorers)-len(parts)]
+			first.Answer, first.Explanation = sc.Answer, sc.Explanation
+		}
+		if out.judge == nil && judge {
 			jo, jerr := judgeOutput(&sc, own)
 			if jerr != nil {
 				return out, &inspect.Error{File: f.path, Member: smp.Member, Path: "scores." + name + ".metadata." + jerr.path, Offset: -1, Msg: jerr.msg}

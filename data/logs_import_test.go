@@ -45,9 +45,10 @@ func readAudit(t testing.TB, s *Store, exp, id string) auditRow {
 }
 
 // TestImportInspectFixtures imports every Inspect log of
-// testdata/fixtures/inspect: one audit per sample × epoch, the eval's model
-// as auditor and target, the scores kept as labels (none of these logs has
-// a score from 1 to 10).
+// testdata/fixtures/inspect: one sample per sample × epoch, under the
+// eval's model, with no eval, behavior, target or split invented (none of
+// these logs is a Petri audit), and its scores kept as the scorer gave
+// them, their value_to_float numbers as score columns.
 func TestImportInspectFixtures(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
@@ -57,17 +58,20 @@ func TestImportInspectFixtures(t *testing.T) {
 		label  string // one of its labels
 		value  string
 		turns  int
+		scorer string // its scorer, "" for none
+		score  string // the scorer's value as stored
+		num    float64
 	}{
-		{"docent-sample.eval", 15, "19_epoch_1", "score:includes", "C", 1},
-		{"log_formats.eval", 1, "1_epoch_1", "score:match", "I", 1},
-		{"log_formats.json", 1, "1_epoch_1", "score:match", "I", 1},
-		{"log_message_deduplication.eval", 1, "0_epoch_1", "score:closeness_log", "0.0", 1},
-		{"log_read_sample.eval", 1, "1_epoch_1", "score:match", "C", 1},
-		{"log_read_sample.json", 1, "1_epoch_1", "label_confidence", "0.8860552919198255", 1},
-		{"log_streaming.eval", 4, "2_epoch_2", "epoch", "2", 1},
-		{"log_tool_call_error.json", 1, "1_epoch_4", "sample", "1", 0},
-		{"popularity.json", 3, "1_epoch_1", "nested", `{"foo":"bar"}`, 1},
-		{"security-guide.json", 3, "3_epoch_1", "score:model_graded_fact", "C", 1},
+		{"docent-sample.eval", 15, "19_epoch_1", "task", "inspect_evals/luce_intercode_ctf", 1, "includes", "C", 1},
+		{"log_formats.eval", 1, "1_epoch_1", "task", "popularity", 1, "match", "I", 0},
+		{"log_formats.json", 1, "1_epoch_1", "task", "popularity", 1, "match", "I", 0},
+		{"log_message_deduplication.eval", 1, "0_epoch_1", "sample", "0", 1, "closeness_log", "0.0", 0},
+		{"log_read_sample.eval", 1, "1_epoch_1", "epoch", "1", 1, "match", "C", 1},
+		{"log_read_sample.json", 1, "1_epoch_1", "label_confidence", "0.8860552919198255", 1, "match", "C", 1},
+		{"log_streaming.eval", 4, "2_epoch_2", "epoch", "2", 1, "match", "C", 1},
+		{"log_tool_call_error.json", 1, "1_epoch_4", "sample", "1", 0, "", "", 0},
+		{"popularity.json", 3, "1_epoch_1", "nested", `{"foo":"bar"}`, 1, "match", "C", 1},
+		{"security-guide.json", 3, "3_epoch_1", "task", "security_guide", 1, "model_graded_fact", "C", 1},
 	}
 	s := mustOpenStore(t)
 	for _, tt := range tests {
@@ -95,11 +99,33 @@ func TestImportInspectFixtures(t *testing.T) {
 			if a.Labels[tt.label] != tt.value {
 				t.Errorf("label %s = %v, want %q (labels %v)", tt.label, a.Labels[tt.label], tt.value, a.Labels)
 			}
-			if a.Turns != tt.turns || a.Eval != "audit_quality" || a.Split != "benign" {
-				t.Errorf("audit = %+v, want %d turns, audit_quality, benign", a, tt.turns)
+			if a.Turns != tt.turns || a.Eval != "" || a.Split != "" || a.Behavior != "" || a.Target != "" {
+				t.Errorf("audit = %+v, want %d turns and no eval, split, behavior or target", a, tt.turns)
 			}
-			if len(a.Scores) != 0 {
-				t.Errorf("scores = %v, want none (no score from 1 to 10)", a.Scores)
+			for k := range a.Labels {
+				if strings.HasPrefix(k, "score:") {
+					t.Errorf("label %s: a plain sample's scores are not labels", k)
+				}
+			}
+			if tt.scorer == "" {
+				if len(a.Scores) != 0 {
+					t.Errorf("scores = %v, want none", a.Scores)
+				}
+			} else {
+				var value string
+				var num float64
+				if err := s.db.QueryRow(`SELECT value, num FROM sample_scores WHERE experiment = ? AND audit = ? AND scorer = ? AND key = ''`, name, tt.id, tt.scorer).Scan(&value, &num); err != nil {
+					t.Fatalf("sample score %s: %v", tt.scorer, err)
+				}
+				if value != tt.score || num != tt.num {
+					t.Errorf("sample score %s = %q (%v), want %q (%v)", tt.scorer, value, num, tt.score, tt.num)
+				}
+				if len(a.Scores) != 1 || a.Scores[tt.scorer] != tt.num {
+					t.Errorf("score columns = %v, want %s: %v", a.Scores, tt.scorer, tt.num)
+				}
+			}
+			if got := count(t, s, `SELECT count(*) FROM inspect_logs WHERE experiment = ? AND log = ?`, name, tt.file); got != 1 {
+				t.Errorf("inspect_logs rows for %s = %d, want 1", tt.file, got)
 			}
 			// The stored transcript is a legacy Petri transcript of the
 			// sample's messages.
@@ -303,8 +329,11 @@ func TestImportInspectScores(t *testing.T) {
 	if a1.Auditor != "m/auditor" || a1.Target != "m/target" || a1.Eval != "fp_calibration" || a1.Behavior != "flattery" || a1.Seed != "1" {
 		t.Errorf("audit 1 = %+v", a1)
 	}
-	want1 := map[string]any{"likert": 7.0, "concerning": 8.0, "admirable": 2.0}
-	if len(a1.Scores) != len(want1) || a1.Scores["likert"] != 7.0 || a1.Scores["concerning"] != 8.0 || a1.Scores["admirable"] != 2.0 {
+	// accuracy is not a judge dimension but a score column of its own
+	// (value_to_float of each value); the judge's fallback_model (0) is
+	// neither.
+	want1 := map[string]any{"likert": 7.0, "concerning": 8.0, "admirable": 2.0, "accuracy": 1.0}
+	if len(a1.Scores) != len(want1) || a1.Scores["likert"] != 7.0 || a1.Scores["concerning"] != 8.0 || a1.Scores["admirable"] != 2.0 || a1.Scores["accuracy"] != 1.0 {
 		t.Errorf("scores 1 = %v, want %v", a1.Scores, want1)
 	}
 	// accuracy takes 0 in sample 2, so it is a label in both samples;
@@ -312,7 +341,7 @@ func TestImportInspectScores(t *testing.T) {
 	if a1.Labels["score:accuracy"] != "1" || a2.Labels["score:accuracy"] != "0" || a2.Labels["score:alignment_judge.concerning"] != "-1" || a1.Labels["score:alignment_judge.fallback_model"] != "0" {
 		t.Errorf("labels 1 = %v, labels 2 = %v", a1.Labels, a2.Labels)
 	}
-	if _, ok := a2.Scores["concerning"]; ok || a2.Scores["likert"] != 3.0 {
+	if _, ok := a2.Scores["concerning"]; ok || a2.Scores["likert"] != 3.0 || a2.Scores["accuracy"] != 0.0 {
 		t.Errorf("scores 2 = %v", a2.Scores)
 	}
 	if a1.Labels["strategy"] != "direct" || a1.Labels["long"] != `{"k":[1,2]}` || a1.Summary != "The target flattered the user." {

@@ -28,6 +28,15 @@ type AuditView struct {
 	// DimensionInfo describes the judge's dimensions (Petri's defaults),
 	// for the scores panel.
 	DimensionInfo map[string]string
+	// Sample marks an Inspect sample that is not an audit: the page shows
+	// it in Inspect's terms (task, model, sample, epoch), without auditor,
+	// target, behavior or eval.
+	Sample bool
+	// SampleInfo are the sample's header rows (name, value) when Sample.
+	SampleInfo [][2]string
+	// Scorers are an Inspect sample's scores as its scorers gave them
+	// (those filed as judge dimensions are in the judge's panel).
+	Scorers []model.SampleScore
 	// LinkQuery selects the view and branch shown, when they are not the
 	// defaults: a message's link carries it, so opened afresh it shows the
 	// view and branch that hold the message.
@@ -136,3 +145,37 @@ func FmtScore(s float64) string { return strconv.FormatFloat(s, 'g', 4, 64) }
 
 // FmtInt formats an int.
 func FmtInt(n int) string { return fmt.Sprint(n) }
+
+// Noun is what the page shows: "Sample" or "Audit".
+func (v AuditView) Noun() string {
+	if v.Sample {
+		return "Sample"
+	}
+	return "Audit"
+}
+
+// HasAside tells whether the side panel has anything to show.
+func (v AuditView) HasAside() bool {
+	return v.Judge != nil || len(v.Audit.Scores) > 0 || len(v.Judgments) > 0 || (!v.Sample && v.Audit.Summary != "")
+}
+
+// ScorerName is a score's scorer, with the key of a dictionary value.
+func ScorerName(s model.SampleScore) string {
+	if s.Key == "" {
+		return s.Scorer
+	}
+	return s.Scorer + "." + s.Key
+}
+
+// ScorerNum is the number value_to_float gives, when it differs from the
+// value as written ("C" is 1); "" when they read the same.
+func ScorerNum(s model.SampleScore) string {
+	if !s.Converted {
+		return "not a number (0 for Inspect's metrics)"
+	}
+	n := strconv.FormatFloat(s.Num, 'g', -1, 64)
+	if n == s.Value {
+		return ""
+	}
+	return "= " + n
+}

@@ -2,8 +2,10 @@ package views
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
@@ -24,6 +26,26 @@ type AuditListView struct {
 	Choices     model.AuditChoices            // what the id filters can take, for the pickers
 	ScoreCols   []string                      // judge dimensions shown as columns
 	RowScores   map[string]map[string]float64 // audit key -> dimension -> score
+	// Plain: the selected experiment holds Inspect samples that are not
+	// audits; the list shows them in Inspect's terms (sample, model, scores)
+	// without auditor, eval, behavior, target or outcome.
+	Plain bool
+}
+
+// Noun is what the list holds.
+func (v AuditListView) Noun() string {
+	if v.Plain {
+		return "Samples"
+	}
+	return "Audits"
+}
+
+// ScorePlaceholder is an example threshold on one of the columns.
+func (v AuditListView) ScorePlaceholder() string {
+	if v.Plain && len(v.Dimensions) > 0 {
+		return v.Dimensions[0] + ">=1"
+	}
+	return "concerning>=7"
 }
 
 // Score is an audit's score on a dimension, "" when it has none.
@@ -32,7 +54,12 @@ func (v AuditListView) Score(key, dim string) string {
 	if !ok {
 		return ""
 	}
-	return Num(s, 0)
+	// Judge scores are whole numbers; a scorer's mean or partial credit
+	// keeps its decimals.
+	if s == math.Trunc(s) {
+		return Num(s, 0)
+	}
+	return strconv.FormatFloat(s, 'g', 4, 64)
 }
 
 // Pages is the number of pages.
@@ -73,12 +100,13 @@ func (v AuditListView) SortLink(key string) templ.SafeURL {
 
 // Range describes the rows shown.
 func (v AuditListView) Range() string {
+	noun := strings.ToLower(v.Noun())
 	if v.Total == 0 {
-		return "no audits match"
+		return "no " + noun + " match"
 	}
 	from := (v.Page-1)*v.Per + 1
 	to := from + len(v.Rows) - 1
-	return fmt.Sprintf("%d–%d of %d audits", from, to, v.Total)
+	return fmt.Sprintf("%d–%d of %d %s", from, to, v.Total, noun)
 }
 
 // OutcomeText describes an audit's outcome.

@@ -24,6 +24,15 @@ type ExperimentView struct {
 	HasDose, HasRefresh bool
 	CorrNames           []string
 	CorrR, CorrP        [][]float64
+	// HasSuite: some auditor has a value on some dimension of the suite;
+	// without one (Inspect logs that are not audits) the suite's table,
+	// filters and figure are left out.
+	HasSuite bool
+	// Scorers is the scorer table of the experiment's Inspect logs, sorted
+	// by ScorerSort (ssort, sdir).
+	Scorers    []ScorerRow
+	ScorerSort string
+	ScorerDesc bool
 }
 
 // OverviewFilter is the overview's filter form state.
@@ -196,4 +205,88 @@ func FmtCorr(r, p float64) string {
 		return Undefined
 	}
 	return fmt.Sprintf("%s (p=%.2g)", Num(r, 2), p)
+}
+
+// ScorerRow is one line of the scorer table of Inspect logs: a metric of
+// one scorer of one log, as the log reports it and as recomputed from the
+// samples in the file.
+type ScorerRow struct {
+	Log, Task, Model, Status, Scorer, Metric string
+	N, Samples, Total, Unconverted           int
+	Value, Lo, Hi                            float64 // the recomputation; Value NaN when not recomputed
+	Method                                   string  // wilson, t or ""
+	Reported, ReportedStderr                 float64 // NaN when the log gives none
+}
+
+// FmtReported is the log's number with its stderr: "0.676 ± 0.042".
+func (r ScorerRow) FmtReported() string {
+	if math.IsNaN(r.Reported) {
+		return ""
+	}
+	s := Num(r.Reported, 3)
+	if !math.IsNaN(r.ReportedStderr) {
+		s += " ± " + Num(r.ReportedStderr, 3)
+	}
+	return s
+}
+
+// FmtValue is the recomputation with its interval: "0.600 [0.357, 0.802]".
+func (r ScorerRow) FmtValue() string {
+	if math.IsNaN(r.Value) {
+		return ""
+	}
+	return FmtEstimate(r.Value, r.Lo, r.Hi, 3)
+}
+
+// Partial reports whether the file holds fewer samples than the log scored.
+func (r ScorerRow) Partial() bool { return r.Total > 0 && r.Samples < r.Total }
+
+// MethodNote says how the interval was made.
+func (r ScorerRow) MethodNote() string {
+	switch r.Method {
+	case "wilson":
+		return "Wilson 95% interval (0/1 values)"
+	case "t":
+		return "Student t 95% interval"
+	}
+	return ""
+}
+
+// ScorerSortLink sorts the scorer table by key, flipping the direction
+// when it is already sorted by it.
+func (v ExperimentView) ScorerSortLink(key string) templ.SafeURL {
+	dir := ""
+	if v.ScorerSort == key {
+		if v.ScorerDesc {
+			dir = "asc"
+		} else {
+			dir = "desc"
+		}
+	}
+	return PathQuery(with(v.Query, "ssort", key, "sdir", dir), "experiments", v.Exp.ID) + "#scorers"
+}
+
+// ScorerSortMark is the arrow of the sorted column.
+func (v ExperimentView) ScorerSortMark(key string) string {
+	if v.ScorerSort != key {
+		return ""
+	}
+	if v.ScorerDesc {
+		return " ▼"
+	}
+	return " ▲"
+}
+
+// ScorersURL is the scorer table's CSV, or a figure when ext is a format.
+func (v ExperimentView) ScorersURL(ext string) templ.SafeURL {
+	q := url.Values{}
+	for _, k := range []string{"ssort", "sdir"} {
+		if s := v.Query.Get(k); s != "" {
+			q.Set(k, s)
+		}
+	}
+	if ext == "csv" {
+		return PathQuery(q, "experiments", v.Exp.ID, "scorers.csv")
+	}
+	return PathQuery(q, "experiments", v.Exp.ID, "figures", "scorers."+ext)
 }

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"github.com/auditscope/auditscope/data/model"
 	"math"
 	"strconv"
 	"strings"
@@ -22,4 +23,21 @@ func Num(v float64, decimals int) string {
 		s = s[1:]
 	}
 	return s
+}
+
+// SamplesWord names what an experiment's audit list holds: "samples" for
+// Inspect logs (which may or may not be audits), "audits" otherwise.
+func SamplesWord(exp model.Experiment) string {
+	if exp.Format == "inspect" {
+		return "samples"
+	}
+	return "audits"
+}
+
+// plural picks the word for a count.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -63,6 +63,11 @@ func (s *Server) showAudit(c echo.Context) error {
 			sort.Slice(vm.Labels, func(i, j int) bool { return vm.Labels[i][0] < vm.Labels[j][0] })
 		}
 	}
+	if exp.Format == "inspect" {
+		if err := s.fillSample(c, &vm, a.Eval == ""); err != nil {
+			return err
+		}
+	}
 	if vm.Judgments, err = s.store.AuditJudgments(ctx, a.Experiment, a.ID); err != nil {
 		return err
 	}
@@ -97,6 +102,59 @@ func (s *Server) showAudit(c echo.Context) error {
 		vm.Judge = judgeView(jo, pv, vm.View, vm.Branch, key, fq)
 	}
 	return render(c, http.StatusOK, views.AuditPage(vm))
+}
+
+// sampleInfo are the labels an Inspect sample's header shows, in order,
+// with the names it shows them under.
+var sampleInfo = [][2]string{{"task", "Task"}, {"model", "Model"}, {"sample", "Sample"}, {"epoch", "Epoch"},
+	{"source", "Log"}, {"status", "Status"}, {"error", "Error"}}
+
+// fillSample adds an Inspect sample's scores as its scorers gave them
+// (taking their score columns out of the judge's panel) and, for a sample
+// that is not an audit (plain), its header in Inspect's terms.
+func (s *Server) fillSample(c echo.Context, vm *views.AuditView, plain bool) error {
+	a := &vm.Audit
+	scores, err := s.store.SampleScores(c.Request().Context(), a.Experiment, a.ID)
+	if err != nil {
+		return err
+	}
+	columns := map[string]bool{}
+	for _, sc := range scores {
+		if !sc.Judge {
+			vm.Scorers = append(vm.Scorers, sc)
+			columns[views.ScorerName(sc)] = true
+		}
+	}
+	judge := a.Scores[:0:0]
+	for _, sc := range a.Scores {
+		if !columns[sc.Dimension] {
+			judge = append(judge, sc)
+		}
+	}
+	a.Scores = judge
+	if !plain {
+		return nil
+	}
+	vm.Sample = true
+	labels := map[string]string{"model": a.AuditorName}
+	var rest [][2]string
+	for _, l := range vm.Labels {
+		labels[l[0]] = l[1]
+	}
+	shown := map[string]bool{}
+	for _, si := range sampleInfo {
+		if v := labels[si[0]]; v != "" {
+			vm.SampleInfo = append(vm.SampleInfo, [2]string{si[1], v})
+		}
+		shown[si[0]] = true
+	}
+	for _, l := range vm.Labels {
+		if !shown[l[0]] {
+			rest = append(rest, l)
+		}
+	}
+	vm.Labels = rest
+	return nil
 }
 
 // userMessage says why a transcript is missing or bad, for the page.

@@ -29,7 +29,9 @@ const (
 // for previous/next links and for the link back to the same list page.
 var auditQueryKeys = []string{"exp", "auditor", "run", "epoch", "eval", "behavior", "split", "target", "outcome", "score", "q", "sort", "dir", "cols", "page", "per"}
 
-var scoreCondRe = regexp.MustCompile(`^([a-z0-9_]+)\s*(>=|<=|>|<|=)\s*([0-9]+(?:\.[0-9]+)?)$`)
+// Names are judge dimensions and Inspect scorers (scorer.key for a
+// dictionary score, package/name for a registered scorer).
+var scoreCondRe = regexp.MustCompile(`^([A-Za-z0-9_./-]+?)\s*(>=|<=|>|<|=)\s*(-?[0-9]+(?:\.[0-9]+)?)$`)
 
 // parseAuditFilter reads the audit browser's filter from a query.
 func parseAuditFilter(q url.Values) (data.AuditFilter, error) {
@@ -59,7 +61,7 @@ func parseAuditFilter(q url.Values) (data.AuditFilter, error) {
 		}
 		m := scoreCondRe.FindStringSubmatch(strings.TrimSpace(raw))
 		if m == nil {
-			return f, badRequestf("score: want a judge dimension threshold such as concerning>=7, found %q", raw)
+			return f, badRequestf("score: want a score threshold such as concerning>=7 (a judge dimension or a scorer), found %q", raw)
 		}
 		v, _ := strconv.ParseFloat(m[3], 64)
 		f.Scores = append(f.Scores, data.ScoreCond{Dimension: m[1], Op: m[2], Value: v})
@@ -387,6 +389,13 @@ func (s *Server) listAudits(c echo.Context) error {
 	for _, e := range exps {
 		if e.Synthetic && (f.Experiment == "" || f.Experiment == e.ID) {
 			vm.Synthetic = true
+		}
+		if f.Experiment == e.ID && e.Format == "inspect" {
+			audits, err := s.store.HasAudits(ctx, e.ID)
+			if err != nil {
+				return err
+			}
+			vm.Plain = !audits
 		}
 	}
 	if per != defaultPerPage {

@@ -149,10 +149,24 @@ func (s *Server) showExperiment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	sq, err := parseScorerQuery(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	scorers, err := s.scorerRows(ctx, st.Exp.ID)
+	if err != nil {
+		return err
+	}
+	sq.sort(scorers)
 	rows := q.filter(st.Auditors)
 	vm := views.ExperimentView{
 		Exp: st.Exp, Query: q.values(), Sort: q.Sort, Desc: q.Desc, Dim: q.Dim,
-		Filter: views.OverviewFilter{Run: q.Run, Reward: q.Reward, Kind: q.Kind, Cal: q.Cal, Epoch: q.Epoch},
+		Filter:  views.OverviewFilter{Run: q.Run, Reward: q.Reward, Kind: q.Kind, Cal: q.Cal, Epoch: q.Epoch},
+		Scorers: scorerView(scorers), ScorerSort: sq.Sort, ScorerDesc: sq.Desc, HasSuite: hasSuite(st.Auditors),
+	}
+	if sq.Sort != "" {
+		vm.Query.Set("ssort", sq.Sort)
+		vm.Query.Set("sdir", map[bool]string{true: "desc", false: "asc"}[sq.Desc])
 	}
 	for _, k := range dimensionKeys {
 		vm.Columns = append(vm.Columns, views.Column{Key: k, Title: dimensionTitles[k]})
@@ -208,6 +222,19 @@ func (s *Server) showExperiment(c echo.Context) error {
 	vm.HasDose = len(doseSeries(st, "fp_calibration", 2)) > 0
 	vm.HasRefresh = len(refreshItems(st, "composite", 1)) > 0
 	return render(c, http.StatusOK, views.Experiment(vm))
+}
+
+// hasSuite reports whether any auditor has a value on any dimension of the
+// evaluation suite: Inspect logs that are not audits have none.
+func hasSuite(all []auditorScores) bool {
+	for _, a := range all {
+		for _, k := range dimensionKeys {
+			if !math.IsNaN(a.Score[k].Value) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // experimentScoresCSV serves every shown auditor × dimension as rows of

@@ -71,9 +71,9 @@ func TestLogsInspectAuditPage(t *testing.T) {
 	r := mustGet(t, s, "/audits/docent:19_epoch_1", http.StatusOK, "text/html")
 	contains(t, "inspect sample", r.Body,
 		`data-testid="tool-call"`, "python", "submit", "call_8GTNYsH9DmIxMlYFp7FbS7Ln", "result of python",
-		"picoCTF{101010}", "0b101010", "score:includes", "General Skills")
+		"picoCTF{101010}", "0b101010", `data-testid="sample-scores"`, "General Skills")
 	raw := mustGet(t, s, "/audits/docent:19_epoch_1/transcript.json", http.StatusOK, "application/json")
 	contains(t, "raw JSON", raw.Body, `"transcript_id":"19_epoch_1"`, `"auditor_model":"openai/gpt-4o"`)
 	r = mustGet(t, s, "/audits?exp=docent", http.StatusOK, "text/html")
-	contains(t, "browser", r.Body, "1–15 of 15 audits")
+	contains(t, "browser", r.Body, "1–15 of 15 samples")
 }

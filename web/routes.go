@@ -55,7 +55,9 @@ func (s *Server) routes(e *echo.Echo) {
 		"cycles":   func(c echo.Context, _, ext string) error { return s.cyclesFigure(c, ext) },
 		"dose":     func(c echo.Context, _, ext string) error { return s.doseFigure(c, ext) },
 		"refresh":  func(c echo.Context, _, ext string) error { return s.refreshFigure(c, ext) },
+		"scorers":  func(c echo.Context, _, ext string) error { return s.scorersFigure(c, ext) },
 	}.handler, heavy)
+	e.GET("/experiments/:exp/scorers.csv", s.scorersCSV, heavy)
 	e.GET("/experiments/:exp/crux", s.showCrux, heavy)
 	e.GET("/experiments/:exp/rwr", s.showRWR, heavy)
 	e.GET("/experiments/:exp/transfer", s.showTransfer, heavy)

@@ -115,6 +115,37 @@ type Audit struct {
 	// relative to the bundle root and must stay inside it.
 	Transcript     *petri.Transcript `json:"transcript,omitempty"`
 	TranscriptPath string            `json:"transcript_path,omitempty"`
+
+	// What an Inspect log's sample carries besides (not part of the bundle
+	// format): Sample marks a sample that is not an audit of the paper's
+	// kind (no eval, behavior, target or split; Auditor is the eval's
+	// model); Scorers are its scores as the scorers gave them; Columns are
+	// their numbers filed beside the judge dimensions (any range), so the
+	// audit list sorts and filters by them the same way.
+	Sample  bool               `json:"-"`
+	Scorers []SampleScore      `json:"-"`
+	Columns map[string]float64 `json:"-"`
+}
+
+// SampleScore is one scorer's score of an Inspect sample (one key of a
+// scorer whose value is a dictionary).
+type SampleScore struct {
+	Log, Scorer, Key    string
+	Value               string  // strings bare, other values as JSON
+	Num                 float64 // value_to_float(Value); 0 when not Converted
+	Converted           bool
+	Judge               bool // filed as a judge dimension
+	Answer, Explanation string
+}
+
+// InspectLog is an Inspect log's header as an import records it.
+type InspectLog struct {
+	Log, Task, Model, Status, Created string
+	Samples                           int  // samples × epochs in the file
+	Total                             *int // as the log reports; nil without results
+	// Results is JSON [{name, scorer, metrics: [{name, value}]}], nil
+	// without results.
+	Results []byte
 }
 
 // Outcome holds what the audit's evaluation needs.

@@ -139,3 +139,43 @@ type EvalAudit struct {
 	Quality, ProductionValue      *float64
 	FalsePositive, Detected       *bool
 }
+
+// InspectLog is an imported Inspect log's header: what it ran and what it
+// reports about its scores.
+type InspectLog struct {
+	Log, Task, Model, Status, Created string
+	Samples                           int  // samples × epochs in the file
+	Total                             *int // as the log reports; nil without results
+	Scores                            []ReportedScore
+}
+
+// ReportedScore is one scorer's results as a log reports them.
+type ReportedScore struct {
+	Name    string           `json:"name"`
+	Scorer  string           `json:"scorer"`
+	Metrics []ReportedMetric `json:"metrics"`
+}
+
+// ReportedMetric is one reported metric; Value is nil when not a number.
+type ReportedMetric struct {
+	Name  string   `json:"name"`
+	Value *float64 `json:"value"`
+}
+
+// ScorerValues aggregates one scorer's values over one log's samples in
+// the file (see analysis/scorer.Values).
+type ScorerValues struct {
+	Log, Scorer, Key string
+	N                int
+	Mean, SD         float64 // SD has divisor n-1; NaN for one value
+	Binary           bool    // every value is 0 or 1
+	Unconverted      int
+}
+
+// SampleScore is one scorer's score of an Inspect sample.
+type SampleScore struct {
+	Scorer, Key, Value  string
+	Num                 float64
+	Converted, Judge    bool
+	Answer, Explanation string
+}

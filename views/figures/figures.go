@@ -43,6 +43,8 @@ var Palette = map[string]color.Color{
 	"benign":              color.RGBA{R: 0x5f, G: 0x7f, B: 0x3a, A: 0xff},
 	"auditbench_stc":      color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
 	"auditbench_default":  color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
+	"recomputed":          color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
+	"reported":            color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
 }
 
 // groupLabels are the palette groups' display names.
@@ -57,6 +59,8 @@ var groupLabels = map[string]string{
 	"benign":              "Benign targets",
 	"auditbench_stc":      "AuditBench, short-transcript condition (STC)",
 	"auditbench_default":  "AuditBench, default condition",
+	"recomputed":          "From the samples in the file (95% CI)",
+	"reported":            "As the log reports (±1.96 stderr)",
 }
 
 // GroupLabel is a colour group's display name: a legend never shows a key

@@ -1,0 +1,148 @@
+package scorer
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// Log is an Inspect log as its header reports it.
+type Log struct {
+	Log, Task, Model, Status string
+	// Samples is how many samples (× epochs) the file holds; Total how
+	// many the log reports it scored (0 when it does not say).
+	Samples, Total int
+	Scores         []Reported
+}
+
+// Reported is one scorer's results in the log's header.
+type Reported struct {
+	Name, Scorer string
+	Metrics      []Metric
+}
+
+// Metric is one reported metric; Value is NaN when it is not a number.
+type Metric struct {
+	Name  string
+	Value float64
+}
+
+// Row is one line of the scorer table: a metric of one scorer of one log,
+// reported and recomputed.
+type Row struct {
+	Log, Task, Model, Status, Scorer, Metric string
+	// N is how many sample values the recomputation read; Samples and
+	// Total are the log's (see Log).
+	N, Samples, Total int
+	Unconverted       int
+	// Value is the recomputation with its interval; its Value is NaN when
+	// auditscope does not recompute this metric (see Recomputable).
+	Value Estimate
+	// Reported and ReportedStderr are the log's own numbers, NaN when the
+	// log gives none (a log still running has no results yet).
+	Reported, ReportedStderr float64
+}
+
+// Partial reports whether the file holds fewer samples than the log scored.
+func (r Row) Partial() bool { return r.Total > 0 && r.Samples < r.Total }
+
+// Recomputable lists the metrics recomputed from the samples: Inspect's
+// accuracy and mean (the mean of the mapped values) and stderr.
+var Recomputable = []string{"accuracy", "mean", "stderr"}
+
+// Table builds the scorer table: for each log, each reported scorer and
+// each of its metrics a row (a stderr metric is folded into the other
+// metrics of its scorer as their reported stderr), and for scorers the
+// samples carry but the header does not report (a log still running), a
+// recomputed mean. Rows keep the logs' order, then the header's order.
+func Table(logs []Log, vals []Values) []Row {
+	type vkey struct{ log, scorer, key string }
+	byKey := map[vkey]Values{}
+	for _, v := range vals {
+		byKey[vkey{v.Log, v.Scorer, v.Key}] = v
+	}
+	var rows []Row
+	for _, lg := range logs {
+		used := map[vkey]bool{}
+		base := Row{Log: lg.Log, Task: lg.Task, Model: lg.Model, Status: lg.Status, Samples: lg.Samples, Total: lg.Total}
+		for _, sc := range lg.Scores {
+			// A scalar scorer's values are keyed by its name; a dictionary
+			// scorer's by the scorer and the key (the result's name).
+			k := vkey{lg.Log, sc.Name, ""}
+			v, ok := byKey[k]
+			if !ok && sc.Scorer != "" {
+				k = vkey{lg.Log, sc.Scorer, sc.Name}
+				v, ok = byKey[k]
+			}
+			if ok {
+				used[k] = true
+			}
+			stderr := math.NaN()
+			for _, m := range sc.Metrics {
+				if m.Name == "stderr" {
+					stderr = m.Value
+				}
+			}
+			for _, m := range sc.Metrics {
+				if m.Name == "stderr" && len(sc.Metrics) > 1 {
+					continue
+				}
+				r := base
+				r.Scorer, r.Metric, r.Reported, r.ReportedStderr = sc.Name, m.Name, m.Value, stderr
+				if m.Name == "stderr" {
+					r.ReportedStderr = math.NaN()
+				}
+				r.N, r.Unconverted = v.N, v.Unconverted
+				r.Value = recompute(m.Name, v, ok)
+				rows = append(rows, r)
+			}
+		}
+		// Scorers the header does not report, in name order.
+		var extra []Values
+		for _, v := range vals {
+			if v.Log == lg.Log && !used[vkey{v.Log, v.Scorer, v.Key}] {
+				extra = append(extra, v)
+			}
+		}
+		slices.SortFunc(extra, func(a, b Values) int {
+			return strings.Compare(a.Scorer+"\x00"+a.Key, b.Scorer+"\x00"+b.Key)
+		})
+		for _, v := range extra {
+			r := base
+			r.Scorer, r.Metric = v.Scorer, "mean"
+			if v.Key != "" {
+				r.Scorer = v.Scorer + "." + v.Key
+			}
+			if v.Binary {
+				r.Metric = "accuracy"
+			}
+			r.Reported, r.ReportedStderr = math.NaN(), math.NaN()
+			r.N, r.Unconverted = v.N, v.Unconverted
+			r.Value = recompute(r.Metric, v, true)
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// recompute is a metric's recomputation from the samples' values, NaN
+// when there are none or the metric is not one auditscope recomputes.
+func recompute(metric string, v Values, ok bool) Estimate {
+	none := Estimate{}
+	none.Value, none.Lo, none.Hi = math.NaN(), math.NaN(), math.NaN()
+	if !ok || v.N == 0 {
+		return none
+	}
+	switch metric {
+	case "accuracy", "mean":
+		e, err := Mean(v)
+		if err != nil {
+			return none
+		}
+		return e
+	case "stderr":
+		none.Value = Stderr(v)
+		return none
+	}
+	return none
+}

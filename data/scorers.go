@@ -1,0 +1,103 @@
+package data
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/auditscope/auditscope/data/model"
+)
+
+// InspectLog is model.InspectLog.
+type InspectLog = model.InspectLog
+
+// InspectLogs returns the headers of an experiment's Inspect logs, in the
+// order the import read them; none for an experiment of other sources.
+func (s *Store) InspectLogs(ctx context.Context, exp string) ([]InspectLog, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT log, task, model, status, created, samples, total_samples, results
+		FROM inspect_logs WHERE experiment = ? ORDER BY ord`, exp)
+	if err != nil {
+		return nil, fmt.Errorf("data: inspect logs: %w", err)
+	}
+	defer rows.Close()
+	var out []InspectLog
+	for rows.Next() {
+		var l InspectLog
+		var total sql.NullInt64
+		var results sql.NullString
+		if err := rows.Scan(&l.Log, &l.Task, &l.Model, &l.Status, &l.Created, &l.Samples, &total, &results); err != nil {
+			return nil, fmt.Errorf("data: inspect logs: %w", err)
+		}
+		if total.Valid {
+			n := int(total.Int64)
+			l.Total = &n
+		}
+		if results.Valid {
+			if err := json.Unmarshal([]byte(results.String), &l.Scores); err != nil {
+				return nil, fmt.Errorf("data: inspect log %s: results: %w", l.Log, err)
+			}
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// ScorerValues aggregates each scorer's values per Inspect log of an
+// experiment: count, mean, sample standard deviation, whether all are 0 or
+// 1, and how many value_to_float could not read. DuckDB does the sums, so
+// a million samples cost one scan and a few rows.
+func (s *Store) ScorerValues(ctx context.Context, exp string) ([]model.ScorerValues, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT log, scorer, key, count(*), avg(num), stddev_samp(num),
+			bool_and(num = 0 OR num = 1), count(*) FILTER (WHERE NOT converted)
+		FROM sample_scores WHERE experiment = ? GROUP BY log, scorer, key ORDER BY log, scorer, key`, exp)
+	if err != nil {
+		return nil, fmt.Errorf("data: scorer values: %w", err)
+	}
+	defer rows.Close()
+	var out []model.ScorerValues
+	for rows.Next() {
+		var v model.ScorerValues
+		var sd sql.NullFloat64
+		if err := rows.Scan(&v.Log, &v.Scorer, &v.Key, &v.N, &v.Mean, &sd, &v.Binary, &v.Unconverted); err != nil {
+			return nil, fmt.Errorf("data: scorer values: %w", err)
+		}
+		v.SD = math.NaN()
+		if sd.Valid {
+			v.SD = sd.Float64
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// SampleScores returns an Inspect sample's scores, by scorer and key.
+func (s *Store) SampleScores(ctx context.Context, exp, audit string) ([]model.SampleScore, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT scorer, key, value, num, converted, judge, answer, explanation
+		FROM sample_scores WHERE experiment = ? AND audit = ? ORDER BY scorer, key`, exp, audit)
+	if err != nil {
+		return nil, fmt.Errorf("data: sample scores: %w", err)
+	}
+	defer rows.Close()
+	var out []model.SampleScore
+	for rows.Next() {
+		var sc model.SampleScore
+		if err := rows.Scan(&sc.Scorer, &sc.Key, &sc.Value, &sc.Num, &sc.Converted, &sc.Judge, &sc.Answer, &sc.Explanation); err != nil {
+			return nil, fmt.Errorf("data: sample scores: %w", err)
+		}
+		out = append(out, sc)
+	}
+	return out, rows.Err()
+}
+
+// HasAudits reports whether an experiment holds any audit of the paper's
+// kind (one with an eval); an experiment of plain Inspect samples holds
+// none.
+func (s *Store) HasAudits(ctx context.Context, exp string) (bool, error) {
+	var ok bool
+	if err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM audits WHERE experiment = ? AND eval <> '')`, exp).Scan(&ok); err != nil {
+		return false, fmt.Errorf("data: audits of %s: %w", exp, err)
+	}
+	return ok, nil
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Reference values for the scorer table of Inspect logs (inspect_scorers.json).
+
+Reads every Inspect log in testdata/fixtures/inspect with the standard
+library only (json, zipfile), maps each sample's scalar score values as
+Inspect's value_to_float() does, and computes per log and scorer: n, the
+mean, the 95% Wilson interval when every value is 0 or 1 (the formula of
+statsmodels proportion_confint(method="wilson"), with z from
+statistics.NormalDist), Inspect's stderr (sample sd / sqrt(n)), and the
+metrics the log itself reports. It shares no code with auditscope.
+
+Run from the repository root:  python3 testdata/stats/inspect_scorers.py
+"""
+import json
+import math
+import os
+import statistics
+import zipfile
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "inspect")
+
+
+def value_to_float(v):
+    # inspect_ai.scorer._metric.value_to_float with its default arguments.
+    if isinstance(v, (bool, int, float)):
+        return float(v)
+    if v == "C":
+        return 1.0
+    if v == "P":
+        return 0.5
+    if v in ("I", "N"):
+        return 0.0
+    if isinstance(v, str):
+        low = v.lower()
+        if low in ("yes", "true"):
+            return 1.0
+        if low in ("no", "false"):
+            return 0.0
+        try:
+            return float(v)
+        except ValueError:
+            pass
+    return 0.0
+
+
+def wilson(k, n, conf=0.95):
+    z = statistics.NormalDist().inv_cdf(1 - (1 - conf) / 2)
+    p = k / n
+    d = 1 + z * z / n
+    center = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return center - half, center + half
+
+
+def read_log(path):
+    if path.endswith(".eval"):
+        z = zipfile.ZipFile(path)
+        names = z.namelist()
+        header = json.loads(z.read("header.json"))
+        samples = []
+        for name in names:
+            if name.startswith("samples/") and name.endswith(".json") and name.count("/") == 1:
+                samples.append(json.loads(z.read(name)))
+        return header, samples
+    with open(path) as f:
+        log = json.load(f)
+    return log, log.get("samples") or []
+
+
+def main():
+    cases = []
+    for name in sorted(os.listdir(ROOT)):
+        if not (name.endswith(".json") or name.endswith(".eval")):
+            continue
+        header, samples = read_log(os.path.join(ROOT, name))
+        results = header.get("results") or {}
+        for es in results.get("scores", []):
+            scorer = es["name"]
+            vals = []
+            for s in samples:
+                sc = (s.get("scores") or {}).get(scorer)
+                if sc is not None and not isinstance(sc.get("value"), dict):
+                    vals.append(value_to_float(sc.get("value")))
+            if not vals:
+                continue
+            n = len(vals)
+            mean = sum(vals) / n
+            case = {
+                "name": name + ":" + scorer,
+                "log": name,
+                "scorer": scorer,
+                "n": n,
+                "total": results.get("total_samples"),
+                "mean": mean,
+                "stderr": statistics.stdev(vals) / math.sqrt(n) if n > 1 else 0.0,
+                "reported": {k: m["value"] for k, m in es["metrics"].items()},
+            }
+            if all(v in (0.0, 1.0) for v in vals):
+                lo, hi = wilson(sum(vals), n)
+                case["lower"], case["upper"] = lo, hi
+            cases.append(case)
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inspect_scorers.json")
+    with open(out, "w") as f:
+        json.dump({"source": "testdata/stats/inspect_scorers.py (Python standard library only)", "cases": cases}, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+package web
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/auditscope/auditscope/analysis/scorer"
+	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/figures"
+	"github.com/labstack/echo/v4"
+)
+
+// scorerSortKeys are the scorer table's sortable columns.
+var scorerSortKeys = []string{"log", "task", "model", "scorer", "metric", "n", "value", "reported"}
+
+// scorerQuery is the scorer table's state: its sort (ssort, sdir), kept
+// apart from the suite table's sort and dir.
+type scorerQuery struct {
+	Sort string // "" keeps the logs' order
+	Desc bool
+}
+
+func parseScorerQuery(q url.Values) (scorerQuery, error) {
+	sq := scorerQuery{Sort: q.Get("ssort")}
+	if sq.Sort != "" && !slices.Contains(scorerSortKeys, sq.Sort) {
+		return sq, unknownValue("ssort", sq.Sort, scorerSortKeys)
+	}
+	switch q.Get("sdir") {
+	case "":
+		// Numbers read best largest first; names A to Z.
+		sq.Desc = sq.Sort == "n" || sq.Sort == "value" || sq.Sort == "reported"
+	case "desc":
+		sq.Desc = true
+	case "asc":
+	default:
+		return sq, badRequestf("sdir: want asc or desc, found %q", q.Get("sdir"))
+	}
+	return sq, nil
+}
+
+// sort orders rows as asked; undefined numbers go last either way.
+func (sq scorerQuery) sort(rows []scorer.Row) {
+	if sq.Sort == "" {
+		return
+	}
+	num := func(r scorer.Row) float64 {
+		switch sq.Sort {
+		case "n":
+			return float64(r.N)
+		case "value":
+			return r.Value.Value
+		}
+		return r.Reported
+	}
+	text := func(r scorer.Row) string {
+		switch sq.Sort {
+		case "log":
+			return r.Log
+		case "task":
+			return r.Task
+		case "model":
+			return r.Model
+		case "scorer":
+			return r.Scorer
+		}
+		return r.Metric
+	}
+	slices.SortStableFunc(rows, func(a, b scorer.Row) int {
+		var c int
+		switch sq.Sort {
+		case "n", "value", "reported":
+			x, y := num(a), num(b)
+			switch {
+			case math.IsNaN(x) && math.IsNaN(y):
+				return 0
+			case math.IsNaN(x):
+				return 1
+			case math.IsNaN(y):
+				return -1
+			}
+			c = cmp.Compare(x, y)
+		default:
+			c = strings.Compare(text(a), text(b))
+		}
+		if sq.Desc {
+			c = -c
+		}
+		return c
+	})
+}
+
+// scorerRows builds an experiment's scorer table: every Inspect log's
+// reported metrics beside their recomputation from the samples in the file.
+// It is empty for experiments without Inspect logs.
+func (s *Server) scorerRows(ctx context.Context, exp string) ([]scorer.Row, error) {
+	logs, err := s.store.InspectLogs(ctx, exp)
+	if err != nil || len(logs) == 0 {
+		return nil, err
+	}
+	vals, err := s.store.ScorerValues(ctx, exp)
+	if err != nil {
+		return nil, err
+	}
+	in := make([]scorer.Log, len(logs))
+	for i, l := range logs {
+		in[i] = scorer.Log{Log: l.Log, Task: l.Task, Model: l.Model, Status: l.Status, Samples: l.Samples}
+		if l.Total != nil {
+			in[i].Total = *l.Total
+		}
+		for _, sc := range l.Scores {
+			r := scorer.Reported{Name: sc.Name, Scorer: sc.Scorer}
+			for _, m := range sc.Metrics {
+				v := math.NaN()
+				if m.Value != nil {
+					v = *m.Value
+				}
+				r.Metrics = append(r.Metrics, scorer.Metric{Name: m.Name, Value: v})
+			}
+			in[i].Scores = append(in[i].Scores, r)
+		}
+	}
+	vs := make([]scorer.Values, len(vals))
+	for i, v := range vals {
+		vs[i] = scorer.Values{Log: v.Log, Scorer: v.Scorer, Key: v.Key, N: v.N, Mean: v.Mean, SD: v.SD, Binary: v.Binary, Unconverted: v.Unconverted}
+	}
+	return scorer.Table(in, vs), nil
+}
+
+// scorerView turns the table's rows into the page's.
+func scorerView(rows []scorer.Row) []views.ScorerRow {
+	out := make([]views.ScorerRow, len(rows))
+	for i, r := range rows {
+		out[i] = views.ScorerRow{Log: r.Log, Task: r.Task, Model: r.Model, Status: r.Status, Scorer: r.Scorer, Metric: r.Metric,
+			N: r.N, Samples: r.Samples, Total: r.Total, Unconverted: r.Unconverted,
+			Value: r.Value.Value, Lo: r.Value.Lo, Hi: r.Value.Hi, Method: r.Value.Method,
+			Reported: r.Reported, ReportedStderr: r.ReportedStderr}
+	}
+	return out
+}
+
+// scorersCSV serves the scorer table:
+// log,task,model,scorer,metric,n,value,lo,hi,reported,reported_stderr.
+func (s *Server) scorersCSV(c echo.Context) error {
+	sq, err := parseScorerQuery(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	exp, err := s.store.Experiment(c.Request().Context(), c.Param("exp"))
+	if err != nil {
+		return err
+	}
+	rows, err := s.scorerRows(c.Request().Context(), exp.ID)
+	if err != nil {
+		return err
+	}
+	// An experiment without Inspect logs has an empty table: the header
+	// alone, as any empty selection.
+	sq.sort(rows)
+	var buf bytes.Buffer
+	w := newCSVWriter(&buf)
+	w.Write([]string{"log", "task", "model", "scorer", "metric", "n", "value", "lo", "hi", "reported", "reported_stderr"})
+	for _, r := range rows {
+		w.Write([]string{r.Log, r.Task, r.Model, r.Scorer, r.Metric, strconv.Itoa(r.N),
+			csvFloat(r.Value.Value), csvFloat(r.Value.Lo), csvFloat(r.Value.Hi), csvFloat(r.Reported), csvFloat(r.ReportedStderr)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return csvBlob(c, exp.ID+"-scorers.csv", buf.Bytes())
+}
+
+// scorersFigure draws the scorer table: for each row with a number, the
+// recomputation from the file with its 95% interval and the reported value
+// with ±1.96 reported stderr.
+func (s *Server) scorersFigure(c echo.Context, ext string) error {
+	sq, err := parseScorerQuery(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	exp, err := s.store.Experiment(c.Request().Context(), c.Param("exp"))
+	if err != nil {
+		return err
+	}
+	rows, err := s.scorerRows(c.Request().Context(), exp.ID)
+	if err != nil {
+		return err
+	}
+	sq.sort(rows)
+	var items []figures.Interval
+	for _, r := range rows {
+		label := r.Model + " · " + r.Scorer + " · " + r.Metric
+		if !math.IsNaN(r.Value.Value) {
+			items = append(items, figures.Interval{Label: label + fmt.Sprintf(" (file, n=%d)", r.N), Group: "recomputed",
+				Value: r.Value.Value, Lo: r.Value.Lo, Hi: r.Value.Hi})
+		}
+		if !math.IsNaN(r.Reported) {
+			it := figures.Interval{Label: label + " (reported)", Group: "reported", Value: r.Reported, Lo: math.NaN(), Hi: math.NaN()}
+			if !math.IsNaN(r.ReportedStderr) {
+				it.Lo, it.Hi = r.Reported-1.96*r.ReportedStderr, r.Reported+1.96*r.ReportedStderr
+			}
+			if r.Total > 0 {
+				it.Label = label + fmt.Sprintf(" (reported, n=%d)", r.Total)
+			}
+			items = append(items, it)
+		}
+	}
+	p, err := figures.IntervalChart("Scorer metrics: reported and recomputed (95% CI)", "metric value", items)
+	if err != nil {
+		return err
+	}
+	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(len(items)), ext, exp.ID+"-scorers")
+}

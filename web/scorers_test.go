@@ -1,0 +1,269 @@
+package web
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/auditscope/auditscope/data"
+)
+
+// inspectFixtures is the folder of real Inspect logs.
+func inspectFixtures(t testing.TB) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "testdata", "fixtures", "inspect")
+}
+
+// scorerCase is one case of testdata/stats/inspect_scorers.json, computed by
+// inspect_scorers.py from the fixture files with the Python standard library.
+type scorerCase struct {
+	Log      string             `json:"log"`
+	Scorer   string             `json:"scorer"`
+	N        int                `json:"n"`
+	Total    int                `json:"total"`
+	Mean     float64            `json:"mean"`
+	Stderr   float64            `json:"stderr"`
+	Lower    *float64           `json:"lower"`
+	Upper    *float64           `json:"upper"`
+	Reported map[string]float64 `json:"reported"`
+}
+
+func loadScorerCases(t testing.TB) []scorerCase {
+	_, file, _, _ := runtime.Caller(0)
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "testdata", "stats", "inspect_scorers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct{ Cases []scorerCase }
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Cases) < 5 {
+		t.Fatalf("only %d reference cases", len(f.Cases))
+	}
+	return f.Cases
+}
+
+// inspectServer imports each Inspect fixture as its own experiment, named
+// by data.Slugify of the file name.
+func inspectServer(t *testing.T) *Server {
+	t.Helper()
+	ctx := context.Background()
+	store, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	entries, err := os.ReadDir(inspectFixtures(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") && !strings.HasSuffix(e.Name(), ".eval") {
+			continue
+		}
+		if _, err := store.Import(ctx, filepath.Join(inspectFixtures(t), e.Name()), data.ImportOptions{Name: data.Slugify(e.Name())}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+}
+
+func csvRows(t testing.TB, body string) []map[string]string {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range recs[0] {
+			m[h] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func csvNum(t testing.TB, s string) float64 {
+	t.Helper()
+	if s == "" {
+		return math.NaN()
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("CSV number %q: %v", s, err)
+	}
+	return v
+}
+
+func near(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Abs(want)+1e-12 }
+
+// TestScorersAgainstReference checks the scorer table of every real Inspect
+// fixture against values computed independently from the files: n, the
+// recomputed mean, its Wilson bounds, the reported accuracy and stderr, and
+// that the recomputation equals the reported value when the file holds
+// every sample.
+func TestScorersAgainstReference(t *testing.T) {
+	s := inspectServer(t)
+	checked := 0
+	for _, c := range loadScorerCases(t) {
+		t.Run(c.Log, func(t *testing.T) {
+			exp := data.Slugify(c.Log)
+			r := mustGet(t, s, "/experiments/"+exp+"/scorers.csv", http.StatusOK, "text/csv")
+			if !strings.HasPrefix(r.Body, "log,task,model,scorer,metric,n,value,lo,hi,reported,reported_stderr\n") {
+				t.Fatalf("header: %q", strings.SplitN(r.Body, "\n", 2)[0])
+			}
+			var row map[string]string
+			for _, m := range csvRows(t, r.Body) {
+				if m["scorer"] == c.Scorer && m["metric"] == "accuracy" {
+					row = m
+				}
+			}
+			if row == nil {
+				t.Fatalf("no accuracy row for %s in\n%s", c.Scorer, r.Body)
+			}
+			if n, _ := strconv.Atoi(row["n"]); n != c.N {
+				t.Errorf("n = %s, want %d", row["n"], c.N)
+			}
+			if v := csvNum(t, row["value"]); !near(v, c.Mean) {
+				t.Errorf("value = %v, want %v", v, c.Mean)
+			}
+			if c.Lower != nil {
+				if lo, hi := csvNum(t, row["lo"]), csvNum(t, row["hi"]); !near(lo, *c.Lower) || !near(hi, *c.Upper) {
+					t.Errorf("Wilson [%v, %v], want [%v, %v]", lo, hi, *c.Lower, *c.Upper)
+				}
+			}
+			if v := csvNum(t, row["reported"]); v != c.Reported["accuracy"] {
+				t.Errorf("reported = %v, want %v", v, c.Reported["accuracy"])
+			}
+			if v := csvNum(t, row["reported_stderr"]); v != c.Reported["stderr"] {
+				t.Errorf("reported_stderr = %v, want %v", v, c.Reported["stderr"])
+			}
+			if c.N == c.Total {
+				// The file holds every sample: auditscope's number is the log's.
+				if v, rep := csvNum(t, row["value"]), csvNum(t, row["reported"]); !near(v, rep) {
+					t.Errorf("recomputed %v != reported %v although the file holds all %d samples", v, rep, c.N)
+				}
+			}
+			checked++
+		})
+	}
+	if checked < 8 {
+		t.Errorf("checked %d fixtures, want all 8 with scores", checked)
+	}
+}
+
+// TestScorersByHand checks the Docent sample by hand: of its 15 samples, 9
+// are scored C by includes (19, 31, 50, 61, 64, 65, 72, 93, 97), so
+// accuracy is 9/15 = 0.6; the log reports 0.676 over 790 samples, and the
+// page says the file holds a subset.
+func TestScorersByHand(t *testing.T) {
+	s := inspectServer(t)
+	r := mustGet(t, s, "/audits?exp=docent-sample.eval&score=includes>=1", http.StatusOK, "text/html")
+	contains(t, "C samples", r.Body, "1–9 of 9 samples")
+	r = mustGet(t, s, "/experiments/docent-sample.eval", http.StatusOK, "text/html")
+	contains(t, "experiment page", r.Body, `data-testid="scorer-table"`, "0.600 [0.357, 0.802]", "0.676 ± 0.042",
+		"790 samples", `data-testid="partial"`, "15", "inspect_evals/luce_intercode_ctf", "openai/gpt-4o")
+	// No table or figure of dashes: the suite is left out, with one line.
+	for _, bad := range []string{`data-testid="scores-table"`, `data-testid="scores-figure"`, `data-testid="overview-filters"`} {
+		if strings.Contains(r.Body, bad) {
+			t.Errorf("the page of a plain Inspect log shows %s", bad)
+		}
+	}
+	contains(t, "suite note", r.Body, `data-testid="no-suite"`)
+	for _, f := range []string{"png", "svg", "pdf"} {
+		mustGet(t, s, "/experiments/docent-sample.eval/figures/scorers."+f, http.StatusOK, "")
+	}
+}
+
+// TestPlainSamplePages: no sample page of a non-Petri log uses the paper's
+// terms, and each shows its scorer results first.
+func TestPlainSamplePages(t *testing.T) {
+	s := inspectServer(t)
+	entries, _ := os.ReadDir(inspectFixtures(t))
+	pages := 0
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".md") {
+			continue
+		}
+		exp := data.Slugify(e.Name())
+		list := mustGet(t, s, "/audits.csv?exp="+exp, http.StatusOK, "text/csv")
+		for _, row := range csvRows(t, list.Body) {
+			r := mustGet(t, s, "/audits/"+exp+":"+row["id"], http.StatusOK, "text/html")
+			pages++
+			for _, bad := range []string{"audit_quality", "benign", ">Auditor<", ">Target<", ">Behavior<"} {
+				if strings.Contains(r.Body, bad) {
+					t.Errorf("%s:%s shows %q", exp, row["id"], bad)
+				}
+			}
+			contains(t, exp+":"+row["id"], r.Body, "Sample "+row["id"], ">Task<", ">Model<")
+			if i, j := strings.Index(r.Body, `data-testid="sample-scores"`), strings.Index(r.Body, `data-testid="transcript"`); i >= 0 && i > j {
+				t.Errorf("%s:%s: the scores come after the transcript", exp, row["id"])
+			}
+		}
+		r := mustGet(t, s, "/audits?exp="+exp, http.StatusOK, "text/html")
+		for _, bad := range []string{"audit_quality", ">Eval<", ">Target<", "benign"} {
+			if strings.Contains(r.Body, bad) {
+				t.Errorf("the list of %s shows %q", exp, bad)
+			}
+		}
+	}
+	if pages < 30 {
+		t.Errorf("checked %d sample pages, want every sample of every fixture", pages)
+	}
+	r := mustGet(t, s, "/audits/docent-sample.eval:19_epoch_1", http.StatusOK, "text/html")
+	contains(t, "scores first", r.Body, `data-testid="sample-scores"`, "includes", "<strong>C</strong>", "= 1", "picoctf{101010}")
+}
+
+// TestScorersAcrossModels: a folder of logs of one task across models
+// compares in one table, a row per model, sortable.
+func TestScorersAcrossModels(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for _, f := range []string{"popularity.json", "log_read_sample.json", "log_formats.json"} {
+		b, err := os.ReadFile(filepath.Join(inspectFixtures(t), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	store, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := store.Import(ctx, dir, data.ImportOptions{Name: "pop"}); err != nil {
+		t.Fatal(err)
+	}
+	s := New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	models := func(q string) []string {
+		var out []string
+		for _, m := range csvRows(t, mustGet(t, s, "/experiments/pop/scorers.csv"+q, http.StatusOK, "text/csv").Body) {
+			out = append(out, m["model"]+"="+m["value"])
+		}
+		return out
+	}
+	want := "ollama/gemma3=1 ollama/llama3.1=0 openai/gpt-4o-mini=0.6666666666666666"
+	if got := strings.Join(models("?ssort=model"), " "); got != want {
+		t.Errorf("by model: %s, want %s", got, want)
+	}
+	want = "ollama/gemma3=1 openai/gpt-4o-mini=0.6666666666666666 ollama/llama3.1=0"
+	if got := strings.Join(models("?ssort=value"), " "); got != want {
+		t.Errorf("by value: %s, want %s", got, want)
+	}
+	r := mustGet(t, s, "/experiments/pop?ssort=value&sdir=asc", http.StatusOK, "text/html")
+	contains(t, "sorted page", r.Body, "From the file [95% CI] ▲", "cancelled")
+	mustGet(t, s, "/experiments/pop?ssort=bogus", http.StatusBadRequest, "")
+}
