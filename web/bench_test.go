@@ -243,3 +243,27 @@ func BenchmarkAuditPageLargeTranscript(b *testing.B) {
 	b.ReportMetric(float64(len(raw))/1e6, "transcript-MB")
 	benchGet(b, quietServer(store), "/audits/big:big")
 }
+
+// compareBench is the compare page of the headline checkpoint against two
+// baselines: every dimension, the behavior breakdown and the composite's
+// paired bootstrap.
+const compareBench = "/experiments/demo/compare?a=ref-pairwise-cal50@e3&b=claude-opus-4.6&b=claude-haiku-4.5"
+
+// BenchmarkCompareCold100k: the compare page on a cold server (the
+// experiment's statistics and the comparisons computed each time).
+func BenchmarkCompareCold100k(b *testing.B) {
+	store := mustBench100k(b)
+	for b.Loop() {
+		if r := get(b, quietServer(store), compareBench); r.Code != http.StatusOK {
+			b.Fatal(r.Code)
+		}
+	}
+}
+
+// BenchmarkCompareCached100k: the compare page with its statistics cached
+// (the page rendered each time: the response cache is off).
+func BenchmarkCompareCached100k(b *testing.B) {
+	s := quietServer(mustBench100k(b))
+	get(b, s, compareBench) // warm the statistics and comparisons
+	benchGet(b, s, compareBench)
+}

@@ -45,8 +45,10 @@ type experimentStats struct {
 	Runs     []data.Run
 	Auditors []auditorScores
 	// Audits are the outcome rows the statistics came from, kept for the
-	// pages that break them down further (transfer).
+	// pages that break them down further (transfer, compare).
 	Audits []data.EvalAudit
+	// Realism are the realism judgments from each auditor's side (compare).
+	Realism []experiment.RealismJudgment
 }
 
 // statsCacheSize bounds the experiments whose statistics are kept, with
@@ -81,7 +83,7 @@ func auditorStats(exp string, a data.Auditor, in *experiment.Inputs) (auditorSco
 func evalAudits(in []data.EvalAudit) []experiment.Audit {
 	out := make([]experiment.Audit, len(in))
 	for i, a := range in {
-		out[i] = experiment.Audit{Auditor: a.Auditor, Eval: a.Eval, Seed: a.Seed,
+		out[i] = experiment.Audit{Auditor: a.Auditor, Eval: a.Eval, Seed: a.Seed, Behavior: a.Behavior,
 			Quality: a.Quality, ProductionValue: a.ProductionValue, FalsePositive: a.FalsePositive, Detected: a.Detected}
 	}
 	return out
@@ -117,7 +119,7 @@ func computeExperimentStats(ctx context.Context, store *data.Store, exp string) 
 		judgments[i] = experiment.RealismJudgment{Auditor: j.Auditor, OtherAuditor: j.OtherAuditor, Outcome: j.Outcome}
 	}
 	per := experiment.Gather(ids, evalAudits(audits), judgments)
-	st := &experimentStats{Exp: e, Runs: runs, Auditors: make([]auditorScores, len(auditors)), Audits: audits}
+	st := &experimentStats{Exp: e, Runs: runs, Auditors: make([]auditorScores, len(auditors)), Audits: audits, Realism: judgments}
 	// Each auditor's bootstrap is independent: spread them over the cores.
 	errs := make([]error, len(auditors))
 	var wg sync.WaitGroup

@@ -42,6 +42,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/pairs/:dataset/annotators.csv", s.pairsAnnotatorsCSV, heavy)
 	e.GET("/pairs/:dataset/overview.csv", s.pairsOverviewCSV, heavy)
 	e.GET("/pairs/:dataset/comparisons", s.listPairComparisons, heavy)
+	e.GET("/pairs/:dataset/compare", s.showPairsCompare, heavy)
 	e.GET("/pairs/:dataset/comparisons/:id", s.showPairComparison, heavy)
 
 	// Experiments and audits.
@@ -56,8 +57,11 @@ func (s *Server) routes(e *echo.Echo) {
 		"dose":     func(c echo.Context, _, ext string) error { return s.doseFigure(c, ext) },
 		"refresh":  func(c echo.Context, _, ext string) error { return s.refreshFigure(c, ext) },
 		"scorers":  func(c echo.Context, _, ext string) error { return s.scorersFigure(c, ext) },
+		"compare":  func(c echo.Context, _, ext string) error { return s.compareFigure(c, ext) },
 	}.handler, heavy)
 	e.GET("/experiments/:exp/scorers.csv", s.scorersCSV, heavy)
+	e.GET("/experiments/:exp/compare", s.showCompare, heavy)
+	e.GET("/experiments/:exp/compare.csv", s.compareCSV, heavy)
 	e.GET("/experiments/:exp/crux", s.showCrux, heavy)
 	e.GET("/experiments/:exp/rwr", s.showRWR, heavy)
 	e.GET("/experiments/:exp/transfer", s.showTransfer, heavy)

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"time"
 
+	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data"
 	"github.com/labstack/echo/v4"
 )
@@ -33,11 +34,14 @@ type Server struct {
 	stats statsCache     // statistics per experiment, see experiment_stats.go
 	cache *responseCache // whole responses by URL, see cache.go
 	heavy *limiter       // bounds concurrent heavy computations, see limit.go
+	// compare holds paired comparisons by experiment, A and Bs (compare.go).
+	compare *memo[string, []experiment.Comparison]
 }
 
 // New builds the server and its routes.
 func New(store *data.Store, logger *slog.Logger, cfg Config) *Server {
-	s := &Server{store: store, log: logger, cfg: cfg, pairs: newPairsCache(), stats: newStatsCache(), heavy: newLimiter(heavySlots(), heavyWait)}
+	s := &Server{store: store, log: logger, cfg: cfg, pairs: newPairsCache(), stats: newStatsCache(), heavy: newLimiter(heavySlots(), heavyWait),
+		compare: newMemo[string, []experiment.Comparison](compareCacheSize)}
 	if !cfg.NoResponseCache {
 		s.cache = newResponseCache()
 	}

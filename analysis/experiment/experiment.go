@@ -25,6 +25,7 @@ const (
 // audit does not carry.
 type Audit struct {
 	Auditor, Eval, Seed string
+	Behavior            string   // "" for benign and production targets
 	Quality             *float64 // 0–100, audit_quality
 	ProductionValue     *float64 // 0–100, production
 	FalsePositive       *bool    // fp_calibration

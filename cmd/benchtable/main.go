@@ -112,7 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var bench bytes.Buffer
 	env := append(os.Environ(), "AUDITSCOPE_BENCH_AP="+ap, "AUDITSCOPE_BENCH_AUDITS="+strconv.Itoa(*audits))
 	err = runCmd(ctx, io.MultiWriter(&bench, stderr), env, "go", "test", "-run", "^$", "-bench",
-		"PairsTable|PairsSplit|PairsBootstrap|AuditBrowser100k|AuditScoreFilter100k|Search100k|Overview100k|Figures100k|AuditPage100k",
+		"PairsTable|PairsSplit|PairsBootstrap|AuditBrowser100k|AuditScoreFilter100k|Search100k|Overview100k|Figures100k|AuditPage100k|CompareCold100k|CompareCached100k",
 		"-benchtime", *benchtime, "./web/")
 	if err != nil {
 		return fmt.Errorf("benchmarks: %w", err)
@@ -137,6 +137,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	add(fmt.Sprintf("audit browser filter + sort + page (%d audits)", *audits), "≤ 100 ms", 100, "AuditBrowser100k", "AuditScoreFilter100k")
 	add("full-text search over those transcripts", "≤ 300 ms", 300, "Search100k")
 	add("experiment overview (cold statistics)", "≤ 200 ms", 200, "Overview100k")
+	add("compare A with two auditors (statistics cached)", "≤ 200 ms", 200, "CompareCached100k")
+	add("compare A with two auditors (cold)", "≤ 1 s", 1000, "CompareCold100k")
 	var figs []string
 	for name := range ns {
 		if strings.HasPrefix(name, "Figures100k/") {

@@ -1,0 +1,134 @@
+package views
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+
+	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/data/model"
+)
+
+// CompareView is the page comparing auditor A with one or more auditors B.
+type CompareView struct {
+	Exp      model.Experiment
+	Query    url.Values // the page's state (a, b), for links
+	A        string
+	B        []string
+	Auditors []Option // every auditor, for the pickers
+	Blocks   []CompareBlock
+	Presets  []PresetLink
+	// Resamples behind the composite's interval, for the method note.
+	Resamples int
+}
+
+// CompareBlock is A against one B.
+type CompareBlock struct {
+	A, AName, B, BName string
+	Rows               []CompareRow
+	Behaviors          []BehaviorRow
+}
+
+// CompareRow is one dimension's difference A − B.
+type CompareRow struct {
+	Dim, Title    string
+	Value, Lo, Hi float64
+	P, PHolm      float64
+	NA, NB, Pairs int
+	Method        string
+}
+
+// BehaviorRow is the audit-quality difference on one behavior's pairs.
+type BehaviorRow struct {
+	Behavior         string
+	Pairs            int
+	Value, Lo, Hi, P float64
+	Share            float64
+}
+
+// PresetLink is one of the paper's comparisons.
+type PresetLink struct {
+	Kind, Title string
+	URL         templ.SafeURL
+}
+
+// FmtDiff formats a difference in points with a sign and its interval:
+// "+4.2 [−1.0, 9.5]".
+func FmtDiff(v, lo, hi float64) string {
+	if math.IsNaN(v) {
+		return Undefined
+	}
+	s := signed(v)
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return s
+	}
+	return s + " [" + signed(lo) + ", " + signed(hi) + "]"
+}
+
+func signed(v float64) string {
+	s := Num(v, 1)
+	if s != "0.0" && s[0] != '-' {
+		s = "+" + s
+	}
+	return s
+}
+
+// FmtP formats a p-value: three decimals, "< 0.001" below that.
+func FmtP(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return Undefined
+	case p < 0.001:
+		return "< 0.001"
+	}
+	return Num(p, 3)
+}
+
+// Significant reports whether the Holm-adjusted p-value is below 0.05.
+func (r CompareRow) Significant() bool { return !math.IsNaN(r.PHolm) && r.PHolm < 0.05 }
+
+// FmtN says what the difference rests on.
+func (r CompareRow) FmtN() string {
+	if r.Pairs > 0 {
+		return fmt.Sprintf("%d pairs (of %d and %d)", r.Pairs, r.NA, r.NB)
+	}
+	return fmt.Sprintf("%d and %d", r.NA, r.NB)
+}
+
+// FmtShare is a behavior's share of the difference in percent.
+func (b BehaviorRow) FmtShare() string {
+	if math.IsNaN(b.Share) {
+		return Undefined
+	}
+	return Num(100*b.Share, 0) + "%"
+}
+
+// CompareURL is the page for A against bs.
+func CompareURL(exp, a string, bs ...string) templ.SafeURL {
+	q := url.Values{}
+	if a != "" {
+		q.Set("a", a)
+	}
+	for _, b := range bs {
+		q.Add("b", b)
+	}
+	return PathQuery(q, "experiments", exp, "compare")
+}
+
+// FileURL is the page's CSV or figure (ext png, svg or pdf).
+func (v CompareView) FileURL(ext string) templ.SafeURL {
+	if ext == "csv" {
+		return PathQuery(v.Query, "experiments", v.Exp.ID, "compare.csv")
+	}
+	return PathQuery(v.Query, "experiments", v.Exp.ID, "figures", "compare."+ext)
+}
+
+// IsB reports whether id is one of the Bs.
+func (v CompareView) IsB(id string) bool {
+	for _, b := range v.B {
+		if b == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,96 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// ForestPlot draws differences with their intervals, one row per item
+// (first at the top), as points with whiskers around a dashed line at 0:
+// a row whose whisker crosses the line is not distinguishable from no
+// difference. Items with a NaN value leave their row empty.
+func ForestPlot(title, xLabel string, items []Interval) (*plot.Plot, error) {
+	n := len(items)
+	if n == 0 {
+		return Empty(title, NothingMatches), nil
+	}
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xLabel
+	p.Title.TextStyle.Font.Size = vg.Points(9)
+	p.X.Label.TextStyle.Font.Size = vg.Points(8)
+	p.X.Tick.Label.Font.Size = vg.Points(7)
+	p.Y.Tick.Label.Font.Size = vg.Points(7)
+	labels := make([]string, n)
+	for i, it := range items {
+		labels[n-1-i] = it.Label
+	}
+	p.NominalY(labels...)
+	p.Add(plotter.NewGrid())
+	lo, hi := 0.0, 0.0
+	var errs errorPoints
+	groups := map[string]plotter.XYs{}
+	var order []string
+	for i, it := range items {
+		if math.IsNaN(it.Value) {
+			continue
+		}
+		y := float64(n - 1 - i)
+		if _, ok := groups[it.Group]; !ok {
+			order = append(order, it.Group)
+		}
+		groups[it.Group] = append(groups[it.Group], plotter.XY{X: it.Value, Y: y})
+		for _, v := range []float64{it.Value, it.Lo, it.Hi} {
+			if !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+		if !math.IsNaN(it.Lo) && !math.IsNaN(it.Hi) {
+			errs = append(errs, errorPoint{x: it.Value, y: y, lo: it.Value - it.Lo, hi: it.Hi - it.Value})
+		}
+	}
+	pad := 0.05 * math.Max(hi-lo, 1)
+	lo, hi = lo-pad, hi+pad
+	zero, err := plotter.NewLine(plotter.XYs{{X: 0, Y: -0.5}, {X: 0, Y: float64(n) - 0.5}})
+	if err != nil {
+		return nil, fmt.Errorf("figures: zero line: %w", err)
+	}
+	zero.LineStyle.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
+	zero.LineStyle.Width = vg.Points(0.6)
+	p.Add(zero)
+	if len(errs) > 0 {
+		eb, err := plotter.NewXErrorBars(errs)
+		if err != nil {
+			return nil, fmt.Errorf("figures: error bars: %w", err)
+		}
+		eb.LineStyle.Width = vg.Points(0.8)
+		eb.CapWidth = vg.Points(3)
+		p.Add(eb)
+	}
+	for _, g := range order {
+		sc, err := plotter.NewScatter(groups[g])
+		if err != nil {
+			return nil, fmt.Errorf("figures: points: %w", err)
+		}
+		sc.GlyphStyle.Shape = draw.CircleGlyph{}
+		sc.GlyphStyle.Radius = vg.Points(2.5)
+		sc.GlyphStyle.Color = ColorFor(g)
+		p.Add(sc)
+		if len(order) > 1 && g != "" {
+			p.Legend.Add(GroupLabel(g), sc)
+		}
+	}
+	if len(order) > 1 {
+		p.Legend.TextStyle.Font.Size = vg.Points(7)
+		p.Legend.XOffs = legendOutside
+	}
+	p.X.Min, p.X.Max = lo, hi
+	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
+	p.X.Tick.Marker = roundTicks{}
+	return p, nil
+}

@@ -1,0 +1,254 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/auditscope/auditscope/analysis/experiment"
+	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/figures"
+	"github.com/labstack/echo/v4"
+)
+
+// compareCacheSize bounds the comparisons kept (each a few kB).
+const compareCacheSize = 256
+
+// maxCompareB bounds the auditors one page compares A with.
+const maxCompareB = 8
+
+// compareQuery is the compare page's state: A and the Bs.
+type compareQuery struct {
+	A string
+	B []string
+}
+
+func parseCompareQuery(q url.Values, st *experimentStats) (compareQuery, error) {
+	cq := compareQuery{A: q.Get("a")}
+	ids := make([]string, len(st.Auditors))
+	known := map[string]bool{}
+	for i, a := range st.Auditors {
+		ids[i] = a.Auditor.ID
+		known[a.Auditor.ID] = true
+	}
+	if cq.A != "" && !known[cq.A] {
+		return cq, unknownValue("a", cq.A, ids)
+	}
+	seen := map[string]bool{}
+	for _, b := range q["b"] {
+		if b == "" || seen[b] {
+			continue
+		}
+		if !known[b] {
+			return cq, unknownValue("b", b, ids)
+		}
+		if b == cq.A {
+			return cq, badRequestf("b: %q is A itself; compare it with another auditor", b)
+		}
+		seen[b] = true
+		cq.B = append(cq.B, b)
+	}
+	if len(cq.B) > maxCompareB {
+		return cq, badRequestf("b: at most %d auditors at once, found %d", maxCompareB, len(cq.B))
+	}
+	if len(cq.B) > 0 && cq.A == "" {
+		return cq, badRequestf("a: missing; give the auditor A to compare the Bs with")
+	}
+	return cq, nil
+}
+
+func (cq compareQuery) values() url.Values {
+	v := url.Values{}
+	if cq.A != "" {
+		v.Set("a", cq.A)
+	}
+	for _, b := range cq.B {
+		v.Add("b", b)
+	}
+	return v
+}
+
+// compareKey names one page's comparisons in the memo.
+func compareKey(exp string, cq compareQuery) string {
+	return exp + "\x00" + cq.A + "\x00" + strings.Join(cq.B, "\x00")
+}
+
+// comparisons computes (once per experiment, A and Bs) A against each B,
+// with Holm's correction across all of them.
+func (s *Server) comparisons(ctx context.Context, st *experimentStats, cq compareQuery) ([]experiment.Comparison, error) {
+	if cq.A == "" || len(cq.B) == 0 {
+		return nil, nil
+	}
+	return s.compare.get(ctx, compareKey(st.Exp.ID, cq), func(ctx context.Context) ([]experiment.Comparison, error) {
+		audits := evalAudits(st.Audits)
+		out := make([]experiment.Comparison, len(cq.B))
+		for i, b := range cq.B {
+			c, err := experiment.Compare(cq.A, b, audits, st.Realism, bootstrapResamples, experiment.Seed(st.Exp.ID, cq.A+"\x00"+b, "compare"))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = c
+		}
+		experiment.AdjustHolm(out)
+		return out, nil
+	})
+}
+
+// auditorNames maps auditor ids to names.
+func auditorNames(st *experimentStats) map[string]string {
+	m := make(map[string]string, len(st.Auditors))
+	for _, a := range st.Auditors {
+		m[a.Auditor.ID] = a.Auditor.Name
+	}
+	return m
+}
+
+// presets are the paper's comparisons the experiment allows.
+func presets(st *experimentStats) []experiment.Preset {
+	runs := make([]experiment.RunInfo, len(st.Runs))
+	for i, r := range st.Runs {
+		runs[i] = experiment.RunInfo{ID: r.ID, Name: r.Name, Reward: r.Reward, BaseModel: r.BaseModel,
+			CalibrationFraction: r.CalibrationFraction, MultiTarget: r.MultiTarget}
+		if r.RefreshSteps != nil {
+			runs[i].RefreshSteps = *r.RefreshSteps
+		}
+	}
+	auds := make([]experiment.AuditorInfo, len(st.Auditors))
+	for i, a := range st.Auditors {
+		au := a.Auditor
+		auds[i] = experiment.AuditorInfo{ID: au.ID, Name: au.Name, Run: au.Run, Baseline: au.Kind == "baseline"}
+		if au.Epoch != nil {
+			auds[i].Epoch = *au.Epoch
+		}
+		if au.Step != nil {
+			auds[i].Step = *au.Step
+		}
+	}
+	return experiment.Presets(runs, auds)
+}
+
+func (s *Server) showCompare(c echo.Context) error {
+	ctx := c.Request().Context()
+	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	if err != nil {
+		return err
+	}
+	cq, err := parseCompareQuery(c.QueryParams(), st)
+	if err != nil {
+		return err
+	}
+	cs, err := s.comparisons(ctx, st, cq)
+	if err != nil {
+		return err
+	}
+	names := auditorNames(st)
+	vm := views.CompareView{Exp: st.Exp, Query: cq.values(), A: cq.A, B: cq.B, Resamples: bootstrapResamples}
+	for _, a := range st.Auditors {
+		vm.Auditors = append(vm.Auditors, views.Option{Value: a.Auditor.ID, Label: a.Auditor.Name})
+	}
+	for _, cmp := range cs {
+		blk := views.CompareBlock{A: cmp.A, AName: names[cmp.A], B: cmp.B, BName: names[cmp.B]}
+		for _, d := range cmp.Diffs {
+			blk.Rows = append(blk.Rows, views.CompareRow{Dim: d.Dimension, Title: dimensionTitles[d.Dimension],
+				Value: d.Value, Lo: d.Lo, Hi: d.Hi, P: d.P, PHolm: d.PHolm, NA: d.NA, NB: d.NB, Pairs: d.Pairs, Method: d.Method})
+		}
+		for _, b := range cmp.Behaviors {
+			blk.Behaviors = append(blk.Behaviors, views.BehaviorRow{Behavior: b.Behavior, Pairs: b.Pairs,
+				Value: b.Value, Lo: b.Lo, Hi: b.Hi, P: b.P, Share: b.Share})
+		}
+		vm.Blocks = append(vm.Blocks, blk)
+	}
+	for _, p := range presets(st) {
+		vm.Presets = append(vm.Presets, views.PresetLink{Kind: p.Kind, Title: p.Title, URL: views.CompareURL(st.Exp.ID, p.A, p.B)})
+	}
+	return render(c, http.StatusOK, views.ComparePage(vm))
+}
+
+// compareCSV serves the page's differences:
+// a,b,dimension,diff,lo,hi,p,p_holm,n_a,n_b,pairs,method.
+func (s *Server) compareCSV(c echo.Context) error {
+	ctx := c.Request().Context()
+	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	if err != nil {
+		return err
+	}
+	cq, err := parseCompareQuery(c.QueryParams(), st)
+	if err != nil {
+		return err
+	}
+	if cq.A == "" || len(cq.B) == 0 {
+		return badRequestf("a and b: give the auditor A and one or more auditors B")
+	}
+	cs, err := s.comparisons(ctx, st, cq)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	w := newCSVWriter(&buf)
+	w.Write([]string{"a", "b", "dimension", "diff", "lo", "hi", "p", "p_holm", "n_a", "n_b", "pairs", "method"})
+	for _, cmp := range cs {
+		for _, d := range cmp.Diffs {
+			w.Write([]string{cmp.A, cmp.B, d.Dimension, csvFloat(d.Value), csvFloat(d.Lo), csvFloat(d.Hi), csvFloat(d.P), csvFloat(d.PHolm),
+				strconv.Itoa(d.NA), strconv.Itoa(d.NB), strconv.Itoa(d.Pairs), d.Method})
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return csvBlob(c, st.Exp.ID+"-compare.csv", buf.Bytes())
+}
+
+// compareFigure draws the differences as a forest plot, one row per
+// comparison and dimension, coloured by B.
+func (s *Server) compareFigure(c echo.Context, ext string) error {
+	ctx := c.Request().Context()
+	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	if err != nil {
+		return err
+	}
+	cq, err := parseCompareQuery(c.QueryParams(), st)
+	if err != nil {
+		return err
+	}
+	cs, err := s.comparisons(ctx, st, cq)
+	if err != nil {
+		return err
+	}
+	names := auditorNames(st)
+	var items []figures.Interval
+	for _, cmp := range cs {
+		for _, d := range cmp.Diffs {
+			if math.IsNaN(d.Value) {
+				continue
+			}
+			label := dimensionTitles[d.Dimension]
+			if len(cs) > 1 {
+				label += " · vs " + names[cmp.B]
+			}
+			items = append(items, figures.Interval{Label: label, Value: d.Value, Lo: d.Lo, Hi: d.Hi})
+		}
+	}
+	title := "A − B (95% CI)"
+	if cq.A != "" {
+		title = fmt.Sprintf("%s − %s (95%% CI)", names[cq.A], strings.Join(mapNames(cq.B, names), ", "))
+	}
+	p, err := figures.ForestPlot(title, "difference (points, 0–100 scale)", items)
+	if err != nil {
+		return err
+	}
+	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(len(items)), ext, st.Exp.ID+"-compare")
+}
+
+func mapNames(ids []string, names map[string]string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = names[id]
+	}
+	return out
+}
