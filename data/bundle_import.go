@@ -84,6 +84,27 @@ func hashBundle(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// hashFiles hashes the named files under root (relative paths) as
+// hashBundle hashes a folder: in name order, each name then its content.
+func hashFiles(root string, rels []string) (string, error) {
+	sorted := slices.Clone(rels)
+	slices.Sort(sorted)
+	h := sha256.New()
+	for _, rel := range sorted {
+		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
+		f, err := os.Open(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
 // bundleErr prefixes a bundle error's position with the bundle path.
 func bundleErr(root string, err error) error {
 	var be *bundle.Error

@@ -32,6 +32,22 @@ type bundleLoad struct {
 	dimCount  map[string]int // judge dimension -> audits that carry it
 	nScores   int64
 	validEval map[string]bool
+
+	// app is set when the load appends to an existing experiment
+	// (AppendLogs) rather than creating it.
+	app *appendState
+}
+
+// appendState is what an append knows of the experiment it extends.
+type appendState struct {
+	base     int64           // the experiment's full import
+	firstOrd int             // the ord of the first new audit
+	existing map[string]bool // the candidate audit ids already there
+	logOrd   map[string]int32
+	logHead  map[string]string // a log's newest stored header, to skip an unchanged one
+	nextLog  int32
+	added    int // new audits
+	headers  int // new or changed log headers
 }
 
 func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash string, opts ImportOptions) (ImportResult, error) {
@@ -126,6 +142,9 @@ func (l *bundleLoad) behaviors(exp *bundle.Experiment) error {
 	l.counts["behaviors"] = int64(len(exp.Behaviors))
 	return l.section("behaviors", func(a *appender) error {
 		for i, b := range exp.Behaviors {
+			if l.app != nil && l.split[b.ID] != "" {
+				continue // declared by the experiment already
+			}
 			if err := checkBehavior(i, b, l.split); err != nil {
 				return err
 			}
@@ -193,6 +212,9 @@ func checkAuditor(p bundle.Pos, a *bundle.Auditor, auditors, runs map[string]boo
 func (l *bundleLoad) loadAuditors() error {
 	err := l.section("auditors", func(w *appender) error {
 		return l.src.Auditors(func(p bundle.Pos, a *bundle.Auditor) error {
+			if l.app != nil && l.auditors[a.ID] {
+				return nil // in the experiment already
+			}
 			if err := checkAuditor(p, a, l.auditors, l.runs); err != nil {
 				return err
 			}
@@ -241,6 +263,9 @@ func (l *bundleLoad) checkAudit(p bundle.Pos, a *bundle.Audit) error {
 // bundle's transcript_path.
 func (l *bundleLoad) auditItem(p bundle.Pos, a *bundle.Audit, raw json.RawMessage) (auditItem, error) {
 	it := auditItem{pos: p, a: a, ord: len(l.audits)}
+	if l.app != nil {
+		it.ord = l.app.firstOrd + l.app.added
+	}
 	switch {
 	case raw != nil && a.TranscriptPath != "", a.Transcript != nil && a.TranscriptPath != "":
 		return it, fieldErr(p, "transcript_path", "give either transcript or transcript_path, not both")
@@ -303,10 +328,16 @@ func (l *bundleLoad) loadAudits() error {
 		return l.ctx.Err()
 	}
 	err = l.src.Audits(func(p bundle.Pos, a *bundle.Audit, raw json.RawMessage) error {
+		if l.app != nil && l.app.existing[a.ID] {
+			return nil // imported before: an append only adds
+		}
 		if err := l.checkAudit(p, a); err != nil {
 			return err
 		}
 		l.audits[a.ID] = true
+		if l.app != nil {
+			defer func() { l.app.added++ }()
+		}
 		it, err := l.auditItem(p, a, raw)
 		if err != nil {
 			return err
@@ -406,11 +437,34 @@ func (l *bundleLoad) inspectLogs() error {
 				results = string(lg.Results)
 			}
 			n++
-			return w.row(l.id, int32(n), lg.Log, lg.Task, lg.Model, lg.Status, lg.Created, int32(lg.Samples), total, results)
+			ord := int32(n)
+			if l.app != nil {
+				if l.app.logHead[lg.Log] == logHeadKey(lg) {
+					return nil // unchanged
+				}
+				l.app.headers++
+				// A log seen before keeps its place; its newest header row
+				// is the one read (InspectLogs).
+				var ok bool
+				if ord, ok = l.app.logOrd[lg.Log]; !ok {
+					ord = l.app.nextLog
+					l.app.nextLog++
+				}
+			}
+			return w.row(l.id, ord, lg.Log, lg.Task, lg.Model, lg.Status, lg.Created, int32(lg.Samples), total, results)
 		})
 	})
 	l.counts["inspect_logs"] = int64(n)
 	return err
+}
+
+// logHeadKey identifies a log header's content, to tell a changed one.
+func logHeadKey(lg *bundle.InspectLog) string {
+	total := "-"
+	if lg.Total != nil {
+		total = fmt.Sprint(*lg.Total)
+	}
+	return fmt.Sprint(lg.Task, "\x00", lg.Model, "\x00", lg.Status, "\x00", lg.Samples, "\x00", total, "\x00", string(lg.Results))
 }
 
 // dimensions writes the judge dimensions and how many audits carry each,

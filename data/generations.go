@@ -50,9 +50,10 @@ func incompleteSQL(table string) string {
 	return ` FROM ` + table + ` WHERE ` + col + ` IS NULL OR ` + col + ` NOT IN (SELECT id FROM live_imports)`
 }
 
-// liveImportsCTE defines live_imports: the newest complete generation of
-// each name.
-const liveImportsCTE = `WITH live_imports AS (SELECT max(id) AS id FROM imports GROUP BY name, ` + familySQL + `) `
+// liveImportsCTE defines live_imports: the newest complete full import of
+// each name, and the appends that extend it (imports.base).
+const liveImportsCTE = `WITH heads AS (SELECT max(id) AS id FROM imports WHERE base IS NULL GROUP BY name, ` + familySQL + `), ` +
+	`live_imports AS (SELECT id FROM heads UNION ALL SELECT i.id FROM imports i JOIN heads h ON i.base = h.id) `
 
 // collectGenerations deletes the rows of incomplete and superseded
 // generations and the imports rows of superseded ones, in one transaction.

@@ -58,6 +58,15 @@ type ImportOptions struct {
 	// Texts, for an AnnotatedPairs file, merges prompts and responses from a
 	// base dataset by a metadata key (see TextsMerge).
 	Texts *TextsMerge
+	// Files, for a folder of Petri transcripts and Inspect logs, imports
+	// only these files (paths relative to the folder) instead of every log
+	// under it: serve --watch leaves out bundles and datasets in the same
+	// folder, and files it could not read.
+	Files []string
+	// PrefixLogs starts every Inspect sample's audit id with its log's path,
+	// even when the import holds one log, so that the ids do not depend on
+	// how many logs a watched folder held when they were imported.
+	PrefixLogs bool
 	// DeferScores leaves the long audit_scores table to BuildPendingScores,
 	// which the built-in demo runs once the server is up: it is a second of
 	// start-up. Until then score filters read each audit's scores JSON.
@@ -145,7 +154,7 @@ func (tx *importTx) claim(kind, name, hash string, replace bool) error {
 	var oldHash string
 	var oldID int64
 	err := tx.conn.QueryRowContext(tx.ctx,
-		`SELECT id, hash FROM imports WHERE name = ? AND kind IN (SELECT unnest(?::VARCHAR[])) ORDER BY id DESC LIMIT 1`,
+		`SELECT id, hash FROM imports WHERE name = ? AND base IS NULL AND kind IN (SELECT unnest(?::VARCHAR[])) ORDER BY id DESC LIMIT 1`,
 		name, familyOf(kind)).Scan(&oldID, &oldHash)
 	switch {
 	case errors.Is(err, errNoRows):
@@ -153,7 +162,12 @@ func (tx *importTx) claim(kind, name, hash string, replace bool) error {
 	case err != nil:
 		return fmt.Errorf("check existing %s: %w", name, err)
 	}
-	if oldHash == hash {
+	var appends int
+	if err := tx.conn.QueryRowContext(tx.ctx, `SELECT count(*) FROM imports WHERE base = ?`, oldID).Scan(&appends); err != nil {
+		return fmt.Errorf("check existing %s: %w", name, err)
+	}
+	// Appends make the content differ from the base's hash.
+	if oldHash == hash && appends == 0 {
 		return errUnchanged
 	}
 	if !replace {
@@ -164,7 +178,20 @@ func (tx *importTx) claim(kind, name, hash string, replace bool) error {
 		return fmt.Errorf("%w: %s %q was imported before with different content; use --replace to replace it", ErrExists, what, name)
 	}
 	tx.superseded = append(tx.superseded, oldID)
-	return nil
+	// Its appends go with it.
+	rows, err := tx.conn.QueryContext(tx.ctx, `SELECT id FROM imports WHERE base = ?`, oldID)
+	if err != nil {
+		return fmt.Errorf("check existing %s: %w", name, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		tx.superseded = append(tx.superseded, id)
+	}
+	return rows.Err()
 }
 
 func isExperimentKind(kind string) bool {
@@ -198,7 +225,8 @@ func (tx *importTx) record(r *ImportResult) (int64, error) {
 func (s *Store) alreadyImported(ctx context.Context, kind, name, hash string) (ImportResult, bool, error) {
 	var r ImportResult
 	err := s.db.QueryRowContext(ctx,
-		`SELECT kind, name, source FROM imports WHERE hash = ? AND kind IN (SELECT unnest(?::VARCHAR[])) AND (? = '' OR name = ?) ORDER BY id DESC LIMIT 1`,
+		`SELECT kind, name, source FROM imports i WHERE hash = ? AND base IS NULL AND kind IN (SELECT unnest(?::VARCHAR[])) AND (? = '' OR name = ?)
+			AND NOT EXISTS (SELECT 1 FROM imports x WHERE x.base = i.id) ORDER BY id DESC LIMIT 1`,
 		hash, familyOf(kind), name, name).Scan(&r.Kind, &r.Name, &r.Source)
 	if errors.Is(err, errNoRows) {
 		return r, false, nil

@@ -32,6 +32,27 @@ type killCase struct {
 	input   string
 	as      string // --name, and --replace when the base holds that name
 	replace bool
+	append  bool // AppendLogs of every file of input to the experiment as (serve --watch)
+}
+
+// runKillCase runs the import of c on s, in the child and for the
+// reference alike.
+func runKillCase(s *Store, c killCase) error {
+	ctx := context.Background()
+	if c.append {
+		entries, err := os.ReadDir(c.input)
+		if err != nil {
+			return err
+		}
+		var rels []string
+		for _, e := range entries {
+			rels = append(rels, e.Name())
+		}
+		_, err = s.AppendLogs(ctx, c.as, c.input, rels, ImportOptions{PrefixLogs: true})
+		return err
+	}
+	_, err := s.Import(ctx, c.input, ImportOptions{Name: c.as, Replace: c.replace})
+	return err
 }
 
 // TestKillAnyPoint kills (SIGKILL) imports of every supported kind at many
@@ -86,6 +107,7 @@ func TestKillAnyPoint(t *testing.T) {
 		{fixture(t, "annotated-pairs", "icai-example-v2-models.json"), ImportOptions{}},
 		{"testdata/bundle-small", ImportOptions{}},
 		{apSmall, ImportOptions{Name: "big"}},
+		{"testdata/petri", ImportOptions{Name: "watched", PrefixLogs: true}},
 	} {
 		if _, err := s.Import(ctx, in.path, in.opts); err != nil {
 			t.Fatal(err)
@@ -103,6 +125,7 @@ func TestKillAnyPoint(t *testing.T) {
 		{name: "bundle --replace", input: bundleDir, as: "small", replace: true},
 		{name: "petri", input: petriDir},
 		{name: "inspect", input: fixture(t, "inspect", "docent-sample.eval")},
+		{name: "append (serve --watch)", input: petriDir, as: "watched", append: true},
 	}
 	survived := 0
 	for _, c := range cases {
@@ -141,7 +164,7 @@ func TestKillAnyPoint(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := s.Import(ctx, c.input, ImportOptions{Name: c.as, Replace: c.replace}); err != nil {
+				if err := runKillCase(s, c); err != nil {
 					t.Fatalf("kill %d (%s): import again: %v", i, how, err)
 				}
 				again := contentState(t, s)
@@ -171,7 +194,7 @@ func killReference(t *testing.T, base string, c killCase) (before, after map[str
 	defer s.Close()
 	before = contentState(t, s)
 	t0 := time.Now()
-	if _, err := s.Import(ctx, c.input, ImportOptions{Name: c.as, Replace: c.replace}); err != nil {
+	if err := runKillCase(s, c); err != nil {
 		t.Fatal(err)
 	}
 	took = time.Since(t0)
@@ -235,6 +258,9 @@ func killChild(t *testing.T, db string, c killCase, when func(start time.Time) (
 	if c.replace {
 		cmd.Env = append(cmd.Env, "AUDITSCOPE_KILLANY_REPLACE=1")
 	}
+	if c.append {
+		cmd.Env = append(cmd.Env, "AUDITSCOPE_KILLANY_APPEND=1")
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
@@ -275,9 +301,9 @@ func killAnyChild(t *testing.T, db string) {
 		t.Fatal(err)
 	}
 	fmt.Println("start")
-	if _, err := s.Import(context.Background(), os.Getenv(killAnyInputEnv), ImportOptions{
-		Name: os.Getenv(killAnyNameEnv), Replace: os.Getenv("AUDITSCOPE_KILLANY_REPLACE") != "",
-	}); err != nil {
+	c := killCase{input: os.Getenv(killAnyInputEnv), as: os.Getenv(killAnyNameEnv),
+		replace: os.Getenv("AUDITSCOPE_KILLANY_REPLACE") != "", append: os.Getenv("AUDITSCOPE_KILLANY_APPEND") != ""}
+	if err := runKillCase(s, c); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {

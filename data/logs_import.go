@@ -53,7 +53,13 @@ func (s *Store) importLogs(ctx context.Context, path string, opts ImportOptions)
 	if opts.Eval != "" && !isEval(opts.Eval) {
 		return ImportResult{}, fmt.Errorf("--eval %q: want one of %s", opts.Eval, strings.Join(bundle.Evals, ", "))
 	}
-	hash, err := hashBundle(path)
+	var hash string
+	var err error
+	if opts.Files != nil {
+		hash, err = hashFiles(path, opts.Files)
+	} else {
+		hash, err = hashBundle(path)
+	}
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}
@@ -112,6 +118,7 @@ type logSource struct {
 	exp      bundle.Experiment
 	auditors []string
 	notes    []string
+	ids      []string // every audit id, in file order
 }
 
 func (s *logSource) Name() string                           { return s.root }
@@ -142,6 +149,7 @@ func (s *logSource) Auditors(fn func(bundle.Pos, *bundle.Auditor) error) error {
 // logIndex is what the first pass over the files collects.
 type logIndex struct {
 	ids                     map[string]string // audit id -> where it came from
+	order                   []string          // the ids in file order
 	auditors                map[string]bool
 	behaviors               map[string]bool
 	behaviorList            []string
@@ -153,6 +161,7 @@ func (x *logIndex) claim(id, where, file string) error {
 		return &InputError{File: file, Offset: -1, Msg: fmt.Sprintf("audit id %q is used twice: by %s and by %s", id, prev, where)}
 	}
 	x.ids[id] = where
+	x.order = append(x.order, id)
 	return nil
 }
 
@@ -174,7 +183,14 @@ func (x *logIndex) addBehavior(b string) {
 // ids (which must be unique), auditor models, behaviors and, for Inspect
 // logs, which scorers are judge dimensions.
 func newLogSource(ctx context.Context, root string, opts ImportOptions) (*logSource, error) {
-	files, skipped, err := listLogs(root)
+	var files []*logFile
+	var skipped []string
+	var err error
+	if opts.Files != nil {
+		files, skipped, err = namedLogs(root, opts.Files)
+	} else {
+		files, skipped, err = listLogs(root)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +211,7 @@ func newLogSource(ctx context.Context, root string, opts ImportOptions) (*logSou
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if f.kind == KindInspect && x.inspect > 1 {
+		if f.kind == KindInspect && (x.inspect > 1 || opts.PrefixLogs) {
 			f.prefix = Slugify(f.rel) + "--"
 		}
 		if f.kind == KindPetri {
@@ -208,6 +224,7 @@ func newLogSource(ctx context.Context, root string, opts ImportOptions) (*logSou
 		}
 	}
 	s.describe(x, skipped)
+	s.ids = x.order
 	return s, nil
 }
 
@@ -458,6 +475,24 @@ func listLogs(root string) (files []*logFile, skipped []string, err error) {
 		return nil, nil, fmt.Errorf("import %s: %w", root, err)
 	}
 	return files, skipped, nil
+}
+
+// namedLogs are the given files under root (relative paths), each a Petri
+// transcript or an Inspect log.
+func namedLogs(root string, rels []string) ([]*logFile, []string, error) {
+	files := make([]*logFile, 0, len(rels))
+	for _, rel := range rels {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		kind, err := logKind(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if kind == "" {
+			return nil, nil, &InputError{File: p, Offset: -1, Msg: "not a Petri transcript (metadata and events) or an Inspect log (eval, samples)"}
+		}
+		files = append(files, &logFile{path: p, rel: filepath.ToSlash(rel), kind: kind})
+	}
+	return files, nil, nil
 }
 
 // detectLogFolder tells whether a folder holds Inspect logs (KindInspect,
@@ -884,7 +919,9 @@ func (s *logSource) inspectAudit(f *logFile, h *inspect.Header, auditor string, 
 // tags and metadata.
 func inspectLabels(f *logFile, h *inspect.Header, smp *inspect.Sample, tags []string) map[string]string {
 	labels := map[string]string{"task": h.Eval.Task, "sample": smp.ID, "epoch": strconv.Itoa(smp.Epoch), "source": f.rel}
-	if h.Status != "" && h.Status != "success" {
+	// A running log's status is its header's, which changes as it finishes
+	// (the scorer table shows it); a sample's labels stay as imported.
+	if h.Status != "" && h.Status != "success" && h.Status != inspect.StatusStarted {
 		labels["status"] = h.Status
 	}
 	if smp.Error != "" {

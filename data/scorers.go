@@ -16,8 +16,10 @@ type InspectLog = model.InspectLog
 // InspectLogs returns the headers of an experiment's Inspect logs, in the
 // order the import read them; none for an experiment of other sources.
 func (s *Store) InspectLogs(ctx context.Context, exp string) ([]InspectLog, error) {
+	// A log appended to while being written has a header row per change:
+	// the newest is the log's.
 	rows, err := s.db.QueryContext(ctx, `SELECT log, task, model, status, created, samples, total_samples, results
-		FROM inspect_logs WHERE experiment = ? ORDER BY ord`, exp)
+		FROM inspect_logs WHERE experiment = ? QUALIFY row_number() OVER (PARTITION BY log ORDER BY gen DESC) = 1 ORDER BY ord`, exp)
 	if err != nil {
 		return nil, fmt.Errorf("data: inspect logs: %w", err)
 	}

@@ -65,6 +65,9 @@ type Store struct {
 		orig  string // the limit before any import
 	}
 
+	ver      versions   // see versions.go
+	appendMu sync.Mutex // AppendLogs one at a time
+
 	mu            sync.RWMutex
 	transcripts   map[string]func(auditID string) ([]byte, error) // experiment -> in-memory transcript source
 	pendingScores map[string]bool                                 // experiments whose audit_scores is not built yet
@@ -113,6 +116,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	}
 	db := sql.OpenDB(connector)
 	s := &Store{db: db, connector: connector, readOnly: opts.ReadOnly, path: opts.Path, userLimit: opts.MemoryLimit != ""}
+	s.ver.at = time.Now().UTC()
 	if opts.Path != "" {
 		// Spill next to the database, not in the working directory. Set
 		// once, not per connection: DuckDB refuses to move the directory
@@ -265,6 +269,7 @@ type importTx struct {
 // committed, it marks the generation complete.
 type importMarker struct {
 	kind, name, source, hash string
+	base                     *int64        // the full import an append extends
 	result                   *ImportResult // for Rows, known only at the end
 	detail                   string
 	at                       time.Time
@@ -307,6 +312,10 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 	if err := fn(tx); err != nil {
 		return err
 	}
+	// Readers (View) wait from the commit until the generation is marked and
+	// what it replaces is gone.
+	s.ver.view.Lock()
+	defer s.ver.view.Unlock()
 	if _, cerr := conn.ExecContext(ctx, "COMMIT"); cerr != nil {
 		conn.ExecContext(context.Background(), "ROLLBACK")
 		return fmt.Errorf("data: import: %w: %w", errCommit, cerr)
@@ -315,13 +324,14 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 	if tx.marker == nil {
 		return nil
 	}
+	defer s.landed(tx.marker.name)
 	// From here on the rows are committed but not yet visible as an import:
 	// a kill leaves them to the next Open to remove. The context is not the
 	// import's: a cancel now would only leave work for the next Open.
 	bg := context.WithoutCancel(ctx)
 	m := tx.marker
-	if _, err := conn.ExecContext(bg, `INSERT INTO imports (id, kind, name, source, hash, rows, detail, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		tx.gen, m.kind, m.name, m.source, m.hash, m.result.Rows, m.detail, m.at); err != nil {
+	if _, err := conn.ExecContext(bg, `INSERT INTO imports (id, kind, name, source, hash, rows, detail, imported_at, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		tx.gen, m.kind, m.name, m.source, m.hash, m.result.Rows, m.detail, m.at, m.base); err != nil {
 		if derr := s.dropGenerations(bg, []int64{tx.gen}); derr != nil {
 			err = errors.Join(err, fmt.Errorf("its rows are removed when the database is next opened: %w", derr))
 		}

@@ -121,4 +121,38 @@
       }
     }
   }
+
+  // Live pages (serve --watch) follow the data: every 2.5 s they ask
+  // /api/generation for the data's version and, when it has changed, fetch
+  // the page again and put its content in place of the old (no reload).
+  // A hidden tab does not ask.
+  (function followData() {
+    var body = document.body;
+    if (!body || !body.hasAttribute("data-live") || !window.fetch) { return; }
+    var version = body.getAttribute("data-version");
+    var busy = false;
+    function refresh(next) {
+      return fetch(window.location.href, { cache: "no-store" }).then(function (r) {
+        if (!r.ok) { throw new Error(r.status); }
+        return r.text();
+      }).then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var main = doc.querySelector("main");
+        if (main) { document.querySelector("main").replaceWith(main); }
+        var foot = doc.querySelector("[data-testid=freshness]"), old = document.querySelector("[data-testid=freshness]");
+        if (foot && old) { old.replaceWith(foot); }
+        version = doc.body.getAttribute("data-version") || next;
+        body.setAttribute("data-version", version);
+      });
+    }
+    setInterval(function () {
+      if (busy || document.hidden) { return; }
+      busy = true;
+      fetch("/api/generation", { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (g) {
+        var next = String(g.version);
+        if (next === version) { return; }
+        return refresh(next);
+      }).catch(function () {}).then(function () { busy = false; });
+    }, 2500);
+  })();
 })();

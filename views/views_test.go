@@ -45,7 +45,8 @@ func TestHomeEscapes(t *testing.T) {
 		Datasets:    []model.DatasetSummary{{ID: "d", Name: `<script>alert(1)</script>`, Comparisons: 3}},
 		Experiments: []model.ExperimentSummary{{ID: "e", Name: `"><img src=x onerror=alert(2)>`, Audits: 2}},
 	}
-	if err := Home(s).Render(context.Background(), &buf); err != nil {
+	// A watched file named like markup is escaped too.
+	if err := Home(s, []WatchProblem{{File: "<script>alert(3)</script>.json", Msg: "<img src=x>"}}).Render(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

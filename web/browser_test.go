@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -16,6 +17,13 @@ import (
 // test is skipped without Chromium, except in CI, where it must run.
 func browser(t *testing.T) (context.Context, string) {
 	t.Helper()
+	return browserOn(t, func() http.Handler { return mustDemo(t).Handler() })
+}
+
+// browserOn is browser against the handler h makes (called only once
+// Chromium is known to be there).
+func browserOn(t *testing.T, h func() http.Handler) (context.Context, string) {
+	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
 		if path, err = exec.LookPath("chromium-browser"); err != nil {
@@ -25,7 +33,7 @@ func browser(t *testing.T) (context.Context, string) {
 			t.Skip("Chromium not installed")
 		}
 	}
-	srv := httptest.NewServer(mustDemo(t).Handler())
+	srv := httptest.NewServer(h())
 	t.Cleanup(srv.Close)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"net/http"
+	"strconv"
 	"sync"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -32,6 +33,10 @@ type responseCache struct {
 	// waiting, when set (by tests), is called as a request starts waiting
 	// for the leader of its URL.
 	waiting func(key string)
+	// version is the data's version: responses are kept per version, so
+	// after an import lands no page of the old data is served. Requests
+	// read it inside the store's View (see Server.consistent).
+	version func() int64
 }
 
 type cachedResponse struct {
@@ -107,6 +112,14 @@ func (r *recorder) Write(b []byte) (int, error) {
 // so a streamed response is flushed through the recorder.
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
+// key is the cache key of a URL: the URL with the data's version.
+func (rc *responseCache) key(uri string) string {
+	if rc.version == nil {
+		return uri
+	}
+	return strconv.FormatInt(rc.version(), 10) + " " + uri
+}
+
 // middleware serves repeated GETs from the cache, makes concurrent misses of
 // one URL share a computation, and records fresh 200s.
 func (rc *responseCache) middleware(next echo.HandlerFunc) echo.HandlerFunc {
@@ -115,7 +128,7 @@ func (rc *responseCache) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		if req.Method != http.MethodGet {
 			return next(c)
 		}
-		key := req.URL.RequestURI()
+		key := rc.key(req.URL.RequestURI())
 		rc.mu.Lock()
 		if hit, ok := rc.lru.Get(key); ok {
 			rc.mu.Unlock()

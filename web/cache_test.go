@@ -22,11 +22,11 @@ func TestResponseCache(t *testing.T) {
 	if a.Body != b.Body || b.Header.Get("Content-Security-Policy") == "" {
 		t.Error("the cached response differs from the first")
 	}
-	if _, ok := s.cache.lru.Get("/experiments/small/rwr"); !ok {
+	if _, ok := s.cache.lru.Get(s.cache.key("/experiments/small/rwr")); !ok {
 		t.Error("the page was not cached")
 	}
 	mustGet(t, s, "/experiments/nope", http.StatusNotFound, "text/html")
-	if _, ok := s.cache.lru.Get("/experiments/nope"); ok {
+	if _, ok := s.cache.lru.Get(s.cache.key("/experiments/nope")); ok {
 		t.Error("a 404 was cached")
 	}
 	c := mustGet(t, s, "/experiments/small/rwr.csv", http.StatusOK, "text/csv")
@@ -92,7 +92,7 @@ func TestResponseCacheSingleFlight(t *testing.T) {
 	if n := calls.Load(); n != 1 {
 		t.Errorf("the handler ran %d times, want 1", n)
 	}
-	if _, ok := rc.lru.Get("/slow?x=1"); !ok {
+	if _, ok := rc.lru.Get(rc.key("/slow?x=1")); !ok {
 		t.Error("the response was not cached")
 	}
 	if len(rc.inflight) != 0 {
@@ -164,10 +164,10 @@ func TestResponseCacheByteBound(t *testing.T) {
 	if rc.lru.Len() != 10 || rc.bytes != 10_000 {
 		t.Errorf("%d entries, %d bytes; want the 10 most recent, 10000 bytes", rc.lru.Len(), rc.bytes)
 	}
-	if _, ok := rc.lru.Get("/slow?i=19"); !ok {
+	if _, ok := rc.lru.Get(rc.key("/slow?i=19")); !ok {
 		t.Error("the most recent entry was evicted")
 	}
-	if _, ok := rc.lru.Get("/slow?i=9"); ok {
+	if _, ok := rc.lru.Get(rc.key("/slow?i=9")); ok {
 		t.Error("an old entry was kept")
 	}
 }

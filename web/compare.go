@@ -84,7 +84,8 @@ func (s *Server) comparisons(ctx context.Context, st *experimentStats, cq compar
 	if cq.A == "" || len(cq.B) == 0 {
 		return nil, nil
 	}
-	return s.compare.get(ctx, compareKey(st.Exp.ID, cq), func(ctx context.Context) ([]experiment.Comparison, error) {
+	key := compareKey(st.Exp.ID, cq) + "@" + strconv.FormatInt(s.store.NameVersion(st.Exp.ID), 10)
+	return s.compare.get(ctx, key, func(ctx context.Context) ([]experiment.Comparison, error) {
 		audits := evalAudits(st.Audits)
 		out := make([]experiment.Comparison, len(cq.B))
 		for i, b := range cq.B {

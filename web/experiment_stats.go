@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"runtime"
+	"strconv"
 	"sync"
 
 	"github.com/auditscope/auditscope/analysis"
@@ -68,7 +69,10 @@ func newStatsCache() statsCache {
 }
 
 func (c statsCache) get(ctx context.Context, store *data.Store, exp string) (*experimentStats, error) {
-	return c.m.get(ctx, exp, func(ctx context.Context) (*experimentStats, error) {
+	// Keyed by the experiment's version: an import that changes it (serve
+	// --watch) gets new statistics; other experiments keep theirs.
+	key := exp + "@" + strconv.FormatInt(store.NameVersion(exp), 10)
+	return c.m.get(ctx, key, func(ctx context.Context) (*experimentStats, error) {
 		return computeExperimentStats(ctx, store, exp)
 	})
 }

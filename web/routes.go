@@ -13,6 +13,9 @@ func (s *Server) routes(e *echo.Echo) {
 	e.Use(limitQuery)
 	e.Use(unescapeParams)
 	e.Use(noNUL)
+	// The data's state is fixed before the response cache looks, so a
+	// cached page is one of the data as it is now.
+	e.Use(s.consistent)
 	if s.cache != nil {
 		e.Use(s.cache.middleware)
 	}
@@ -24,6 +27,7 @@ func (s *Server) routes(e *echo.Echo) {
 	heavy := s.heavy.middleware
 
 	e.GET("/", s.showHome)
+	e.GET("/api/generation", s.generation)
 
 	// AnnotatedPairs explorer.
 	e.GET("/pairs/:dataset/table.csv", s.pairsTableCSV, heavy)

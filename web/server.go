@@ -14,6 +14,7 @@ import (
 
 	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/views"
 	"github.com/labstack/echo/v4"
 )
 
@@ -22,6 +23,12 @@ type Config struct {
 	// NoResponseCache turns off the cache of whole responses, so that
 	// benchmarks measure the work behind a page rather than a cache hit.
 	NoResponseCache bool
+	// Problems, when set (serve --watch), lists the files of the watched
+	// folders that could not be imported, for the home page.
+	Problems func() []views.WatchProblem
+	// ProblemsVersion counts the changes to Problems: cached pages are
+	// kept per data version and per this.
+	ProblemsVersion func() int64
 }
 
 // Server holds the dependencies of every handler.
@@ -44,6 +51,7 @@ func New(store *data.Store, logger *slog.Logger, cfg Config) *Server {
 		compare: newMemo[string, []experiment.Comparison](compareCacheSize)}
 	if !cfg.NoResponseCache {
 		s.cache = newResponseCache()
+		s.cache.version = s.version
 	}
 	e := echo.New()
 	e.HideBanner = true
@@ -52,6 +60,17 @@ func New(store *data.Store, logger *slog.Logger, cfg Config) *Server {
 	s.echo = e
 	s.routes(e)
 	return s
+}
+
+// version is what the pages show changes by: the data's version, and with
+// --watch the changes to the watched folders' problems (the home page
+// lists them).
+func (s *Server) version() int64 {
+	v := s.store.Version()
+	if s.cfg.ProblemsVersion != nil {
+		v = v<<20 + s.cfg.ProblemsVersion()
+	}
+	return v
 }
 
 // Handler returns the HTTP handler.

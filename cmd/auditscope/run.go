@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,8 @@ import (
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/watch"
+	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/web"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -129,7 +132,7 @@ func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", "Usage: auditscope serve [--db FILE] [--addr HOST:PORT] [--read-only] [PATH...]\n\nServes the dashboard. With no --db and no PATH it serves the built-in demo\n(synthetic data) from an in-memory database.\n", stdout, stderr)
+	fs := newFlags("serve", "Usage: auditscope serve [--db FILE] [--addr HOST:PORT] [--read-only] [--watch DIR]... [--poll DURATION] [PATH...]\n\nServes the dashboard. With no --db, no --watch and no PATH it serves the\nbuilt-in demo (synthetic data) from an in-memory database.\n\nWith --watch it imports every supported file under DIR, then follows it:\nnew and grown transcripts and logs are appended, changed bundles and\nAnnotatedPairs files imported again, and open pages pick the changes up\n(docs/WATCH.md).\n", stdout, stderr)
 	dbPath := fs.String("db", "", "DuckDB database `file` (created if missing); empty: in-memory")
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on; the default is reachable only from this machine")
 	readOnly := fs.Bool("read-only", false, "open the database read-only (nothing can be imported or changed)")
@@ -138,6 +141,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	replace := fs.Bool("replace", false, "replace an existing dataset or experiment of the same name")
 	eval, behavior := logFlags(fs)
 	maxValue := maxValueFlag(fs)
+	var watchDirs []string
+	fs.Func("watch", "import every supported file under `DIR` and follow it while serving (repeatable)", func(v string) error {
+		// interleave parses the flags again after each PATH: keep one of each.
+		if !slices.Contains(watchDirs, v) {
+			watchDirs = append(watchDirs, v)
+		}
+		return nil
+	})
+	poll := fs.Duration("poll", 0, "with --watch: scan the folders every `DURATION` (e.g. 2s) instead of waiting for change notifications, for network filesystems")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -145,6 +157,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// With --watch, --read-only keeps the dashboard from writing (it has
+	// no writing routes) while the watched folders are still imported: the
+	// database opens read-write for them.
+	openReadOnly := *readOnly && len(watchDirs) == 0
 	if *readOnly && len(paths) > 0 {
 		return usageError{"--read-only cannot import PATHs; import them first with auditscope import"}
 	}
@@ -153,12 +169,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	start := time.Now()
-	store, err := data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: *readOnly, MemoryLimit: *memLimit})
+	store, err := data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: openReadOnly, MemoryLimit: *memLimit})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if *dbPath == "" && len(paths) == 0 {
+	if *dbPath == "" && len(paths) == 0 && len(watchDirs) == 0 {
 		results, err := demo.Load(ctx, store)
 		if err != nil {
 			return fmt.Errorf("load demo: %w", err)
@@ -181,7 +197,26 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout, r.String())
 		}
 	}
-	srv := web.New(store, logger, web.Config{})
+	cfg := web.Config{}
+	if len(watchDirs) > 0 {
+		w, err := watch.New(store, logger, watchDirs, watch.Options{Poll: *poll, Import: data.ImportOptions{MaxValue: int64(*maxValue)}})
+		if err != nil {
+			return err
+		}
+		if err := w.Start(ctx); err != nil {
+			return err
+		}
+		cfg.Problems = func() []views.WatchProblem {
+			var out []views.WatchProblem
+			for _, p := range w.Problems() {
+				out = append(out, views.WatchProblem{File: p.File, Msg: p.Msg})
+			}
+			return out
+		}
+		cfg.ProblemsVersion = w.ProblemsVersion
+		fmt.Fprintf(stdout, "auditscope: watching %s\n", strings.Join(watchDirs, ", "))
+	}
+	srv := web.New(store, logger, cfg)
 	ln, err := net.Listen("tcp", *addr)
 	if err == nil {
 		go srv.Warm(ctx)

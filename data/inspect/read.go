@@ -24,6 +24,9 @@ import (
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
 
+// StatusStarted is the status of a log still being written.
+const StatusStarted = "started"
+
 // Members of a .eval zip.
 const (
 	memberHeader  = "header.json"
@@ -145,6 +148,11 @@ func openEval(path string, max int64) (*Log, error) {
 	if err := petri.Decode(b, &l.Header); err != nil {
 		f.Close()
 		return nil, l.decodeErr(name, "", -1, err)
+	}
+	if name == memberStart && l.Header.Status == "" {
+		// Inspect writes header.json when the eval ends: until then the log
+		// is running (Inspect's own status for it is "started").
+		l.Header.Status = StatusStarted
 	}
 	seen := map[string]bool{}
 	for name := range l.members {

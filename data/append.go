@@ -1,0 +1,160 @@
+package data
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/auditscope/auditscope/data/bundle"
+)
+
+// errNothingNew aborts an append that would add nothing.
+var errNothingNew = errors.New("nothing new")
+
+// AppendLogs adds Petri transcripts and Inspect logs (paths relative to
+// root) to the experiment name, which a log import made: the audits whose
+// ids are not in the experiment yet, new auditors and behaviors, and the
+// header of each Inspect log that changed (a log still being written gains
+// samples and, at the end, its results). Audits already there are left as
+// they are, whatever the file says now: a transcript that changed needs a
+// full import (serve --watch makes one).
+//
+// Only the named files are read, so the cost follows them, not the
+// experiment. The append is one generation of its own that extends the
+// experiment's (imports.base): it lands whole or not at all, like any
+// import. Unchanged is set when there was nothing to add.
+func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string, opts ImportOptions) (ImportResult, error) {
+	// Two appends at once would each find an audit missing and both add it.
+	s.appendMu.Lock()
+	defer s.appendMu.Unlock()
+	var base int64
+	var format string
+	err := s.db.QueryRowContext(ctx, `SELECT import_id, format FROM experiments WHERE id = ?`, name).Scan(&base, &format)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ImportResult{}, fmt.Errorf("experiment %q: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("data: append: %w", err)
+	}
+	if format != KindPetri && format != KindInspect {
+		return ImportResult{}, fmt.Errorf("data: append: experiment %q was imported from a %s, not from logs", name, format)
+	}
+	opts.Name, opts.Files, opts.Replace = name, rels, false
+	hash, err := hashFiles(root, rels)
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("append to %s: %w", name, err)
+	}
+	src, err := newLogSource(ctx, root, opts)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	var res ImportResult
+	err = s.inImport(ctx, func(tx *importTx) error {
+		res, err = appendLogs(ctx, tx, src, name, base, hash, opts)
+		return err
+	})
+	if errors.Is(err, errNothingNew) {
+		return ImportResult{Kind: src.Kind(), Name: name, Source: root, Hash: hash, Unchanged: true}, nil
+	}
+	return res, err
+}
+
+func appendLogs(ctx context.Context, tx *importTx, src *logSource, exp string, base int64, hash string, opts ImportOptions) (ImportResult, error) {
+	app := &appendState{base: base, existing: map[string]bool{}, logOrd: map[string]int32{}, logHead: map[string]string{}}
+	l := &bundleLoad{ctx: ctx, tx: tx, src: src, opts: opts, id: exp, counts: map[string]int64{},
+		split: map[string]string{}, runs: map[string]bool{}, auditors: map[string]bool{}, audits: map[string]bool{},
+		dimCount: map[string]int{}, validEval: map[string]bool{}, app: app}
+	for _, e := range bundle.Evals {
+		l.validEval[e] = true
+	}
+	q := func(query string, scan func(*sql.Rows) error, args ...any) error {
+		rows, err := tx.conn.QueryContext(ctx, query, args...)
+		if err != nil {
+			return fmt.Errorf("data: append: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	err := errors.Join(
+		q(`SELECT id, split FROM behaviors WHERE experiment = ?`, func(r *sql.Rows) error {
+			var id, sp string
+			err := r.Scan(&id, &sp)
+			l.split[id] = sp
+			return err
+		}, exp),
+		q(`SELECT id FROM auditors WHERE experiment = ?`, func(r *sql.Rows) error {
+			var id string
+			err := r.Scan(&id)
+			l.auditors[id] = true
+			return err
+		}, exp),
+		// Only the ids these files hold are looked up.
+		q(`SELECT id FROM audits WHERE experiment = ? AND id IN (SELECT unnest(?::VARCHAR[]))`, func(r *sql.Rows) error {
+			var id string
+			err := r.Scan(&id)
+			app.existing[id] = true
+			return err
+		}, exp, src.ids),
+		q(`SELECT coalesce(max(ord), -1) + 1 FROM audits WHERE experiment = ?`, func(r *sql.Rows) error {
+			return r.Scan(&app.firstOrd)
+		}, exp),
+		q(`SELECT log, ord, task, model, status, samples, total_samples, results FROM inspect_logs WHERE experiment = ?
+			QUALIFY row_number() OVER (PARTITION BY log ORDER BY gen DESC) = 1`, func(r *sql.Rows) error {
+			var lg bundle.InspectLog
+			var ord int32
+			var total sql.NullInt64
+			var results sql.NullString
+			if err := r.Scan(&lg.Log, &ord, &lg.Task, &lg.Model, &lg.Status, &lg.Samples, &total, &results); err != nil {
+				return err
+			}
+			if total.Valid {
+				n := int(total.Int64)
+				lg.Total = &n
+			}
+			if results.Valid {
+				lg.Results = []byte(results.String)
+			}
+			app.logOrd[lg.Log], app.logHead[lg.Log] = ord, logHeadKey(&lg)
+			app.nextLog = max(app.nextLog, ord+1)
+			return nil
+		}, exp),
+	)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	exp0, err := src.Experiment()
+	if err != nil {
+		return ImportResult{}, err
+	}
+	for _, section := range []func() error{
+		func() error { return l.behaviors(&exp0) }, l.loadAuditors, l.loadAudits, l.dimensions, l.inspectLogs,
+	} {
+		if err := section(); err != nil {
+			return ImportResult{}, err
+		}
+	}
+	if app.added == 0 && app.headers == 0 {
+		return ImportResult{}, errNothingNew
+	}
+	kind := src.Kind()
+	r := ImportResult{Kind: kind, Name: exp, Source: src.Name(), Hash: hash, Counts: l.counts}
+	r.Counts["audits"] = int64(app.added)
+	if _, err := tx.record(&r); err != nil {
+		return r, err
+	}
+	tx.marker.base = &base
+	if kind == KindInspect {
+		// Once a folder holds an Inspect log its pages speak Inspect's terms.
+		if err := tx.exec(`UPDATE experiments SET format = ? WHERE id = ? AND format = ?`, KindInspect, exp, KindPetri); err != nil {
+			return r, fmt.Errorf("data: append: %w", err)
+		}
+	}
+	r.Rows = tx.rows
+	return r, nil
+}

@@ -1,0 +1,67 @@
+package data
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// While a server runs, imports (serve --watch) land under its readers. Two
+// things keep a page from mixing data:
+//
+//   - a request reads inside View, and an import's commit, its generation
+//     marker and the removal of what it replaces happen under the write side
+//     of the same lock, so no request sees rows that are committed but not
+//     yet marked, or an old generation beside its replacement;
+//   - every landed change bumps a version, globally and for the dataset or
+//     experiment it touched, so caches keyed by version never serve what
+//     the data no longer says.
+
+// versions counts the changes that landed.
+type versions struct {
+	view sync.RWMutex // readers share it; a landing import holds it alone
+
+	global atomic.Int64
+	mu     sync.Mutex
+	byName map[string]int64
+	at     time.Time
+}
+
+// View holds off landing imports until release is called: a request reads
+// one consistent state in between. Calls may nest across goroutines; an
+// import waits for every reader.
+func (s *Store) View() (release func()) {
+	s.ver.view.RLock()
+	return s.ver.view.RUnlock
+}
+
+// Version is the number of changes that landed since the store was opened.
+func (s *Store) Version() int64 { return s.ver.global.Load() }
+
+// NameVersion is the version of the last change to the dataset or
+// experiment name (0: none since the store was opened).
+func (s *Store) NameVersion(name string) int64 {
+	s.ver.mu.Lock()
+	defer s.ver.mu.Unlock()
+	return s.ver.byName[name]
+}
+
+// ChangedAt is when the last change landed (the store's opening when none
+// has).
+func (s *Store) ChangedAt() time.Time {
+	s.ver.mu.Lock()
+	defer s.ver.mu.Unlock()
+	return s.ver.at
+}
+
+// landed records a change to name.
+func (s *Store) landed(name string) {
+	v := s.ver.global.Add(1)
+	s.ver.mu.Lock()
+	defer s.ver.mu.Unlock()
+	if s.ver.byName == nil {
+		s.ver.byName = map[string]int64{}
+	}
+	s.ver.byName[name] = v
+	s.ver.at = time.Now().UTC()
+}

@@ -1,0 +1,608 @@
+// Package watch keeps a store in step with folders while a server runs
+// (auditscope serve --watch): it imports every supported file under them at
+// start, then notices new, grown and changed files and imports what
+// changed.
+//
+// What a watched folder holds:
+//
+//   - a bundle (the folder itself, or a subfolder, with experiment.json):
+//     any change re-imports it as a new generation of its experiment;
+//   - AnnotatedPairs .json and preference .csv files: each a dataset,
+//     re-imported as a new generation when it changes;
+//   - Petri transcripts and Inspect logs anywhere else under it: together
+//     one experiment named after the folder. A new transcript or log, or
+//     new samples of a log still being written, are appended to it
+//     (data.Store.AppendLogs reads only those files); a transcript that
+//     changed after it was imported makes the experiment be imported again.
+//
+// A file that cannot be read is a Problem, named on the home page and in
+// the log; the other files go on, and it is tried again when it changes.
+// Deleting a file removes nothing: what was imported stays.
+//
+// Changes are noticed through fsnotify; a file is read once it has been
+// quiet for Options.Settle. With Options.Poll (for network filesystems,
+// where change notifications do not arrive) every folder is scanned at
+// that interval instead.
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/fsnotify/fsnotify"
+)
+
+// Options control a Watcher.
+type Options struct {
+	// Poll, when positive, scans every folder at this interval instead of
+	// waiting for change notifications (network filesystems).
+	Poll time.Duration
+	// Settle is how long a file must be unchanged before it is read, so a
+	// file is not read while it is being written (default 300 ms).
+	Settle time.Duration
+	// Import holds the options every import takes (MaxValue).
+	Import data.ImportOptions
+}
+
+// Problem is a file that could not be imported.
+type Problem struct {
+	File, Msg string
+	At        time.Time
+}
+
+// Watcher watches folders and imports what changes under them.
+type Watcher struct {
+	store *data.Store
+	log   *slog.Logger
+	opts  Options
+	roots []*root
+
+	mu       sync.Mutex
+	problems map[string]Problem
+	changes  int64 // of problems
+
+	syncMu sync.Mutex // one sync at a time
+	done   chan struct{}
+}
+
+// root is one watched folder.
+type root struct {
+	dir  string
+	name string // the experiment its logs make up
+	// files are what was last seen of every file: logs, datasets and the
+	// files of bundles.
+	files map[string]fileState
+}
+
+type fileState struct {
+	size int64
+	mod  time.Time
+	ok   bool // imported as it is now (or skipped as not ours)
+	log  string
+	kind string
+}
+
+// New prepares a watcher of dirs; Start imports and begins watching.
+func New(store *data.Store, logger *slog.Logger, dirs []string, opts Options) (*Watcher, error) {
+	if opts.Settle <= 0 {
+		opts.Settle = 300 * time.Millisecond
+	}
+	w := &Watcher{store: store, log: logger, opts: opts, problems: map[string]Problem{}, done: make(chan struct{})}
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, err
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return nil, fmt.Errorf("watch: %w", err)
+		}
+		if !st.IsDir() {
+			return nil, fmt.Errorf("watch: %s is not a folder (watch the folder that holds it)", d)
+		}
+		if seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		name := data.Slugify(filepath.Base(abs))
+		if name == "" {
+			name = "logs"
+		}
+		w.roots = append(w.roots, &root{dir: abs, name: name, files: map[string]fileState{}})
+	}
+	return w, nil
+}
+
+// Problems lists the files that could not be imported, by path.
+func (w *Watcher) Problems() []Problem {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]Problem, 0, len(w.problems))
+	for _, p := range w.problems {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b Problem) int { return strings.Compare(a.File, b.File) })
+	return out
+}
+
+func (w *Watcher) setProblem(file string, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	// The errors name the file; the problem says it once.
+	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), file), ": ")
+	if p, ok := w.problems[file]; ok && p.Msg == msg {
+		return
+	}
+	w.problems[file] = Problem{File: file, Msg: msg, At: time.Now().UTC()}
+	w.changes++
+	w.log.Warn("watch: cannot import", "file", file, "err", msg)
+}
+
+func (w *Watcher) clearProblem(file string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.problems[file]; ok {
+		delete(w.problems, file)
+		w.changes++
+	}
+}
+
+// ProblemsVersion counts the changes to Problems, for caches of pages that
+// show them.
+func (w *Watcher) ProblemsVersion() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.changes
+}
+
+// Start imports everything under the folders (returning once it has), then
+// watches them until ctx ends.
+func (w *Watcher) Start(ctx context.Context) error {
+	// Files written just now are read once they settle (for a few rounds:
+	// a file written without pause is left to the watching that follows).
+	for range 20 {
+		again, err := w.sync(ctx)
+		if err != nil {
+			return err
+		}
+		if !again {
+			break
+		}
+		time.Sleep(w.opts.Settle)
+	}
+	if w.opts.Poll > 0 {
+		go w.pollLoop(ctx)
+		return nil
+	}
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		w.log.Warn("watch: change notifications unavailable, polling every 2s", "err", err)
+		w.opts.Poll = 2 * time.Second
+		go w.pollLoop(ctx)
+		return nil
+	}
+	for _, r := range w.roots {
+		if err := addTree(fw, r.dir); err != nil {
+			fw.Close()
+			return fmt.Errorf("watch %s: %w", r.dir, err)
+		}
+	}
+	go w.notifyLoop(ctx, fw)
+	return nil
+}
+
+// Done is closed when the watcher has stopped.
+func (w *Watcher) Done() <-chan struct{} { return w.done }
+
+// addTree watches dir and every folder under it but hidden ones.
+func addTree(fw *fsnotify.Watcher, dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if p != dir && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		return fw.Add(p)
+	})
+}
+
+func (w *Watcher) pollLoop(ctx context.Context) {
+	defer close(w.done)
+	t := time.NewTicker(w.opts.Poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if _, err := w.sync(ctx); err != nil && ctx.Err() == nil {
+				w.log.Error("watch: scan", "err", err)
+			}
+		}
+	}
+}
+
+// notifyLoop waits for change notifications and syncs the folders they
+// name once they have been quiet for Settle. No notification, no work.
+func (w *Watcher) notifyLoop(ctx context.Context, fw *fsnotify.Watcher) {
+	defer close(w.done)
+	defer fw.Close()
+	var timer *time.Timer
+	var fire <-chan time.Time
+	dirty := map[*root][]string{}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-fw.Events:
+			if !ok {
+				return
+			}
+			if ev.Has(fsnotify.Create) {
+				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+					addTree(fw, ev.Name)
+				}
+			}
+			if r := w.rootOf(ev.Name); r != nil && !slices.Contains(dirty[r], ev.Name) {
+				dirty[r] = append(dirty[r], ev.Name)
+			}
+			if timer == nil {
+				timer = time.NewTimer(w.opts.Settle)
+			} else {
+				timer.Reset(w.opts.Settle)
+			}
+			fire = timer.C
+		case err, ok := <-fw.Errors:
+			if !ok {
+				return
+			}
+			w.log.Warn("watch: notifications", "err", err)
+		case <-fire:
+			fire = nil
+			later := map[*root][]string{}
+			for r, paths := range dirty {
+				again, err := w.syncPaths(ctx, r, paths)
+				if err != nil && ctx.Err() == nil {
+					w.log.Error("watch: import", "dir", r.dir, "err", err)
+				}
+				if again {
+					later[r] = paths // still being written: look again
+				}
+			}
+			dirty = later
+			if len(dirty) > 0 {
+				timer.Reset(w.opts.Settle)
+				fire = timer.C
+			}
+		}
+	}
+}
+
+func (w *Watcher) rootOf(path string) *root {
+	for _, r := range w.roots {
+		if path == r.dir || strings.HasPrefix(path, r.dir+string(filepath.Separator)) {
+			return r
+		}
+	}
+	return nil
+}
+
+// Sync scans every folder and imports what changed since the last scan.
+func (w *Watcher) Sync(ctx context.Context) error {
+	_, err := w.sync(ctx)
+	return err
+}
+
+// sync is Sync, reporting whether a file was left because it is still
+// being written.
+func (w *Watcher) sync(ctx context.Context) (again bool, err error) {
+	for _, r := range w.roots {
+		a, err := w.syncPaths(ctx, r, nil)
+		if err != nil {
+			return again, err
+		}
+		again = again || a
+	}
+	return again, nil
+}
+
+// entry is one file found by a scan.
+type entry struct {
+	rel    string
+	path   string
+	size   int64
+	mod    time.Time
+	bundle string // the bundle folder it belongs to (relative), "" for none
+}
+
+// scan lists the files under r: hidden ones are left out.
+func (r *root) scan() ([]entry, error) {
+	var out []entry
+	bundles := map[string]bool{}
+	err := filepath.WalkDir(r.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p != r.dir && errors.Is(err, fs.ErrNotExist) {
+				return nil // gone while we looked
+			}
+			return err
+		}
+		if p != r.dir && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(r.dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if _, err := os.Stat(filepath.Join(p, "experiment.json")); err == nil {
+				bundles[rel] = true
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		out = append(out, entry{rel: rel, path: p, size: info.Size(), mod: info.ModTime()})
+		return nil
+	})
+	for i := range out {
+		for b := range bundles {
+			if b == "." || strings.HasPrefix(out[i].rel, b+"/") {
+				out[i].bundle = b
+			}
+		}
+	}
+	return out, err
+}
+
+// entries stats the given paths under r, without scanning the rest: a
+// folder among them is scanned whole (it may be new), a file in a bundle
+// names its bundle.
+func (r *root) entries(paths []string) ([]entry, error) {
+	var out []entry
+	seen := map[string]bool{}
+	for _, p := range paths {
+		rel, err := filepath.Rel(r.dir, p)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if hidden(rel) {
+			continue
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			continue // gone again
+		}
+		if info.IsDir() {
+			sub := &root{dir: p}
+			list, err := sub.scan()
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range list {
+				e.rel = filepath.ToSlash(filepath.Join(rel, e.rel))
+				e.bundle = r.bundleOf(e.rel)
+				if !seen[e.rel] {
+					seen[e.rel] = true
+					out = append(out, e)
+				}
+			}
+			continue
+		}
+		if !info.Mode().IsRegular() || seen[rel] {
+			continue
+		}
+		seen[rel] = true
+		out = append(out, entry{rel: rel, path: p, size: info.Size(), mod: info.ModTime(), bundle: r.bundleOf(rel)})
+	}
+	return out, nil
+}
+
+// bundleOf is the bundle folder (relative to r) holding rel, if any: the
+// nearest folder up from it, up to r itself, with an experiment.json.
+func (r *root) bundleOf(rel string) string {
+	for d := filepath.ToSlash(filepath.Dir(rel)); ; d = filepath.ToSlash(filepath.Dir(d)) {
+		if _, err := os.Stat(filepath.Join(r.dir, filepath.FromSlash(d), "experiment.json")); err == nil {
+			return d
+		}
+		if d == "." || d == "/" || d == "" {
+			return ""
+		}
+	}
+}
+
+// hidden reports whether a relative path has a part starting with ".".
+func hidden(rel string) bool {
+	for _, part := range strings.Split(rel, "/") {
+		if strings.HasPrefix(part, ".") && part != "." {
+			return true
+		}
+	}
+	return false
+}
+
+// syncPaths imports what changed under r: every file when paths is nil,
+// else those paths. It reports whether a file was left for later because
+// it is still being written.
+func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again bool, err error) {
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
+	var list []entry
+	if paths == nil {
+		list, err = r.scan()
+	} else {
+		list, err = r.entries(paths)
+	}
+	if err != nil {
+		return false, err
+	}
+	now := time.Now()
+	bundles := map[string]bool{}
+	var logs []entry
+	var kinds []string
+	rebuild := false
+	for _, e := range list {
+		st, seen := r.files[e.rel]
+		if seen && st.size == e.size && st.mod.Equal(e.mod) {
+			continue // as last seen: imported, or failed and waiting for a change
+		}
+		if now.Sub(e.mod) < w.opts.Settle {
+			again = true // still being written
+			continue
+		}
+		state := fileState{size: e.size, mod: e.mod}
+		if e.bundle != "" {
+			bundles[e.bundle] = true
+			r.files[e.rel] = state
+			continue
+		}
+		kind, err := data.DetectKind(e.path)
+		if err != nil {
+			w.setProblem(e.path, err)
+			r.files[e.rel] = state
+			continue
+		}
+		switch kind {
+		case data.KindAnnotatedPairs, data.KindPreferenceCSV:
+			opts := w.opts.Import
+			opts.Replace = true
+			if _, err := w.store.Import(ctx, e.path, opts); err != nil {
+				w.setProblem(e.path, err)
+			} else {
+				w.clearProblem(e.path)
+				state.ok = true
+				w.log.Info("watch: imported", "file", e.path)
+			}
+			r.files[e.rel] = state
+		case data.KindPetri, data.KindInspect:
+			if seen && st.ok && st.kind == data.KindPetri {
+				rebuild = true // an imported transcript changed
+			}
+			logs = append(logs, e)
+			kinds = append(kinds, kind)
+		default:
+			state.ok = true // not ours
+			r.files[e.rel] = state
+		}
+	}
+	for b := range bundles {
+		dir := filepath.Join(r.dir, filepath.FromSlash(b))
+		opts := w.opts.Import
+		opts.Replace = true
+		if _, err := w.store.Import(ctx, dir, opts); err != nil {
+			w.setProblem(dir, err)
+		} else {
+			w.clearProblem(dir)
+			w.log.Info("watch: imported", "bundle", dir)
+		}
+	}
+	if len(logs) > 0 {
+		if err := w.importLogs(ctx, r, logs, kinds, rebuild); err != nil {
+			return again, err
+		}
+	}
+	return again, nil
+}
+
+// importLogs brings new and changed transcripts and logs into r's
+// experiment: appended, or the whole experiment imported again when it
+// does not exist yet or a transcript it holds changed. A file that cannot
+// be read is set aside as a problem and the rest go ahead.
+func (w *Watcher) importLogs(ctx context.Context, r *root, batch []entry, kinds []string, rebuild bool) error {
+	_, err := w.store.Experiment(ctx, r.name)
+	exists := err == nil
+	if err != nil && !errors.Is(err, data.ErrNotFound) {
+		return err
+	}
+	var files []string // the whole set, for a full import
+	if !exists || rebuild {
+		inBatch := map[string]bool{}
+		for _, e := range batch {
+			inBatch[e.rel] = true
+		}
+		for rel, st := range r.files {
+			if st.ok && st.kind != "" && !inBatch[rel] {
+				files = append(files, rel)
+			}
+		}
+	}
+	left := slices.Clone(batch)
+	for len(left) > 0 {
+		rels := make([]string, len(left))
+		for i, e := range left {
+			rels[i] = e.rel
+		}
+		opts := w.opts.Import
+		opts.Name, opts.PrefixLogs = r.name, true
+		var err error
+		if exists && !rebuild {
+			_, err = w.store.AppendLogs(ctx, r.name, r.dir, rels, opts)
+		} else {
+			opts.Files, opts.Replace = append(slices.Clone(files), rels...), true
+			slices.Sort(opts.Files)
+			_, err = w.store.ImportPetri(ctx, r.dir, opts)
+		}
+		if err == nil {
+			for i, e := range left {
+				r.files[e.rel] = fileState{size: e.size, mod: e.mod, ok: true, kind: kindOf(batch, kinds, left[i])}
+				w.clearProblem(e.path)
+			}
+			w.log.Info("watch: imported", "experiment", r.name, "files", len(left))
+			return nil
+		}
+		if !data.IsInputError(err) {
+			return err
+		}
+		// Set aside the file the error names and try the rest.
+		var ie *data.InputError
+		errors.As(err, &ie)
+		bad := -1
+		for i, e := range left {
+			if ie.File == e.path || strings.HasPrefix(ie.File, e.path+":") {
+				bad = i
+			}
+		}
+		if bad < 0 {
+			for _, e := range left {
+				w.setProblem(e.path, err)
+				r.files[e.rel] = fileState{size: e.size, mod: e.mod}
+			}
+			return nil
+		}
+		e := left[bad]
+		w.setProblem(e.path, err)
+		r.files[e.rel] = fileState{size: e.size, mod: e.mod}
+		left = slices.Delete(left, bad, bad+1)
+	}
+	return nil
+}
+
+func kindOf(batch []entry, kinds []string, e entry) string {
+	for i, b := range batch {
+		if b.rel == e.rel {
+			return kinds[i]
+		}
+	}
+	return ""
+}

@@ -1,0 +1,331 @@
+package web
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/watch"
+	"github.com/auditscope/auditscope/views"
+)
+
+// watchServer serves an in-memory store that a watcher keeps in step with
+// dir (fsnotify, a short settle time).
+func watchServer(t testing.TB, dir string, opts watch.Options) (*Server, *watch.Watcher) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	store, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Settle == 0 {
+		opts.Settle = 50 * time.Millisecond
+	}
+	w, err := watch.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), []string{dir}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		<-w.Done()
+		store.Close()
+	})
+	problems := func() []views.WatchProblem {
+		var out []views.WatchProblem
+		for _, p := range w.Problems() {
+			out = append(out, views.WatchProblem{File: p.File, Msg: p.Msg})
+		}
+		return out
+	}
+	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{Problems: problems, ProblemsVersion: w.ProblemsVersion}), w
+}
+
+// eventually polls cond for up to 10 s.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// auditCount is how many audits the experiment's CSV lists over HTTP.
+func auditCount(t testing.TB, s *Server, exp string) int {
+	t.Helper()
+	r := get(t, s, "/audits.csv?exp="+exp)
+	if r.Code != http.StatusOK {
+		return -1
+	}
+	return len(csvRows(t, r.Body))
+}
+
+// streamingVersions builds the stages of an .eval being written from the
+// streaming fixture: the journal's start header with one sample, then
+// three, then all four with the final header.json.
+func streamingVersions(t testing.TB) [][]byte {
+	t.Helper()
+	zr, err := zip.OpenReader(filepath.Join(inspectFixtures(t), "log_streaming.eval"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	members := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		members[f.Name] = b
+	}
+	build := func(names ...string) []byte {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for _, n := range names {
+			w, _ := zw.Create(n)
+			w.Write(members[n])
+		}
+		zw.Close()
+		return buf.Bytes()
+	}
+	s := []string{"_journal/start.json", "samples/1_epoch_1.json"}
+	return [][]byte{
+		build(s...),
+		build(append(s, "samples/1_epoch_2.json", "samples/2_epoch_1.json")...),
+		build(append(s, "samples/1_epoch_2.json", "samples/2_epoch_1.json", "samples/2_epoch_2.json", "summaries.json", "reductions.json", "header.json")...),
+	}
+}
+
+// TestWatchFolder copies files into a watched folder one at a time and
+// checks, after each, what the dashboard serves over HTTP: transcripts
+// appended, an .eval written in stages (running, then complete), a bad file
+// named on the home page without holding up the others and retried when it
+// changes, a dataset imported and re-imported as a new generation, and
+// statistics kept for the experiments a change did not touch.
+func TestWatchFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lab")
+	os.Mkdir(dir, 0o755)
+	copyFile(t, filepath.Join("..", "data", "testdata", "petri", "legacy.json"), filepath.Join(dir, "legacy.json"))
+	s, _ := watchServer(t, dir, watch.Options{})
+	if n := auditCount(t, s, "lab"); n != 1 {
+		t.Fatalf("at start: %d audits, want 1", n)
+	}
+	v := s.store.Version()
+	copyFile(t, filepath.Join("..", "data", "testdata", "petri", "reset.json"), filepath.Join(dir, "reset.json"))
+	eventually(t, "the second transcript", func() bool { return auditCount(t, s, "lab") == 2 })
+	if s.store.Version() != v+1 {
+		t.Errorf("one append moved the version from %d to %d", v, s.store.Version())
+	}
+	// An .eval written in stages: its finished samples, and a running log.
+	evalPath := filepath.Join(dir, "runs", "pop.eval")
+	os.Mkdir(filepath.Dir(evalPath), 0o755)
+	stages := streamingVersions(t)
+	want := []int{3, 5, 6}
+	for i, b := range stages {
+		if err := os.WriteFile(evalPath, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "stage "+string(rune('1'+i))+" of the .eval", func() bool { return auditCount(t, s, "lab") == want[i] })
+		page := mustGet(t, s, "/experiments/lab", http.StatusOK, "text/html").Body
+		running := strings.Contains(page, `data-testid="running"`)
+		if running != (i < 2) {
+			t.Errorf("stage %d: running shown = %v", i+1, running)
+		}
+		if i == 2 {
+			contains(t, "complete log", page, "0.750 ± 0.250")
+		}
+	}
+	// A bad file: named on the home page; the others go on.
+	bad := filepath.Join(dir, "broken.json")
+	os.WriteFile(bad, []byte(`{"metadata": {"transcript_id": "x"`), 0o644)
+	eventually(t, "the problem on the home page", func() bool {
+		return strings.Contains(get(t, s, "/").Body, "broken.json")
+	})
+	copyFile(t, filepath.Join("..", "data", "testdata", "petri", "rollback.json"), filepath.Join(dir, "rollback.json"))
+	eventually(t, "the transcript after the bad file", func() bool { return auditCount(t, s, "lab") == 7 })
+	// Fixed, it is tried again and the problem goes.
+	b, _ := os.ReadFile(filepath.Join("..", "data", "testdata", "petri", "legacy.json"))
+	fixed := strings.Replace(string(b), "petri-legacy-01", "petri-legacy-02", 1)
+	os.WriteFile(bad, []byte(fixed), 0o644)
+	eventually(t, "the fixed file", func() bool { return auditCount(t, s, "lab") == 8 })
+	if strings.Contains(get(t, s, "/").Body, `data-testid="watch-problems"`) {
+		t.Error("the problem is still shown after the file was fixed")
+	}
+	// A dataset: imported, then re-imported when it changes; the
+	// experiment's statistics stay cached (its version does not move).
+	get(t, s, "/experiments/lab")
+	labVersion := s.store.NameVersion("lab")
+	ap := filepath.Join(dir, "prefs.json")
+	src, _ := os.ReadFile(filepath.Join("..", "data", "demo", "fixtures", "icai-example-v2-models.json"))
+	os.WriteFile(ap, src, 0o644)
+	var ds string
+	eventually(t, "the dataset", func() bool {
+		sum, err := s.store.Summary(context.Background())
+		if err == nil && len(sum.Datasets) == 1 {
+			ds = sum.Datasets[0].ID
+			return true
+		}
+		return false
+	})
+	var doc map[string]any
+	json.Unmarshal(src, &doc)
+	doc["description"] = "changed"
+	changed, _ := json.Marshal(doc)
+	before, _ := s.store.PairsDataset(context.Background(), ds)
+	os.WriteFile(ap, changed, 0o644)
+	eventually(t, "the dataset's new generation", func() bool {
+		after, err := s.store.PairsDataset(context.Background(), ds)
+		return err == nil && after.ImportID != before.ImportID
+	})
+	if s.store.NameVersion("lab") != labVersion {
+		t.Error("a dataset's change moved the experiment's version")
+	}
+	if n := auditCount(t, s, "lab"); n != 8 {
+		t.Errorf("after everything: %d audits, want 8 (nothing lost)", n)
+	}
+	// The poll endpoint answers the version.
+	var g struct{ Version int64 }
+	json.Unmarshal([]byte(mustGet(t, s, "/api/generation", http.StatusOK, "application/json").Body), &g)
+	if g.Version != s.version() {
+		t.Errorf("/api/generation says %d, server %d", g.Version, s.version())
+	}
+}
+
+// TestWatchPoll: with --poll the folder is scanned at the interval.
+func TestWatchPoll(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := watchServer(t, dir, watch.Options{Poll: 100 * time.Millisecond})
+	copyFile(t, filepath.Join("..", "data", "testdata", "petri", "legacy.json"), filepath.Join(dir, "a.json"))
+	name := data.Slugify(filepath.Base(dir))
+	eventually(t, "the polled transcript", func() bool { return auditCount(t, s, name) == 1 })
+}
+
+func copyFile(t testing.TB, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Written beside and renamed into place, as tools that write logs do,
+	// so the watcher never reads half a copy.
+	tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp")
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWatchReadersSeeWholeStates: while transcripts are appended one by
+// one, every audit list served is of one state: the count it prints is the
+// number of rows it lists (the count and the rows are two queries, which
+// an append landing between them would tell apart).
+func TestWatchReadersSeeWholeStates(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lab")
+	os.Mkdir(dir, 0o755)
+	src, _ := os.ReadFile(filepath.Join("..", "data", "testdata", "petri", "legacy.json"))
+	// The appends read from a folder the watcher does not watch: this test
+	// appends, not the watcher.
+	srcDir := t.TempDir()
+	write := func(d string, i int) {
+		body := strings.Replace(string(src), "petri-legacy-01", fmt.Sprintf("t-%03d", i), 1)
+		os.WriteFile(filepath.Join(d, fmt.Sprintf("t-%03d.json", i)), []byte(body), 0o644)
+	}
+	write(dir, 0)
+	s, _ := watchServer(t, dir, watch.Options{Settle: time.Millisecond})
+	uncached := New(s.store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{NoResponseCache: true})
+	const n = 40
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 1; i < n; i++ {
+			write(srcDir, i)
+			if _, err := s.store.AppendLogs(context.Background(), "lab", srcDir, []string{fmt.Sprintf("t-%03d.json", i)}, data.ImportOptions{PrefixLogs: true}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	countRe := regexp.MustCompile(`of (\d+) audits`)
+	checked := 0
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		body := get(t, uncached, "/audits?exp=lab&per=200").Body
+		m := countRe.FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("no count on the page")
+		}
+		if rows := strings.Count(body, `data-testid="audit-link"`); strconv.Itoa(rows) != m[1] {
+			t.Fatalf("the page says %s audits and lists %d", m[1], rows)
+		}
+		checked++
+	}
+	if got := auditCount(t, s, "lab"); got != n {
+		t.Errorf("%d audits at the end, want %d", got, n)
+	}
+	t.Logf("%d pages checked during %d appends", checked, n-1)
+}
+
+// TestWatchBundle: a bundle in a watched folder is an experiment of its
+// own, imported again as a new generation when one of its files changes;
+// its transcripts are not taken for the folder's logs.
+func TestWatchBundle(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lab")
+	os.MkdirAll(filepath.Join(dir, "small"), 0o755)
+	src := filepath.Join("..", "data", "testdata", "bundle-small")
+	filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		os.MkdirAll(filepath.Join(dir, "small", filepath.Dir(rel)), 0o755)
+		copyFile(t, p, filepath.Join(dir, "small", rel))
+		return nil
+	})
+	s, _ := watchServer(t, dir, watch.Options{})
+	n := auditCount(t, s, "small")
+	if n <= 0 {
+		t.Fatalf("the bundle's experiment: %d audits", n)
+	}
+	if got := auditCount(t, s, "lab"); got > 0 {
+		t.Errorf("the bundle's transcripts were taken for the folder's logs (%d audits in lab)", got)
+	}
+	exp := filepath.Join(dir, "small", "experiment.json")
+	b, _ := os.ReadFile(exp)
+	var doc map[string]any
+	json.Unmarshal(b, &doc)
+	doc["description"] = "changed while watched"
+	out, _ := json.Marshal(doc)
+	v := s.store.NameVersion("small")
+	os.WriteFile(exp, out, 0o644)
+	eventually(t, "the bundle's new generation", func() bool { return s.store.NameVersion("small") != v })
+	contains(t, "new description", mustGet(t, s, "/experiments/small", http.StatusOK, "text/html").Body, "changed while watched")
+	if got := auditCount(t, s, "small"); got != n {
+		t.Errorf("after the re-import: %d audits, want %d", got, n)
+	}
+}
