@@ -61,7 +61,7 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 }
 
 func appendLogs(ctx context.Context, tx *importTx, src *logSource, exp string, base int64, hash string, opts ImportOptions) (ImportResult, error) {
-	app := &appendState{base: base, existing: map[string]bool{}, logOrd: map[string]int32{}, logHead: map[string]string{}}
+	app := &appendState{base: base, existing: map[string]bool{}, source: map[string]string{}, logOrd: map[string]int32{}, logHead: map[string]string{}}
 	l := &bundleLoad{ctx: ctx, tx: tx, src: src, opts: opts, id: exp, counts: map[string]int64{},
 		split: map[string]string{}, runs: map[string]bool{}, auditors: map[string]bool{}, audits: map[string]bool{},
 		dimCount: map[string]int{}, validEval: map[string]bool{}, app: app}
@@ -95,10 +95,11 @@ func appendLogs(ctx context.Context, tx *importTx, src *logSource, exp string, b
 			return err
 		}, exp),
 		// Only the ids these files hold are looked up.
-		q(`SELECT id FROM audits WHERE experiment = ? AND id IN (SELECT unnest(?::VARCHAR[]))`, func(r *sql.Rows) error {
-			var id string
-			err := r.Scan(&id)
+		q(`SELECT id, coalesce(labels->>'$.source', '') FROM audits WHERE experiment = ? AND id IN (SELECT unnest(?::VARCHAR[]))`, func(r *sql.Rows) error {
+			var id, source string
+			err := r.Scan(&id, &source)
 			app.existing[id] = true
+			app.source[id] = source
 			return err
 		}, exp, src.ids),
 		q(`SELECT coalesce(max(ord), -1) + 1 FROM audits WHERE experiment = ?`, func(r *sql.Rows) error {

@@ -40,9 +40,10 @@ type bundleLoad struct {
 
 // appendState is what an append knows of the experiment it extends.
 type appendState struct {
-	base     int64           // the experiment's full import
-	firstOrd int             // the ord of the first new audit
-	existing map[string]bool // the candidate audit ids already there
+	base     int64             // the experiment's full import
+	firstOrd int               // the ord of the first new audit
+	existing map[string]bool   // the candidate audit ids already there
+	source   map[string]string // and the file each came from
 	logOrd   map[string]int32
 	logHead  map[string]string // a log's newest stored header, to skip an unchanged one
 	nextLog  int32
@@ -329,7 +330,12 @@ func (l *bundleLoad) loadAudits() error {
 	}
 	err = l.src.Audits(func(p bundle.Pos, a *bundle.Audit, raw json.RawMessage) error {
 		if l.app != nil && l.app.existing[a.ID] {
-			return nil // imported before: an append only adds
+			// Imported before from this file: an append only adds. The
+			// same id from another file is a clash a full import refuses too.
+			if src := a.Labels["source"]; src != "" && l.app.source[a.ID] != "" && src != l.app.source[a.ID] {
+				return &InputError{File: p.File, Offset: -1, Msg: fmt.Sprintf("audit id %q is used twice: by %s and by %s", a.ID, l.app.source[a.ID], src)}
+			}
+			return nil
 		}
 		if err := l.checkAudit(p, a); err != nil {
 			return err

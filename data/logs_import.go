@@ -63,6 +63,11 @@ func (s *Store) importLogs(ctx context.Context, path string, opts ImportOptions)
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}
+	if opts.PrefixLogs {
+		// Prefixed ids are other content than the same files imported
+		// without (auditscope import of a folder of one log).
+		hash = hashBytes([]byte(hash + "\x00prefix-logs"))
+	}
 	if opts.Eval != "" || opts.Behavior != "" {
 		// The flags change what is imported: the same files with other
 		// flags are other content.

@@ -25,8 +25,9 @@ var (
 
 // lowMemoryImport runs fn with DuckDB's memory limit lowered to mib MiB,
 // when the store is a file and the user set no limit of their own. The
-// limit is the database's, not the connection's: imports run before serving
-// (auditscope serve imports its PATHs first), so no query shares it.
+// limit is the database's, not the connection's, so it is lowered only
+// before serving starts (see Serving): auditscope serve imports its PATHs
+// first, and serve --watch's later imports run at the server's limit.
 // Overlapping imports share one lowering, at the largest limit any of them
 // asked for, that ends with the last of them.
 func (s *Store) lowMemoryImport(ctx context.Context, mib int64, fn func() error) (err error) {
@@ -118,7 +119,14 @@ func isOutOfMemory(err error) bool {
 }
 
 // lowersMemory reports whether imports run under a lowered memory limit.
-func (s *Store) lowersMemory() bool { return s.path != "" && !s.userLimit && !s.readOnly }
+func (s *Store) lowersMemory() bool {
+	return s.path != "" && !s.userLimit && !s.readOnly && !s.serving.Load()
+}
+
+// Serving tells the store that queries now run beside imports (serve
+// --watch imports while it serves): from here on an import no longer
+// lowers the database's memory limit, which every query shares.
+func (s *Store) Serving() { s.serving.Store(true) }
 
 // The allocator's settings are the process's, shared by every store in it:
 // the first streaming import changes them and the last one to finish puts

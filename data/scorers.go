@@ -47,13 +47,21 @@ func (s *Store) InspectLogs(ctx context.Context, exp string) ([]InspectLog, erro
 }
 
 // ScorerValues aggregates each scorer's values per Inspect log of an
-// experiment: count, mean, sample standard deviation, whether all are 0 or
-// 1, and how many value_to_float could not read. DuckDB does the sums, so
+// experiment, over samples (epochs reduced to their mean): count, mean,
+// sample standard deviation, whether all are 0 or 1, and how many values
+// value_to_float could not read. DuckDB does the sums, so
 // a million samples cost one scan and a few rows.
 func (s *Store) ScorerValues(ctx context.Context, exp string) ([]model.ScorerValues, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT log, scorer, key, count(*), avg(num), stddev_samp(num),
-			bool_and(num = 0 OR num = 1), count(*) FILTER (WHERE NOT converted)
-		FROM sample_scores WHERE experiment = ? GROUP BY log, scorer, key ORDER BY log, scorer, key`, exp)
+	// Epochs of a sample are reduced to their mean first, as Inspect's
+	// default reducer does before its metrics: n counts samples, and the
+	// stderr and intervals are over samples. The sample is the audit's seed
+	// (the sample id, with the log's prefix).
+	rows, err := s.db.QueryContext(ctx, `WITH per AS (
+			SELECT s.log, s.scorer, s.key, a.seed, avg(s.num) AS v, count(*) FILTER (WHERE NOT s.converted) AS unconverted
+			FROM sample_scores s JOIN audits a ON a.experiment = s.experiment AND a.id = s.audit
+			WHERE s.experiment = ? GROUP BY s.log, s.scorer, s.key, a.seed)
+		SELECT log, scorer, key, count(*), avg(v), stddev_samp(v), bool_and(v = 0 OR v = 1), sum(unconverted)::BIGINT
+		FROM per GROUP BY log, scorer, key ORDER BY log, scorer, key`, exp)
 	if err != nil {
 		return nil, fmt.Errorf("data: scorer values: %w", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -67,6 +68,7 @@ type Store struct {
 
 	ver      versions   // see versions.go
 	appendMu sync.Mutex // AppendLogs one at a time
+	serving  atomic.Bool
 
 	mu            sync.RWMutex
 	transcripts   map[string]func(auditID string) ([]byte, error) // experiment -> in-memory transcript source

@@ -28,8 +28,9 @@ type versions struct {
 }
 
 // View holds off landing imports until release is called: a request reads
-// one consistent state in between. Calls may nest across goroutines; an
-// import waits for every reader.
+// one consistent state in between. An import waits for every reader, and
+// readers that come while it waits wait for it (sync.RWMutex), so a reader
+// must not take View again while it holds it.
 func (s *Store) View() (release func()) {
 	s.ver.view.RLock()
 	return s.ver.view.RUnlock

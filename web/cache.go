@@ -10,10 +10,11 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// responseCache keeps recent successful GET responses by URL. The store
-// never changes under a running server (imports happen before serving, and
-// DuckDB's file lock keeps other writers out), so a response stays right for
-// the life of the process; the cache only saves the work of recomputing it.
+// responseCache keeps recent successful GET responses by URL and data
+// version: an import that lands while the server runs (serve --watch) moves
+// the version, so no response of the old data is served after it; DuckDB's
+// file lock keeps writers outside the process away. The cache only saves
+// the work of recomputing a response.
 // It is bounded in entries, in bytes per entry and in bytes in all: under
 // load, every distinct URL of a figure or CSV would otherwise be kept, up to
 // cacheEntries × cacheMaxEntry (2 GiB).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/auditscope/auditscope/analysis"
@@ -38,9 +39,9 @@ type auditorScores struct {
 	N       map[string]int
 }
 
-// experimentStats is everything computed once per experiment. Imports never
-// change an experiment under a running server (a replace gets a new
-// database handle), so it is cached for the process.
+// experimentStats is everything computed once per version of an
+// experiment: cached until an import changes the experiment (serve
+// --watch), which moves its version (statsCache.get).
 type experimentStats struct {
 	Exp      data.Experiment
 	Runs     []data.Run
@@ -73,6 +74,9 @@ func (c statsCache) get(ctx context.Context, store *data.Store, exp string) (*ex
 	// --watch) gets new statistics; other experiments keep theirs.
 	key := exp + "@" + strconv.FormatInt(store.NameVersion(exp), 10)
 	return c.m.get(ctx, key, func(ctx context.Context) (*experimentStats, error) {
+		// The experiment's older versions go: a running eval's appends
+		// would otherwise fill the cache with them.
+		c.m.removeFunc(func(k string) bool { return strings.HasPrefix(k, exp+"@") && k != key })
 		return computeExperimentStats(ctx, store, exp)
 	})
 }

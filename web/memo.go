@@ -11,8 +11,9 @@ import (
 
 // memo remembers the results of an expensive load by key, for the caches
 // behind the pages (statistics per experiment, vote matrices per dataset).
-// The store never changes under a running server, so a value stays right
-// until it is evicted; the LRU bound keeps memory in check.
+// Callers key their values by the data's version (serve --watch changes
+// the store while it serves), so a value stays right for its key until it
+// is evicted; the LRU bound keeps memory in check.
 //
 // Each key loads at most once at a time (single flight): callers that ask
 // for a key while it loads wait for that load instead of starting their

@@ -329,3 +329,38 @@ func TestWatchBundle(t *testing.T) {
 		t.Errorf("after the re-import: %d audits, want %d", got, n)
 	}
 }
+
+// TestWatchKeepsWhatWasImported: an imported transcript rewritten broken
+// while a new one arrives is set aside without losing its audits (the new
+// one is appended); a transcript reusing another file's audit id is a
+// problem, not silently dropped; files an import does not read (a README)
+// are left alone.
+func TestWatchKeepsWhatWasImported(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lab")
+	os.Mkdir(dir, 0o755)
+	petri := filepath.Join("..", "data", "testdata", "petri")
+	copyFile(t, filepath.Join(petri, "legacy.json"), filepath.Join(dir, "legacy.json"))
+	copyFile(t, filepath.Join(petri, "reset.json"), filepath.Join(dir, "reset.json"))
+	s, _ := watchServer(t, dir, watch.Options{})
+	if n := auditCount(t, s, "lab"); n != 2 {
+		t.Fatalf("at start: %d audits", n)
+	}
+	os.WriteFile(filepath.Join(dir, "reset.json"), []byte(`{"metadata": {"transcript_id": "petri-reset-01"`), 0o644)
+	copyFile(t, filepath.Join(petri, "rollback.json"), filepath.Join(dir, "rollback.json"))
+	eventually(t, "the new transcript", func() bool { return auditCount(t, s, "lab") == 3 })
+	eventually(t, "the broken file on the home page", func() bool { return strings.Contains(get(t, s, "/").Body, "reset.json") })
+	if n := auditCount(t, s, "lab"); n != 3 {
+		t.Errorf("%d audits: the broken file's audits were lost", n)
+	}
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# notes\n"), 0o644)
+	copyFile(t, filepath.Join(petri, "legacy.json"), filepath.Join(dir, "legacy-copy.json"))
+	eventually(t, "the clash on the home page", func() bool { return strings.Contains(get(t, s, "/").Body, "legacy-copy.json") })
+	home := get(t, s, "/").Body
+	contains(t, "clash", home, "used twice")
+	if strings.Contains(home, "README.md") {
+		t.Error("a README is listed as a problem")
+	}
+	if n := auditCount(t, s, "lab"); n != 3 {
+		t.Errorf("%d audits after the clash, want 3", n)
+	}
+}

@@ -16,7 +16,8 @@ import (
 )
 
 // Values summarises one scorer's values over the samples of one log in
-// the file (one per sample and epoch), as a database aggregates them.
+// the file, each sample's epochs reduced to their mean first (Inspect's
+// default reducer), as a database aggregates them.
 type Values struct {
 	Log    string // the log's file, relative to the import
 	Scorer string // the key in the sample's scores

@@ -203,9 +203,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := w.Start(ctx); err != nil {
+		wctx, stop := context.WithCancel(ctx)
+		if err := w.Start(wctx); err != nil {
+			stop()
 			return err
 		}
+		// The watcher stops, and its import in flight ends, before the
+		// store closes (deferred earlier, so run later).
+		defer func() { stop(); <-w.Done() }()
+		// From now on queries run beside its imports: the imports keep
+		// the server's memory limit.
+		store.Serving()
 		cfg.Problems = func() []views.WatchProblem {
 			var out []views.WatchProblem
 			for _, p := range w.Problems() {

@@ -82,6 +82,10 @@ type root struct {
 	// files are what was last seen of every file: logs, datasets and the
 	// files of bundles.
 	files map[string]fileState
+	// synced is set once the folder's logs went through a full import:
+	// the first sync of a folder imports them whole (a no-op when nothing
+	// changed since), which also makes the ids follow the watcher's rules.
+	synced bool
 }
 
 type fileState struct {
@@ -311,14 +315,16 @@ func (w *Watcher) Sync(ctx context.Context) error {
 // sync is Sync, reporting whether a file was left because it is still
 // being written.
 func (w *Watcher) sync(ctx context.Context) (again bool, err error) {
+	// A folder that fails does not keep the others from being scanned.
+	var errs []error
 	for _, r := range w.roots {
 		a, err := w.syncPaths(ctx, r, nil)
 		if err != nil {
-			return again, err
+			errs = append(errs, fmt.Errorf("%s: %w", r.dir, err))
 		}
 		again = again || a
 	}
-	return again, nil
+	return again, errors.Join(errs...)
 }
 
 // entry is one file found by a scan.
@@ -328,6 +334,7 @@ type entry struct {
 	size   int64
 	mod    time.Time
 	bundle string // the bundle folder it belongs to (relative), "" for none
+	kind   string // for a log: data.KindPetri or data.KindInspect
 }
 
 // scan lists the files under r: hidden ones are left out.
@@ -432,6 +439,16 @@ func (r *root) bundleOf(rel string) string {
 	}
 }
 
+// importable reports whether a file's extension is one an import reads:
+// anything else in a watched folder is left alone, not reported.
+func importable(rel string) bool {
+	switch strings.ToLower(filepath.Ext(rel)) {
+	case ".json", ".csv", ".eval", ".zip":
+		return true
+	}
+	return false
+}
+
 // hidden reports whether a relative path has a part starting with ".".
 func hidden(rel string) bool {
 	for _, part := range strings.Split(rel, "/") {
@@ -477,6 +494,11 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 			r.files[e.rel] = state
 			continue
 		}
+		if !importable(e.rel) {
+			state.ok = true // not ours: READMEs, scripts, notes
+			r.files[e.rel] = state
+			continue
+		}
 		kind, err := data.DetectKind(e.path)
 		if err != nil {
 			w.setProblem(e.path, err)
@@ -496,8 +518,12 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 			}
 			r.files[e.rel] = state
 		case data.KindPetri, data.KindInspect:
-			if seen && st.ok && st.kind == data.KindPetri {
-				rebuild = true // an imported transcript changed
+			// An imported file that changed other than by growing (a
+			// transcript rewritten, a .json log, an .eval that shrank: a new
+			// run in its place) makes the experiment be imported whole.
+			if seen && st.ok && st.kind != "" &&
+				(kind == data.KindPetri || !strings.EqualFold(filepath.Ext(e.rel), ".eval") || e.size < st.size) {
+				rebuild = true
 			}
 			logs = append(logs, e)
 			kinds = append(kinds, kind)
@@ -526,83 +552,140 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 }
 
 // importLogs brings new and changed transcripts and logs into r's
-// experiment: appended, or the whole experiment imported again when it
-// does not exist yet or a transcript it holds changed. A file that cannot
-// be read is set aside as a problem and the rest go ahead.
+// experiment. New files are appended; the experiment is imported whole
+// from every log file of the folder when it does not exist yet, on the
+// folder's first sync, and when an imported file changed (rebuild).
+//
+// A file that cannot be read is set aside as a problem and the others go
+// ahead, but a whole import never leaves out a file whose audits are in
+// the experiment: it would delete them. When one fails, the whole import
+// is given up (what is there stays) and the new files are appended.
 func (w *Watcher) importLogs(ctx context.Context, r *root, batch []entry, kinds []string, rebuild bool) error {
 	_, err := w.store.Experiment(ctx, r.name)
 	exists := err == nil
 	if err != nil && !errors.Is(err, data.ErrNotFound) {
 		return err
 	}
-	var files []string // the whole set, for a full import
-	if !exists || rebuild {
-		inBatch := map[string]bool{}
-		for _, e := range batch {
-			inBatch[e.rel] = true
-		}
-		for rel, st := range r.files {
-			if st.ok && st.kind != "" && !inBatch[rel] {
-				files = append(files, rel)
-			}
-		}
+	for i := range batch {
+		batch[i].kind = kinds[i]
 	}
-	left := slices.Clone(batch)
+	if exists && r.synced && !rebuild {
+		return w.appendLogs(ctx, r, batch)
+	}
+	// The whole set: the batch and every log file imported before that is
+	// still there.
+	inBatch := map[string]bool{}
+	for _, e := range batch {
+		inBatch[e.rel] = true
+	}
+	var whole []entry
+	for rel, st := range r.files {
+		if !st.ok || st.kind == "" || inBatch[rel] {
+			continue
+		}
+		p := filepath.Join(r.dir, filepath.FromSlash(rel))
+		if _, err := os.Stat(p); err != nil {
+			delete(r.files, rel) // deleted: what it gave stays until a whole import
+			continue
+		}
+		whole = append(whole, entry{rel: rel, path: p, size: st.size, mod: st.mod, kind: st.kind})
+	}
+	whole = append(whole, batch...)
+	for len(whole) > 0 {
+		opts := w.opts.Import
+		opts.Name, opts.PrefixLogs, opts.Replace = r.name, true, true
+		opts.Files = make([]string, len(whole))
+		for i, e := range whole {
+			opts.Files[i] = e.rel
+		}
+		slices.Sort(opts.Files)
+		_, err := w.store.ImportPetri(ctx, r.dir, opts)
+		if err == nil {
+			for _, e := range whole {
+				r.files[e.rel] = fileState{size: e.size, mod: e.mod, ok: true, kind: e.kind}
+				w.clearProblem(e.path)
+			}
+			r.synced = true
+			w.log.Info("watch: imported", "experiment", r.name, "files", len(whole))
+			return nil
+		}
+		bad, ok := culprit(err, whole)
+		if !ok {
+			return w.setAside(r, whole, err)
+		}
+		w.setProblem(whole[bad].path, err)
+		r.files[whole[bad].rel] = fileState{size: whole[bad].size, mod: whole[bad].mod}
+		if exists {
+			// Give the whole import up rather than lose the file's audits;
+			// the new files are appended meanwhile.
+			r.synced = true
+			var fresh []entry
+			for _, e := range batch {
+				if e.rel != whole[bad].rel {
+					fresh = append(fresh, e)
+				}
+			}
+			return w.appendLogs(ctx, r, fresh)
+		}
+		whole = slices.Delete(whole, bad, bad+1)
+	}
+	return nil
+}
+
+// appendLogs appends files to r's experiment, setting aside as a problem
+// each file an append cannot read, and appending the rest.
+func (w *Watcher) appendLogs(ctx context.Context, r *root, left []entry) error {
 	for len(left) > 0 {
 		rels := make([]string, len(left))
 		for i, e := range left {
 			rels[i] = e.rel
 		}
 		opts := w.opts.Import
-		opts.Name, opts.PrefixLogs = r.name, true
-		var err error
-		if exists && !rebuild {
-			_, err = w.store.AppendLogs(ctx, r.name, r.dir, rels, opts)
-		} else {
-			opts.Files, opts.Replace = append(slices.Clone(files), rels...), true
-			slices.Sort(opts.Files)
-			_, err = w.store.ImportPetri(ctx, r.dir, opts)
-		}
+		opts.PrefixLogs = true
+		_, err := w.store.AppendLogs(ctx, r.name, r.dir, rels, opts)
 		if err == nil {
-			for i, e := range left {
-				r.files[e.rel] = fileState{size: e.size, mod: e.mod, ok: true, kind: kindOf(batch, kinds, left[i])}
+			for _, e := range left {
+				r.files[e.rel] = fileState{size: e.size, mod: e.mod, ok: true, kind: e.kind}
 				w.clearProblem(e.path)
 			}
-			w.log.Info("watch: imported", "experiment", r.name, "files", len(left))
+			w.log.Info("watch: appended", "experiment", r.name, "files", len(left))
 			return nil
 		}
-		if !data.IsInputError(err) {
-			return err
+		bad, ok := culprit(err, left)
+		if !ok {
+			return w.setAside(r, left, err)
 		}
-		// Set aside the file the error names and try the rest.
-		var ie *data.InputError
-		errors.As(err, &ie)
-		bad := -1
-		for i, e := range left {
-			if ie.File == e.path || strings.HasPrefix(ie.File, e.path+":") {
-				bad = i
-			}
-		}
-		if bad < 0 {
-			for _, e := range left {
-				w.setProblem(e.path, err)
-				r.files[e.rel] = fileState{size: e.size, mod: e.mod}
-			}
-			return nil
-		}
-		e := left[bad]
-		w.setProblem(e.path, err)
-		r.files[e.rel] = fileState{size: e.size, mod: e.mod}
+		w.setProblem(left[bad].path, err)
+		r.files[left[bad].rel] = fileState{size: left[bad].size, mod: left[bad].mod}
 		left = slices.Delete(left, bad, bad+1)
 	}
 	return nil
 }
 
-func kindOf(batch []entry, kinds []string, e entry) string {
-	for i, b := range batch {
-		if b.rel == e.rel {
-			return kinds[i]
+// culprit finds the file an import error names.
+func culprit(err error, files []entry) (int, bool) {
+	var ie *data.InputError
+	if !errors.As(err, &ie) {
+		return 0, false
+	}
+	for i, e := range files {
+		if ie.File == e.path || strings.HasPrefix(ie.File, e.path+":") {
+			return i, true
 		}
 	}
-	return ""
+	return 0, false
+}
+
+// setAside records an error no single file explains: an input error for
+// every file (each is tried again when it changes), any other error
+// returned for the log.
+func (w *Watcher) setAside(r *root, files []entry, err error) error {
+	if !data.IsInputError(err) {
+		return err
+	}
+	for _, e := range files {
+		w.setProblem(e.path, err)
+		r.files[e.rel] = fileState{size: e.size, mod: e.mod}
+	}
+	return nil
 }

@@ -3,7 +3,8 @@
 
 Reads every Inspect log in testdata/fixtures/inspect with the standard
 library only (json, zipfile), maps each sample's scalar score values as
-Inspect's value_to_float() does, and computes per log and scorer: n, the
+Inspect's value_to_float() does, reduces a sample's epochs to their mean
+(Inspect's default reducer), and computes per log and scorer: n, the
 mean, the 95% Wilson interval when every value is 0 or 1 (the formula of
 statsmodels proportion_confint(method="wilson"), with z from
 statistics.NormalDist), Inspect's stderr (sample sd / sqrt(n)), and the
@@ -76,11 +77,14 @@ def main():
         results = header.get("results") or {}
         for es in results.get("scores", []):
             scorer = es["name"]
-            vals = []
+            # Epochs of a sample reduced to their mean first, as Inspect's
+            # default reducer does before the metrics.
+            by_sample = {}
             for s in samples:
                 sc = (s.get("scores") or {}).get(scorer)
                 if sc is not None and not isinstance(sc.get("value"), dict):
-                    vals.append(value_to_float(sc.get("value")))
+                    by_sample.setdefault(str(s["id"]), []).append(value_to_float(sc.get("value")))
+            vals = [sum(v) / len(v) for v in by_sample.values()]
             if not vals:
                 continue
             n = len(vals)
@@ -90,6 +94,7 @@ def main():
                 "log": name,
                 "scorer": scorer,
                 "n": n,
+                "rows": sum(len(v) for v in by_sample.values()),
                 "total": results.get("total_samples"),
                 "mean": mean,
                 "stderr": statistics.stdev(vals) / math.sqrt(n) if n > 1 else 0.0,
