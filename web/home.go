@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"net/http"
 	"strings"
 	"time"
@@ -33,16 +34,66 @@ func (s *Server) generation(c echo.Context) error {
 // store's View (imports land only between requests) and carries the data's
 // version for the page footer and the live pages' poll. Static files and
 // the poll itself need neither.
+//
+// The response is held in memory until the handler is done and the View
+// released, and only then sent: a slow client must not keep an import
+// waiting, nor, through the lock's writer preference, every request after
+// it. The full audit export streams chunk by chunk (it can be far larger
+// than memory should hold) and takes no View: each chunk reads one state,
+// and an import that lands during a long export may show in its later
+// chunks (docs/WATCH.md).
 func (s *Server) consistent(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		p := c.Request().URL.Path
-		if p == "/api/generation" || strings.HasPrefix(p, "/static/") {
+		if p == "/api/generation" || p == "/audits.csv" || strings.HasPrefix(p, "/static/") {
 			return next(c)
 		}
 		release := s.store.View()
-		defer release()
 		req := c.Request()
 		c.SetRequest(req.WithContext(views.WithFreshness(req.Context(), views.Freshness{Version: s.version(), Changed: s.store.ChangedAt()})))
-		return next(c)
+		resp := c.Response()
+		held := &heldResponse{ResponseWriter: resp.Writer}
+		resp.Writer = held
+		err := func() error {
+			// Released and restored even if the handler panics (the
+			// recovery middleware is outside).
+			defer func() { resp.Writer = held.ResponseWriter; release() }()
+			return next(c)
+		}()
+		if ferr := held.send(); err == nil {
+			err = ferr
+		}
+		return err
 	}
+}
+
+// heldResponse keeps a response's status and body until send; headers go
+// straight to the real writer's map, which is not sent before its status.
+type heldResponse struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (h *heldResponse) WriteHeader(code int) {
+	if h.status == 0 {
+		h.status = code
+	}
+}
+
+func (h *heldResponse) Write(b []byte) (int, error) {
+	if h.status == 0 {
+		h.status = http.StatusOK
+	}
+	return h.body.Write(b)
+}
+
+// send writes the held status and body, if the handler wrote any.
+func (h *heldResponse) send() error {
+	if h.status == 0 {
+		return nil
+	}
+	h.ResponseWriter.WriteHeader(h.status)
+	_, err := h.ResponseWriter.Write(h.body.Bytes())
+	return err
 }
