@@ -143,8 +143,7 @@ func (w *Watcher) Problems() []Problem {
 func (w *Watcher) setProblem(file string, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	// The errors name the file; the problem says it once.
-	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), file), ": ")
+	msg := problemText(file, err)
 	if p, ok := w.problems[file]; ok && p.Msg == msg {
 		return
 	}
@@ -160,6 +159,20 @@ func (w *Watcher) clearProblem(file string) {
 		delete(w.problems, file)
 		w.changes++
 	}
+}
+
+// problemText is an error as a problem of file says it: the errors name
+// the file, which the problem shows once ("f.json:3: x" reads "line 3: x").
+func problemText(file string, err error) string {
+	msg := err.Error()
+	rest, ok := strings.CutPrefix(msg, file)
+	if !ok {
+		return msg
+	}
+	if n, after, ok := strings.Cut(strings.TrimPrefix(rest, ":"), ": "); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+		return "line " + n + ": " + after
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(rest, ":"), " ")
 }
 
 // ProblemsVersion counts the changes to Problems, for caches of pages that
