@@ -59,6 +59,8 @@ Usage:
                                   write a large AnnotatedPairs file for benchmarks
   auditscope export --db FILE URLPATH --out FILE
                                   write what a dashboard URL serves (figure or CSV)
+  auditscope lake write --lake DIR (--db FILE | PATH...)
+                                  write the data as a Parquet lake other engines read
 
 Run 'auditscope COMMAND --help' for a command's flags.
 `
@@ -80,6 +82,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return demoCmd(ctx, args[1:], stdout, stderr)
 	case "export":
 		return exportCmd(ctx, args[1:], stdout, stderr)
+	case "lake":
+		return lakeCmd(ctx, args[1:], stdout, stderr)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		return serve(ctx, args, stdout, stderr)
@@ -478,4 +482,46 @@ func maxValueFlag(fs *flag.FlagSet) *sizeValue {
 	v := new(sizeValue)
 	fs.Var(v, "max-value", "refuse an input with one value larger than `size` (a comparison, CSV record, JSONL line, transcript file, zip member or Inspect sample; default 96MiB); an import holds a few times this in memory")
 	return v
+}
+
+func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "write" {
+		return usageError{"usage: auditscope lake write --lake DIR (--db FILE | PATH...)"}
+	}
+	fs := newFlags("lake write", "Usage: auditscope lake write --lake DIR (--db FILE | PATH...)\n\nWrites every dataset and experiment as hive-partitioned Parquet files under\nDIR with a manifest naming each one's current generation (docs/FORMAT.md,\n\"The Parquet lake\"). A dataset or experiment whose content the lake has\nalready is not written again; the manifest is replaced atomically.\n", stdout, stderr)
+	lake := fs.String("lake", "", "the lake `folder` (created if missing; required)")
+	dbPath := fs.String("db", "", "DuckDB database `file` to write from (opened read-only)")
+	maxValue := maxValueFlag(fs)
+	if err := parse(fs, args[1:], stdout); err != nil {
+		return err
+	}
+	paths, err := interleave(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if *lake == "" {
+		return usageError{"lake write needs --lake DIR"}
+	}
+	if (*dbPath == "") == (len(paths) == 0) {
+		return usageError{"lake write reads either --db FILE or PATHs to import, one of the two"}
+	}
+	store, err := data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: *dbPath != ""})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	for _, p := range paths {
+		if _, err := importWithProgress(ctx, store, p, data.ImportOptions{MaxValue: int64(*maxValue)}, stderr); err != nil {
+			return err
+		}
+	}
+	res, err := store.WriteLake(ctx, *lake)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "lake %s: %d written, %d unchanged\n", *lake, len(res.Written), len(res.Unchanged))
+	for _, w := range res.Written {
+		fmt.Fprintf(stdout, "  wrote %s\n", w)
+	}
+	return nil
 }

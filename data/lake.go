@@ -1,0 +1,290 @@
+package data
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// A lake is the store's tables as Parquet files that other servers and
+// engines read (issue: a Parquet lake; docs/FORMAT.md, "The Parquet
+// lake"):
+//
+//	DIR/manifest.json
+//	DIR/TABLE/dataset=NAME/gen=G/data.parquet      (AnnotatedPairs tables)
+//	DIR/TABLE/experiment=NAME/gen=G/data.parquet   (experiment tables)
+//
+// A generation G names one content of a dataset or experiment: a hash of
+// the imports that made it. Its files are written once and never changed;
+// the manifest names the current generation of every dataset and
+// experiment and is replaced atomically (written beside, then renamed), so
+// a reader sees the old state or the new one, never a mix.
+
+// LakeManifest is manifest.json.
+type LakeManifest struct {
+	Format      string               `json:"format"` // "auditscope-lake"
+	Version     int                  `json:"version"`
+	Written     string               `json:"written"`
+	Datasets    map[string]string    `json:"datasets"`    // dataset id -> generation
+	Experiments map[string]string    `json:"experiments"` // experiment id -> generation
+	Tables      map[string]LakeTable `json:"tables"`
+}
+
+// LakeTable says how a table is laid out in the lake.
+type LakeTable struct {
+	Partition string `json:"partition"` // dataset or experiment: the hive partition key
+	Key       string `json:"key"`       // the table's column the partition holds (dropped from the files)
+}
+
+// lakeManifestVersion is the layout's version.
+const lakeManifestVersion = 1
+
+// lakeTables are the tables a lake holds, with their partition key column.
+var lakeTables = []struct{ name, family, key string }{
+	{"ap_datasets", "dataset", "id"},
+	{"ap_annotators", "dataset", "dataset"},
+	{"ap_comparisons", "dataset", "dataset"},
+	{"ap_meta", "dataset", "dataset"},
+	{"experiments", "experiment", "id"},
+	{"behaviors", "experiment", "experiment"},
+	{"runs", "experiment", "experiment"},
+	{"auditors", "experiment", "experiment"},
+	{"audits", "experiment", "experiment"},
+	{"audit_scores", "experiment", "experiment"},
+	{"audit_transcripts", "experiment", "experiment"},
+	{"judgments", "experiment", "experiment"},
+	{"crux", "experiment", "experiment"},
+	{"metrics", "experiment", "experiment"},
+	{"experiment_dimensions", "experiment", "experiment"},
+	{"inspect_logs", "experiment", "experiment"},
+	{"sample_scores", "experiment", "experiment"},
+}
+
+// LakeResult says what a lake write did.
+type LakeResult struct {
+	Written, Unchanged []string // "dataset NAME" or "experiment NAME"
+}
+
+// WriteLake writes the store's datasets and experiments into the lake at
+// dir: a new generation for each whose content the manifest does not have
+// yet, then the manifest naming them, beside what it named before of other
+// datasets and experiments. Generations the new manifest no longer names
+// are left for readers still on the old one. Writes to one lake run one at
+// a time (a lock file; a second writer gets an error).
+func (s *Store) WriteLake(ctx context.Context, dir string) (LakeResult, error) {
+	var res LakeResult
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return res, fmt.Errorf("lake: %w", err)
+	}
+	// One writer at a time: the manifest is read, merged and replaced.
+	lock := filepath.Join(dir, ".write.lock")
+	lf, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return res, fmt.Errorf("lake: %s: another lake write is running (remove the file if none is)", lock)
+		}
+		return res, fmt.Errorf("lake: %w", err)
+	}
+	lf.Close()
+	defer os.Remove(lock)
+	old, err := ReadLakeManifest(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return res, err
+	}
+	gens, err := s.lakeGenerations(ctx)
+	if err != nil {
+		return res, err
+	}
+	// Datasets and experiments this store does not hold keep their entries:
+	// several machines can write their results into one lake.
+	m := LakeManifest{Format: "auditscope-lake", Version: lakeManifestVersion, Written: time.Now().UTC().Format(time.RFC3339),
+		Datasets: maps.Clone(old.Datasets), Experiments: maps.Clone(old.Experiments), Tables: map[string]LakeTable{}}
+	if m.Datasets == nil {
+		m.Datasets = map[string]string{}
+	}
+	if m.Experiments == nil {
+		m.Experiments = map[string]string{}
+	}
+	for _, t := range lakeTables {
+		m.Tables[t.name] = LakeTable{Partition: t.family, Key: t.key}
+	}
+	for _, g := range gens {
+		target := m.Datasets
+		if g.family == "experiment" {
+			target = m.Experiments
+		}
+		target[g.name] = g.gen
+		what := g.family + " " + g.name
+		if old.has(g.family, g.name, g.gen) && lakeGenComplete(dir, g.family, g.name, g.gen) {
+			res.Unchanged = append(res.Unchanged, what)
+			continue
+		}
+		if err := s.writeLakeGeneration(ctx, dir, g.family, g.name, g.gen); err != nil {
+			return res, err
+		}
+		res.Written = append(res.Written, what)
+	}
+	return res, writeManifest(dir, &m)
+}
+
+func (m LakeManifest) has(family, name, gen string) bool {
+	if family == "dataset" {
+		return m.Datasets[name] == gen
+	}
+	return m.Experiments[name] == gen
+}
+
+// lakeGen is one dataset or experiment with its lake generation.
+type lakeGen struct{ family, name, gen string }
+
+// lakeGenerations lists the live datasets and experiments, each with a
+// generation id made from the hashes of the imports that hold its rows (a
+// full import and its appends).
+func (s *Store) lakeGenerations(ctx context.Context) ([]lakeGen, error) {
+	rows, err := s.db.QueryContext(ctx, liveImportsCTE+`SELECT `+familySQL+` AS family, name, list(hash ORDER BY id)
+		FROM imports WHERE id IN (SELECT id FROM live_imports) GROUP BY ALL ORDER BY family, name`)
+	if err != nil {
+		return nil, fmt.Errorf("lake: %w", err)
+	}
+	defer rows.Close()
+	var out []lakeGen
+	for rows.Next() {
+		var g lakeGen
+		var hashes []any
+		if err := rows.Scan(&g.family, &g.name, &hashes); err != nil {
+			return nil, fmt.Errorf("lake: %w", err)
+		}
+		h := sha256.New()
+		for _, x := range hashes {
+			fmt.Fprintf(h, "%v\x00", x)
+		}
+		g.gen = hex.EncodeToString(h.Sum(nil))[:16]
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// lakeGenDir is where a table's generation of a dataset or experiment goes.
+func lakeGenDir(dir, table, family, name, gen string) string {
+	return filepath.Join(dir, table, family+"="+name, "gen="+gen)
+}
+
+// lakeGenComplete reports whether every table's file of a generation is
+// there (a write killed half-way leaves some out).
+func lakeGenComplete(dir, family, name, gen string) bool {
+	for _, t := range lakeTables {
+		if t.family != family {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(lakeGenDir(dir, t.name, family, name, gen), "data.parquet")); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// writeLakeGeneration writes every table of one dataset or experiment as
+// a generation. Each file is written beside and renamed into place, so a
+// file that is there is whole.
+func (s *Store) writeLakeGeneration(ctx context.Context, dir, family, name, gen string) error {
+	for _, t := range lakeTables {
+		if t.family != family {
+			continue
+		}
+		d := lakeGenDir(dir, t.name, family, name, gen)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return fmt.Errorf("lake: %w", err)
+		}
+		tmp := filepath.Join(d, ".data.parquet.tmp")
+		// Table and column names come from lakeTables; the name is an id
+		// of the store's, quoted. The partition key and the store's
+		// generation are not in the file: the path holds them.
+		q := `COPY (SELECT * EXCLUDE (` + t.key + lakeGenColumn(t.name) + `) FROM ` + t.name + ` WHERE ` + t.key + ` = ` + sqlString(name) + `) TO ` +
+			sqlString(tmp) + ` (FORMAT parquet, COMPRESSION zstd)`
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("lake: write %s of %s %s: %w", t.name, family, name, err)
+		}
+		if err := os.Rename(tmp, filepath.Join(d, "data.parquet")); err != nil {
+			return fmt.Errorf("lake: %w", err)
+		}
+	}
+	return nil
+}
+
+// lakeGenColumn is the store's generation column of a table, left out of
+// the lake's files.
+func lakeGenColumn(table string) string {
+	if table == "ap_datasets" || table == "experiments" {
+		return ", import_id"
+	}
+	return ", gen"
+}
+
+// writeManifest replaces dir's manifest atomically.
+func writeManifest(dir string, m *LakeManifest) error {
+	b, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, ".manifest.json.tmp")
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("lake: %w", err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("lake: %w", err)
+	}
+	// On disk before the rename makes it the manifest.
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("lake: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("lake: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, "manifest.json")); err != nil {
+		return fmt.Errorf("lake: %w", err)
+	}
+	return nil
+}
+
+// ReadLakeManifest reads dir's manifest. A missing one is os.ErrNotExist;
+// a corrupt one is an *InputError naming the file.
+func ReadLakeManifest(dir string) (LakeManifest, error) {
+	p := filepath.Join(dir, "manifest.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return LakeManifest{}, err
+	}
+	var m LakeManifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return LakeManifest{}, &InputError{File: p, Offset: -1, Msg: "not a lake manifest: " + err.Error()}
+	}
+	if m.Format != "auditscope-lake" || m.Version != lakeManifestVersion {
+		return LakeManifest{}, &InputError{File: p, Offset: -1, Msg: fmt.Sprintf("format %q version %d: want auditscope-lake version %d", m.Format, m.Version, lakeManifestVersion)}
+	}
+	return m, nil
+}
+
+// LakeNames lists a manifest's datasets or experiments in name order.
+func (m LakeManifest) LakeNames(family string) []string {
+	src := m.Datasets
+	if family == "experiment" {
+		src = m.Experiments
+	}
+	out := make([]string, 0, len(src))
+	for n := range src {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
