@@ -3,6 +3,7 @@ package data
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql/driver"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
 )
 
 // A lake is the store's tables as Parquet files that other servers and
@@ -97,6 +100,11 @@ func (s *Store) WriteLake(ctx context.Context, dir string) (LakeResult, error) {
 	defer os.Remove(lock)
 	old, err := ReadLakeManifest(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return res, err
+	}
+	// Score tables left to build later (the built-in demo) are built now:
+	// the lake's readers query them.
+	if err := s.BuildPendingScores(ctx); err != nil {
 		return res, err
 	}
 	gens, err := s.lakeGenerations(ctx)
@@ -207,9 +215,20 @@ func (s *Store) writeLakeGeneration(ctx context.Context, dir, family, name, gen 
 		// Table and column names come from lakeTables; the name is an id
 		// of the store's, quoted. The partition key and the store's
 		// generation are not in the file: the path holds them.
-		q := `COPY (SELECT * EXCLUDE (` + t.key + lakeGenColumn(t.name) + `) FROM ` + t.name + ` WHERE ` + t.key + ` = ` + sqlString(name) + `) TO ` +
+		sel := `SELECT * EXCLUDE (` + t.key + lakeGenColumn(t.name) + `)`
+		if t.name == "audits" {
+			// Transcripts served from memory are written out (below).
+			sel += ` REPLACE (CASE WHEN transcript_file = ` + sqlString(memoryTranscript) + ` THEN NULL ELSE transcript_file END AS transcript_file)`
+		}
+		q := `COPY (` + sel + ` FROM ` + t.name + ` WHERE ` + t.key + ` = ` + sqlString(name) + `) TO ` +
 			sqlString(tmp) + ` (FORMAT parquet, COMPRESSION zstd)`
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
+		var err error
+		if t.name == "audit_transcripts" && s.memoryTranscripts(name) != nil {
+			err = s.copyTranscripts(ctx, name, tmp)
+		} else {
+			_, err = s.db.ExecContext(ctx, q)
+		}
+		if err != nil {
 			return fmt.Errorf("lake: write %s of %s %s: %w", t.name, family, name, err)
 		}
 		if err := os.Rename(tmp, filepath.Join(d, "data.parquet")); err != nil {
@@ -217,6 +236,78 @@ func (s *Store) writeLakeGeneration(ctx context.Context, dir, family, name, gen 
 		}
 	}
 	return nil
+}
+
+// memoryTranscripts is the in-memory transcript source of an experiment
+// (the built-in demo), nil for one whose transcripts are stored.
+func (s *Store) memoryTranscripts(exp string) func(string) ([]byte, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.transcripts[exp]
+}
+
+// copyTranscripts writes an experiment's transcripts to a Parquet file,
+// those served from memory included: a lake has no memory to serve them
+// from.
+func (s *Store) copyTranscripts(ctx context.Context, exp, file string) error {
+	src := s.memoryTranscripts(exp)
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	// A temporary table is the connection's own and goes with it.
+	if _, err := conn.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE lake_transcripts (audit VARCHAR, json VARCHAR)`); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `DROP TABLE IF EXISTS lake_transcripts`)
+	rows, err := conn.QueryContext(ctx, `SELECT id FROM audits WHERE experiment = ? AND transcript_file = ? ORDER BY ord`, exp, memoryTranscript)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var a *duckdb.Appender
+	err = conn.Raw(func(dc any) error {
+		c, ok := dc.(driver.Conn)
+		if !ok {
+			return fmt.Errorf("unexpected driver connection %T", dc)
+		}
+		var err error
+		a, err = duckdb.NewAppender(c, "temp", "main", "lake_transcripts")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		body, err := src(id)
+		if err != nil {
+			a.Close()
+			return fmt.Errorf("transcript of %s:%s: %w", exp, id, err)
+		}
+		if err := a.AppendRow(id, string(body)); err != nil {
+			a.Close()
+			return err
+		}
+	}
+	if err := a.Close(); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, `COPY (SELECT audit, json FROM audit_transcripts WHERE experiment = `+sqlString(exp)+
+		` UNION ALL SELECT audit, json FROM lake_transcripts) TO `+sqlString(file)+` (FORMAT parquet, COMPRESSION zstd)`)
+	return err
 }
 
 // lakeGenColumn is the store's generation column of a table, left out of

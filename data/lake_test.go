@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	_ "github.com/duckdb/duckdb-go/v2"
@@ -111,4 +112,83 @@ func TestWriteLake(t *testing.T) {
 	if _, err := ReadLakeManifest(dir); err == nil || !IsInputError(err) {
 		t.Errorf("corrupt manifest: %v", err)
 	}
+}
+
+// TestOpenLake serves a lake: every table reads back as the store it was
+// written from (rows and content), a new manifest is followed on Refresh
+// with the changed names' versions moved, and a broken manifest or a
+// missing file is an error that leaves the last good state serving.
+func TestOpenLake(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpenStore(t)
+	for _, p := range []string{"testdata/bundle-small", fixture(t, "inspect", "docent-sample.eval")} {
+		if _, err := s.Import(ctx, p, ImportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ap := fixture(t, "annotated-pairs", "icai-example-v2-models.json")
+	if _, err := s.Import(ctx, ap, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := s.WriteLake(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	l, err := OpenLake(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	// Content of every table, generation columns aside, as in the kill
+	// test's state.
+	same := func() {
+		t.Helper()
+		want, got := contentState(t, s), contentState(t, l)
+		for _, tb := range lakeTables {
+			if want[tb.name] != got[tb.name] {
+				t.Errorf("table %s differs between the store and the lake", tb.name)
+			}
+		}
+	}
+	same()
+	if _, err := l.Import(ctx, ap, ImportOptions{}); err == nil {
+		t.Error("a lake store imported")
+	}
+	// A new generation of the dataset: followed on Refresh.
+	b, _ := os.ReadFile(ap)
+	changed := filepath.Join(t.TempDir(), filepath.Base(ap))
+	os.WriteFile(changed, append(b[:len(b)-2:len(b)-2], []byte("\n}\n")...), 0o644)
+	m, _ := ReadLakeManifest(dir)
+	name := m.LakeNames("dataset")[0]
+	if _, err := s.Import(ctx, changed, ImportOptions{Name: name, Replace: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.WriteLake(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	vd, ve := l.NameVersion(name), l.NameVersion("small")
+	if ok, err := l.Refresh(ctx); err != nil || !ok {
+		t.Fatalf("refresh: %v %v", ok, err)
+	}
+	if l.NameVersion(name) == vd || l.NameVersion("small") != ve {
+		t.Errorf("versions: dataset %d -> %d, experiment %d -> %d", vd, l.NameVersion(name), ve, l.NameVersion("small"))
+	}
+	same()
+	if ok, _ := l.Refresh(ctx); ok {
+		t.Error("an unchanged manifest refreshed")
+	}
+	// Broken manifest: an error naming it; the last good state serves on.
+	good, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"format":`), 0o644)
+	if _, err := l.Refresh(ctx); err == nil || !strings.Contains(err.Error(), "manifest.json") {
+		t.Errorf("corrupt manifest: %v", err)
+	}
+	same()
+	// A manifest naming a generation whose files are gone.
+	bad := strings.Replace(string(good), m.Experiments["small"], "0123456789abcdef", 1)
+	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(bad), 0o644)
+	if _, err := l.Refresh(ctx); err == nil || !strings.Contains(err.Error(), "gen=0123456789abcdef") {
+		t.Errorf("missing generation: %v", err)
+	}
+	same()
 }

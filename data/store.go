@@ -69,6 +69,11 @@ type Store struct {
 	ver      versions   // see versions.go
 	appendMu sync.Mutex // AppendLogs one at a time
 	serving  atomic.Bool
+	lake     *lakeState // serving a Parquet lake (lakeread.go)
+	lakeCols struct {
+		sync.Mutex
+		m map[string][]lakeColumn
+	}
 
 	mu            sync.RWMutex
 	transcripts   map[string]func(auditID string) ([]byte, error) // experiment -> in-memory transcript source

@@ -267,3 +267,82 @@ func BenchmarkCompareCached100k(b *testing.B) {
 	get(b, s, compareBench) // warm the statistics and comparisons
 	benchGet(b, s, compareBench)
 }
+
+// bench100kLake is the 100,000-audit store written as a Parquet lake and
+// served from it (serve --lake).
+var bench100kLake = sync.OnceValues(func() (*data.Store, error) {
+	store, err := bench100k()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "auditscope-lake-bench-")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := store.WriteLake(context.Background(), dir); err != nil {
+		return nil, err
+	}
+	return data.OpenLake(context.Background(), dir)
+})
+
+func mustBench100kLake(b *testing.B) *data.Store {
+	b.Helper()
+	store, err := bench100kLake()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return store
+}
+
+// BenchmarkAuditBrowser100kLake is BenchmarkAuditBrowser100k served from
+// the lake.
+func BenchmarkAuditBrowser100kLake(b *testing.B) {
+	s := quietServer(mustBench100kLake(b))
+	benchGet(b, s, "/audits?exp=demo&eval=production&split=benign&sort=turns&dir=desc&page=3")
+}
+
+// BenchmarkAuditScoreFilter100kLake is BenchmarkAuditScoreFilter100k
+// served from the lake.
+func BenchmarkAuditScoreFilter100kLake(b *testing.B) {
+	s := quietServer(mustBench100kLake(b))
+	benchGet(b, s, "/audits?exp=demo&score=concerning%3E%3D7&sort=score:concerning&dir=desc")
+}
+
+// BenchmarkOverview100kLake is BenchmarkOverview100k (cold statistics)
+// served from the lake.
+func BenchmarkOverview100kLake(b *testing.B) {
+	store := mustBench100kLake(b)
+	for b.Loop() {
+		if r := get(b, quietServer(store), "/experiments/demo"); r.Code != http.StatusOK {
+			b.Fatal(r.Code)
+		}
+	}
+}
+
+// benchAPLake is the AnnotatedPairs benchmark store served from a lake.
+var benchAPLake = sync.OnceValues(func() (*data.Store, error) {
+	store, err := benchAP()
+	if err != nil || store == nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "auditscope-lake-bench-")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := store.WriteLake(context.Background(), dir); err != nil {
+		return nil, err
+	}
+	return data.OpenLake(context.Background(), dir)
+})
+
+// BenchmarkPairsTableLake is BenchmarkPairsTable served from the lake.
+func BenchmarkPairsTableLake(b *testing.B) {
+	mustBenchAP(b) // skips without the input
+	store, err := benchAPLake()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := quietServer(store)
+	get(b, s, "/pairs/bench")
+	benchGet(b, s, "/pairs/bench?sort=spread&dir=desc")
+}

@@ -48,6 +48,11 @@ func (s *Server) consistent(next echo.HandlerFunc) echo.HandlerFunc {
 		if p == "/api/generation" || p == "/audits.csv" || strings.HasPrefix(p, "/static/") {
 			return next(c)
 		}
+		// A lake (serve --lake) follows its manifest on the next request;
+		// one it cannot read leaves the last good state serving.
+		if _, err := s.store.Refresh(c.Request().Context()); err != nil {
+			s.logRefresh(err)
+		}
 		release := s.store.View()
 		req := c.Request()
 		c.SetRequest(req.WithContext(views.WithFreshness(req.Context(), views.Freshness{Version: s.version(), Changed: s.store.ChangedAt()})))
@@ -96,4 +101,14 @@ func (h *heldResponse) send() error {
 	h.ResponseWriter.WriteHeader(h.status)
 	_, err := h.ResponseWriter.Write(h.body.Bytes())
 	return err
+}
+
+// logRefresh logs a lake that cannot be read, once per distinct error.
+func (s *Server) logRefresh(err error) {
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	if msg := err.Error(); msg != s.refreshErr {
+		s.refreshErr = msg
+		s.log.Error("lake: serving the last good generation", "err", msg)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"time"
 
 	"github.com/auditscope/auditscope/analysis/experiment"
@@ -43,6 +44,9 @@ type Server struct {
 	heavy *limiter       // bounds concurrent heavy computations, see limit.go
 	// compare holds paired comparisons by experiment, A and Bs (compare.go).
 	compare *memo[string, []experiment.Comparison]
+
+	refreshMu  sync.Mutex // the last lake error logged
+	refreshErr string
 }
 
 // New builds the server and its routes.

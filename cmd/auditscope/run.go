@@ -136,7 +136,7 @@ func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", "Usage: auditscope serve [--db FILE] [--addr HOST:PORT] [--read-only] [--watch DIR]... [--poll DURATION] [PATH...]\n\nServes the dashboard. With no --db, no --watch and no PATH it serves the\nbuilt-in demo (synthetic data) from an in-memory database.\n\nWith --watch it imports every supported file under DIR, then follows it:\nnew and grown transcripts and logs are appended, changed bundles and\nAnnotatedPairs files imported again, and open pages pick the changes up\n(docs/WATCH.md).\n", stdout, stderr)
+	fs := newFlags("serve", "Usage: auditscope serve [--db FILE] [--addr HOST:PORT] [--read-only] [--watch DIR]... [--poll DURATION] [--lake DIR] [PATH...]\n\nServes the dashboard. With no --db, no --watch and no PATH it serves the\nbuilt-in demo (synthetic data) from an in-memory database.\n\nWith --watch it imports every supported file under DIR, then follows it:\nnew and grown transcripts and logs are appended, changed bundles and\nAnnotatedPairs files imported again, and open pages pick the changes up\n(docs/WATCH.md).\n", stdout, stderr)
 	dbPath := fs.String("db", "", "DuckDB database `file` (created if missing); empty: in-memory")
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on; the default is reachable only from this machine")
 	readOnly := fs.Bool("read-only", false, "open the database read-only (nothing can be imported or changed)")
@@ -153,6 +153,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	})
+	lakeDir := fs.String("lake", "", "serve the Parquet lake in `DIR` (read-only; written by auditscope lake write), following its manifest")
 	poll := fs.Duration("poll", 0, "with --watch: scan the folders every `DURATION` (e.g. 2s) instead of waiting for change notifications, for network filesystems")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
@@ -160,6 +161,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	paths, err := interleave(fs, args)
 	if err != nil {
 		return err
+	}
+	if *lakeDir != "" && (*dbPath != "" || len(paths) > 0 || len(watchDirs) > 0) {
+		return usageError{"--lake serves a lake as it is: give it without --db, --watch or PATHs"}
 	}
 	// With --watch, --read-only keeps the dashboard from writing (it has
 	// no writing routes) while the watched folders are still imported: the
@@ -173,12 +177,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	start := time.Now()
-	store, err := data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: openReadOnly, MemoryLimit: *memLimit})
+	var store *data.Store
+	if *lakeDir != "" {
+		store, err = data.OpenLake(ctx, *lakeDir)
+	} else {
+		store, err = data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: openReadOnly, MemoryLimit: *memLimit})
+	}
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if *dbPath == "" && len(paths) == 0 && len(watchDirs) == 0 {
+	if *dbPath == "" && *lakeDir == "" && len(paths) == 0 && len(watchDirs) == 0 {
 		results, err := demo.Load(ctx, store)
 		if err != nil {
 			return fmt.Errorf("load demo: %w", err)

@@ -112,7 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var bench bytes.Buffer
 	env := append(os.Environ(), "AUDITSCOPE_BENCH_AP="+ap, "AUDITSCOPE_BENCH_AUDITS="+strconv.Itoa(*audits))
 	err = runCmd(ctx, io.MultiWriter(&bench, stderr), env, "go", "test", "-run", "^$", "-bench",
-		"PairsTable|PairsSplit|PairsBootstrap|AuditBrowser100k|AuditScoreFilter100k|Search100k|Overview100k|Figures100k|AuditPage100k|CompareCold100k|CompareCached100k",
+		"PairsTable|PairsSplit|PairsBootstrap|AuditBrowser100k|AuditScoreFilter100k|Search100k|Overview100k|Figures100k|AuditPage100k|CompareCold100k|CompareCached100k|AuditBrowser100kLake|AuditScoreFilter100kLake|Overview100kLake|PairsTableLake",
 		"-benchtime", *benchtime, "./web/")
 	if err != nil {
 		return fmt.Errorf("benchmarks: %w", err)
@@ -139,6 +139,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	add("experiment overview (cold statistics)", "≤ 200 ms", 200, "Overview100k")
 	add("compare A with two auditors (statistics cached)", "≤ 200 ms", 200, "CompareCached100k")
 	add("compare A with two auditors (cold)", "≤ 1 s", 1000, "CompareCold100k")
+	// Pages from a Parquet lake against the same pages from the database.
+	for _, p := range [][2]string{{"AuditBrowser100k", "audit browser"}, {"AuditScoreFilter100k", "audit browser, score threshold"},
+		{"Overview100k", "experiment overview (cold)"}, {"PairsTable", "explorer table"}} {
+		dbNS, lakeNS := ns[p[0]], ns[p[0]+"Lake"]
+		if dbNS == 0 || lakeNS == 0 {
+			rows = append(rows, row{p[1] + " from a lake", "≤ 2× the database", "not measured", false})
+			continue
+		}
+		rows = append(rows, row{p[1] + " from a lake", "≤ 2× the database",
+			fmt.Sprintf("%.1f ms (%.2f× the database's %.1f ms)", lakeNS/1e6, lakeNS/dbNS, dbNS/1e6), lakeNS <= 2*dbNS})
+	}
 	var figs []string
 	for name := range ns {
 		if strings.HasPrefix(name, "Figures100k/") {

@@ -1,0 +1,185 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/auditscope/auditscope/data"
+)
+
+// freshnessRe matches what differs between two servers of the same data:
+// the data version and when each last changed.
+var freshnessRe = regexp.MustCompile(`data-version="[0-9]*"|Data last changed [^<]*`)
+
+// TestLakeSameBytes serves one set of data from a database and from the
+// Parquet lake written from it, and checks that the pages, CSVs and
+// figures are the same bytes (the freshness footer aside).
+func TestLakeSameBytes(t *testing.T) {
+	ctx := context.Background()
+	store, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	root := filepath.Join("..")
+	for _, p := range []string{
+		filepath.Join(root, "data", "testdata", "bundle-small"),
+		filepath.Join(root, "data", "testdata", "petri"),
+		filepath.Join(root, "testdata", "fixtures", "inspect", "docent-sample.eval"),
+		filepath.Join(root, "data", "demo", "fixtures", "icai-example-v2-40-principles.json"),
+	} {
+		if _, err := store.Import(ctx, p, data.ImportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	if _, err := store.WriteLake(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	lake, err := data.OpenLake(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lake.Close()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	db, lk := New(store, quiet, Config{}), New(lake, quiet, Config{})
+	audits := csvRows(t, mustGet(t, db, "/audits.csv?exp=small", http.StatusOK, "text/csv").Body)
+	sum, err := store.Summary(ctx)
+	if err != nil || len(sum.Datasets) != 1 {
+		t.Fatalf("datasets: %v %v", sum.Datasets, err)
+	}
+	ds := "/pairs/" + sum.Datasets[0].ID
+	urls := []string{
+		"/", "/experiments/small", "/experiments/small/scores.csv", "/experiments/small/figures/scores.svg",
+		"/experiments/small/rwr", "/experiments/small/rwr.csv", "/experiments/small/crux", "/experiments/small/transfer",
+		"/experiments/small/cycles", "/experiments/small/judgments", "/experiments/small/judgments.csv",
+		"/audits?exp=small", "/audits.csv?exp=small", "/audits?exp=petri", "/audits/" + audits[0]["experiment"] + ":" + audits[0]["id"],
+		"/audits/petri:petri-rollback-01", "/audits/docent-sample:19_epoch_1",
+		"/experiments/docent-sample", "/experiments/docent-sample/scorers.csv",
+		ds, ds + "/table.csv", ds + "/comparisons", ds + "/figures/strength.svg", ds + "/models",
+	}
+	for _, u := range urls {
+		a, b := get(t, db, u), get(t, lk, u)
+		if a.Code != http.StatusOK {
+			t.Errorf("%s: %d from the database", u, a.Code)
+			continue
+		}
+		if b.Code != a.Code || freshnessRe.ReplaceAllString(a.Body, "") != freshnessRe.ReplaceAllString(b.Body, "") {
+			t.Errorf("%s: the lake serves other bytes (%d, %d bytes; database %d, %d bytes)", u, b.Code, len(b.Body), a.Code, len(a.Body))
+		}
+	}
+}
+
+// TestLakeTwoServers: two servers on one lake each pick a new generation
+// up on their next request (their caches keyed by version), and keep
+// serving the last good one when the manifest breaks.
+func TestLakeTwoServers(t *testing.T) {
+	ctx := context.Background()
+	writer, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	ap := filepath.Join("..", "data", "demo", "fixtures", "icai-example-v2-models.json")
+	if _, err := writer.Import(ctx, ap, data.ImportOptions{Name: "prefs"}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := writer.WriteLake(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var servers []*Server
+	for range 2 {
+		l, err := data.OpenLake(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		s := New(l, quiet, Config{})
+		if body := mustGet(t, s, "/pairs/prefs", http.StatusOK, "text/html").Body; strings.Contains(body, "changed in the lake") {
+			t.Fatal("new text before the change")
+		}
+		servers = append(servers, s)
+	}
+	b, _ := os.ReadFile(ap)
+	var doc map[string]any
+	json.Unmarshal(b, &doc)
+	doc["metadata"].(map[string]any)["description"] = "changed in the lake"
+	out, _ := json.Marshal(doc)
+	changed := filepath.Join(t.TempDir(), "prefs.json")
+	os.WriteFile(changed, out, 0o644)
+	if _, err := writer.Import(ctx, changed, data.ImportOptions{Name: "prefs", Replace: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writer.WriteLake(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range servers {
+		if body := mustGet(t, s, "/pairs/prefs", http.StatusOK, "text/html").Body; !strings.Contains(body, "changed in the lake") {
+			t.Errorf("server %d still serves the old generation", i)
+		}
+	}
+	// A broken manifest: both go on serving the last good generation.
+	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte("{"), 0o644)
+	for i, s := range servers {
+		if body := mustGet(t, s, "/pairs/prefs", http.StatusOK, "text/html").Body; !strings.Contains(body, "changed in the lake") {
+			t.Errorf("server %d lost the last good generation", i)
+		}
+	}
+	// A lake that is not there cannot be opened, and says where it looked.
+	if _, err := data.OpenLake(ctx, filepath.Join(dir, "nope")); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("missing lake: %v", err)
+	}
+}
+
+// TestLakeDemoSameBytes: the built-in demo, written as a lake (its
+// transcripts, generated in memory, written out) and served from it, gives
+// the same bytes as the demo served from its database on the pages of
+// every kind.
+func TestLakeDemoSameBytes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes the whole demo as a lake")
+	}
+	ctx := context.Background()
+	db := mustDemo(t)
+	dir := t.TempDir()
+	if _, err := db.store.WriteLake(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	lake, err := data.OpenLake(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lake.Close()
+	lk := New(lake, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	audits := csvRows(t, mustGet(t, db, "/audits.csv?exp=demo&eval=audit_quality&per=1", http.StatusOK, "text/csv").Body)
+	urls := []string{
+		"/", "/experiments/demo", "/experiments/demo/scores.csv", "/experiments/demo/figures/scores.svg",
+		"/experiments/demo/rwr", "/experiments/demo/transfer", "/experiments/demo/cycles", "/experiments/demo/crux",
+		"/experiments/demo/compare?a=ref-pairwise-cal50@e3&b=claude-opus-4.6", "/experiments/demo/compare.csv?a=ref-pairwise-cal50@e3&b=claude-opus-4.6",
+		"/experiments/demo/judgments?kind=realism", "/runs/demo:ref-pairwise-cal50",
+		"/audits?exp=demo", "/audits?exp=demo&score=concerning>=7&sort=score:concerning&dir=desc",
+		"/audits/demo:" + audits[0]["id"], "/audits/demo:" + audits[0]["id"] + "/transcript.json",
+		"/pairs/synthetic-personality-demo", "/pairs/synthetic-personality-demo/table.csv",
+		"/pairs/synthetic-personality-demo/models", "/pairs/synthetic-personality-demo/comparisons?q=formal",
+	}
+	for _, u := range urls {
+		a, b := get(t, db, u), get(t, lk, u)
+		if a.Code != http.StatusOK {
+			t.Errorf("%s: %d from the database", u, a.Code)
+			continue
+		}
+		if b.Code != a.Code || freshnessRe.ReplaceAllString(a.Body, "") != freshnessRe.ReplaceAllString(b.Body, "") {
+			t.Errorf("%s: the lake serves other bytes (%d, %d bytes; database %d, %d bytes)", u, b.Code, len(b.Body), a.Code, len(a.Body))
+		}
+	}
+}
