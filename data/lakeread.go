@@ -191,7 +191,10 @@ func (s *Store) lakeViews(ctx context.Context, dir string, gens map[string]strin
 		body := strings.TrimPrefix(q, "CREATE VIEW ")
 		body = body[strings.Index(body, " AS ")+4:]
 		if _, err := s.db.ExecContext(ctx, "SELECT count(*) FROM ("+body+")"); err != nil {
-			return nil, fmt.Errorf("lake %s: %w", dir, err)
+			// DuckDB's message names the file; the SQL it quotes after it
+			// is ours, not the reader's business.
+			msg, _, _ := strings.Cut(err.Error(), "\n\nLINE ")
+			return nil, fmt.Errorf("lake %s: %s", dir, strings.TrimSpace(msg))
 		}
 	}
 	return stmts, nil

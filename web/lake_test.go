@@ -183,3 +183,27 @@ func TestLakeDemoSameBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestLakeCorruptFile: a file of the lake that is not Parquet is an error
+// naming it, at start.
+func TestLakeCorruptFile(t *testing.T) {
+	ctx := context.Background()
+	store, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := store.Import(ctx, filepath.Join("..", "data", "testdata", "bundle-small"), data.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := store.WriteLake(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "audits", "*", "*", "data.parquet"))
+	os.WriteFile(files[0], []byte("not parquet"), 0o644)
+	_, err = data.OpenLake(ctx, dir)
+	if err == nil || !strings.Contains(err.Error(), files[0]) || strings.Contains(err.Error(), "LINE") {
+		t.Errorf("corrupt file: %v", err)
+	}
+}
