@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -92,12 +94,21 @@ func (s *Store) WriteLake(ctx context.Context, dir string) (LakeResult, error) {
 	lf, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return res, fmt.Errorf("lake: %s: another lake write is running (remove the file if none is)", lock)
+			owner, _ := os.ReadFile(lock)
+			return res, fmt.Errorf("lake: %s: another lake write is running (%s; remove the file if that writer is gone)", lock, strings.TrimSpace(string(owner)))
 		}
 		return res, fmt.Errorf("lake: %w", err)
 	}
+	host, _ := os.Hostname()
+	me := fmt.Sprintf("pid %d on %s since %s", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339Nano))
+	lf.WriteString(me + "\n")
 	lf.Close()
-	defer os.Remove(lock)
+	// Removed only while it is still ours.
+	defer func() {
+		if b, err := os.ReadFile(lock); err == nil && strings.TrimSpace(string(b)) == me {
+			os.Remove(lock)
+		}
+	}()
 	old, err := ReadLakeManifest(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return res, err
@@ -140,6 +151,9 @@ func (s *Store) WriteLake(ctx context.Context, dir string) (LakeResult, error) {
 		}
 		res.Written = append(res.Written, what)
 	}
+	if len(res.Written) == 0 && maps.Equal(m.Datasets, old.Datasets) && maps.Equal(m.Experiments, old.Experiments) {
+		return res, nil // the same manifest: readers need not look again
+	}
 	return res, writeManifest(dir, &m)
 }
 
@@ -170,7 +184,10 @@ func (s *Store) lakeGenerations(ctx context.Context) ([]lakeGen, error) {
 		if err := rows.Scan(&g.family, &g.name, &hashes); err != nil {
 			return nil, fmt.Errorf("lake: %w", err)
 		}
+		// The schema is part of a generation: files written by another
+		// version of auditscope have other columns.
 		h := sha256.New()
+		fmt.Fprintf(h, "%s\x00", schemaVersion())
 		for _, x := range hashes {
 			fmt.Fprintf(h, "%v\x00", x)
 		}
@@ -231,7 +248,15 @@ func (s *Store) writeLakeGeneration(ctx context.Context, dir, family, name, gen 
 		if err != nil {
 			return fmt.Errorf("lake: write %s of %s %s: %w", t.name, family, name, err)
 		}
+		// On disk before it is named as whole (a power loss must not leave
+		// a manifest naming an empty file).
+		if err := syncFile(tmp); err != nil {
+			return fmt.Errorf("lake: %w", err)
+		}
 		if err := os.Rename(tmp, filepath.Join(d, "data.parquet")); err != nil {
+			return fmt.Errorf("lake: %w", err)
+		}
+		if err := syncFile(d); err != nil {
 			return fmt.Errorf("lake: %w", err)
 		}
 	}
@@ -345,7 +370,17 @@ func writeManifest(dir string, m *LakeManifest) error {
 	if err := os.Rename(tmp, filepath.Join(dir, "manifest.json")); err != nil {
 		return fmt.Errorf("lake: %w", err)
 	}
-	return nil
+	return syncFile(dir)
+}
+
+// syncFile flushes a file or folder to disk.
+func syncFile(p string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }
 
 // ReadLakeManifest reads dir's manifest. A missing one is os.ErrNotExist;
@@ -356,6 +391,11 @@ func ReadLakeManifest(dir string) (LakeManifest, error) {
 	if err != nil {
 		return LakeManifest{}, err
 	}
+	return parseLakeManifest(p, b)
+}
+
+// parseLakeManifest decodes a manifest read from p.
+func parseLakeManifest(p string, b []byte) (LakeManifest, error) {
 	var m LakeManifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		return LakeManifest{}, &InputError{File: p, Offset: -1, Msg: "not a lake manifest: " + err.Error()}
@@ -378,4 +418,15 @@ func (m LakeManifest) LakeNames(family string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// schemaVersion is the newest migration this build knows: the lake's files
+// have its tables' columns.
+func schemaVersion() string {
+	names, _ := fs.Glob(migrationFS, "migrations/*.sql")
+	slices.Sort(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return names[len(names)-1]
 }

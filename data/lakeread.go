@@ -22,11 +22,13 @@ import (
 
 // lakeState is what a lake store last read.
 type lakeState struct {
-	mu       sync.Mutex
-	dir      string
-	manifest []byte            // the manifest's bytes, to tell a change
-	gens     map[string]string // family + "\x00" + name -> generation
-	views    bool              // the tables are views already (after the first refresh)
+	mu        sync.Mutex
+	dir       string
+	manifest  []byte            // the manifest's bytes, to tell a change
+	gens      map[string]string // family + "\x00" + name -> generation
+	views     bool              // the tables are views already (after the first refresh)
+	failed    []byte            // a manifest that could not be served, and why
+	failedErr error
 }
 
 // OpenLake opens the lake at dir for reading. It fails, naming the file,
@@ -54,8 +56,14 @@ func (s *Store) Refresh(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	l := s.lake
-	l.mu.Lock()
+	// One refresh at a time; requests that come meanwhile serve the state
+	// there is rather than queue behind it.
+	if !l.mu.TryLock() {
+		return false, nil
+	}
 	defer l.mu.Unlock()
+	// Not the request's cancellation: the refresh is for every request.
+	ctx = context.WithoutCancel(ctx)
 	p := filepath.Join(l.dir, "manifest.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -64,7 +72,20 @@ func (s *Store) Refresh(ctx context.Context) (bool, error) {
 	if bytes.Equal(b, l.manifest) {
 		return false, nil
 	}
-	m, err := ReadLakeManifest(l.dir)
+	// A manifest that failed is tried again only when it changes.
+	if l.failedErr != nil && bytes.Equal(b, l.failed) {
+		return false, l.failedErr
+	}
+	changed, err := s.refresh(ctx, l, p, b)
+	if err != nil {
+		l.failed, l.failedErr = b, err
+	}
+	return changed, err
+}
+
+// refresh serves the manifest b (read from p) of l.
+func (s *Store) refresh(ctx context.Context, l *lakeState, p string, b []byte) (bool, error) {
+	m, err := parseLakeManifest(p, b)
 	if err != nil {
 		return false, err
 	}
@@ -112,6 +133,7 @@ func (s *Store) Refresh(ctx context.Context) (bool, error) {
 		}
 	}
 	l.manifest, l.gens, l.views = b, gens, true
+	l.failed, l.failedErr = nil, nil
 	return true, nil
 }
 
@@ -161,6 +183,10 @@ func (s *Store) lakeViews(ctx context.Context, dir string, gens map[string]strin
 					sel[i] = sqlString(name) + " AS " + c.name
 				case "gen", "import_id":
 					sel[i] = strconv.FormatInt(lakeGenID(gen), 10) + "::" + c.typ + " AS " + c.name
+				case "transcript_file":
+					// A lake holds its transcripts; a path a writer put here
+					// would make every server read that file off its disk.
+					sel[i] = "NULL::" + c.typ + " AS " + c.name
 				default:
 					sel[i] = c.name
 				}

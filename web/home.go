@@ -23,10 +23,15 @@ func (s *Server) showHome(c echo.Context) error {
 }
 
 // generation answers the live pages' poll: the data's version and when it
-// last changed. It reads two numbers and takes no lock, so polling costs
-// nothing while the data stands still.
+// last changed. It reads two numbers and takes no lock (a lake reads its
+// small manifest), so polling costs next to nothing while the data stands
+// still.
 func (s *Server) generation(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
+	// A lake's open pages learn of a new manifest through their poll.
+	if _, err := s.store.Refresh(c.Request().Context()); err != nil {
+		s.logRefresh(err)
+	}
 	return c.JSON(http.StatusOK, map[string]any{"version": s.version(), "changed": s.store.ChangedAt().Format(time.RFC3339)})
 }
 
