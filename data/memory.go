@@ -19,7 +19,7 @@ import (
 // run out (ImportBundle). Limits in MiB; variables so that tests can force
 // the retry.
 var (
-	streamImportMemoryMiB int64 = 32
+	streamImportMemoryMiB int64 = 96
 	bundleImportMemoryMiB int64 = 256
 )
 

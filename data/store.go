@@ -419,7 +419,7 @@ func (a *appender) row(values ...driver.Value) error {
 const (
 	// appenderFlushRows and appenderFlushBytes bound what an appender
 	// buffers: rows, and bytes of text.
-	appenderFlushRows  = 1024
+	appenderFlushRows  = 4096
 	appenderFlushBytes = 8 << 20
 	// bigRowBytes is the text in one row past which an import's memory
 	// limit is raised for it.
@@ -441,7 +441,7 @@ func (a *appender) close() error {
 // rowGroupSize is the row group size of file databases. DuckDB writes an
 // uncommitted append to disk a row group at a time; at its default of
 // 122,880 rows a large import's texts wait in memory until the commit.
-const rowGroupSize = 2048
+const rowGroupSize = 16384
 
 // sqlString quotes s as an SQL string literal, for the statements that take
 // no parameters (ATTACH, SET).

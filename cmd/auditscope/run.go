@@ -258,7 +258,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	dbPath := fs.String("db", "", "DuckDB database `file` to import into (created if missing; required)")
 	name := fs.String("name", "", "dataset or experiment `name` (default: from the file's metadata or its file name)")
 	replace := fs.Bool("replace", false, "replace an existing dataset or experiment of the same name with different content")
-	memLimit := fs.String("memory-limit", "", "cap DuckDB's memory, e.g. `1GB` (default: 80% of the machine's memory; while importing, 32MB for AnnotatedPairs and CSV files and 256MB for bundles and logs, raised for a row with a long text)")
+	memLimit := fs.String("memory-limit", "", "cap DuckDB's memory, e.g. `1GB` (default: 80% of the machine's memory; while importing, 96MB for AnnotatedPairs and CSV files and 256MB for bundles and logs, raised for a row with a long text)")
 	eval, behavior := logFlags(fs)
 	maxValue := maxValueFlag(fs)
 	texts := fs.String("texts", "", "for an annotation-only AnnotatedPairs file: a base dataset `file` (.csv, .jsonl or .parquet) to merge the prompts and responses from")
