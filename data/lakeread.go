@@ -124,12 +124,12 @@ func (s *Store) refresh(ctx context.Context, l *lakeState, p string, b []byte) (
 	}
 	for k, g := range gens {
 		if l.gens[k] != g {
-			s.landedLocked(k[strings.IndexByte(k, 0)+1:])
+			s.landed(k[strings.IndexByte(k, 0)+1:])
 		}
 	}
 	for k := range l.gens {
 		if _, ok := gens[k]; !ok {
-			s.landedLocked(k[strings.IndexByte(k, 0)+1:])
+			s.landed(k[strings.IndexByte(k, 0)+1:])
 		}
 	}
 	l.manifest, l.gens, l.views = b, gens, true

@@ -55,9 +55,6 @@ func (s *Store) ChangedAt() time.Time {
 	return s.ver.at
 }
 
-// landedLocked is landed for a caller that holds the view lock.
-func (s *Store) landedLocked(name string) { s.landed(name) }
-
 // landed records a change to name.
 func (s *Store) landed(name string) {
 	v := s.ver.global.Add(1)

@@ -18,8 +18,6 @@ type CompareView struct {
 	Auditors []Option // every auditor, for the pickers
 	Blocks   []CompareBlock
 	Presets  []PresetLink
-	// Resamples behind the composite's interval, for the method note.
-	Resamples int
 }
 
 // CompareBlock is A against one B.

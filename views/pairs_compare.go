@@ -19,7 +19,6 @@ type PairsCompareView struct {
 	Kept                  int
 	Rows                  []PairsCompareRow
 	OnlyA, OnlyB          int
-	Exact                 bool
 }
 
 // PairsCompareRow is one metric: each annotator's value and the paired

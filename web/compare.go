@@ -148,7 +148,7 @@ func (s *Server) showCompare(c echo.Context) error {
 		return err
 	}
 	names := auditorNames(st)
-	vm := views.CompareView{Exp: st.Exp, Query: cq.values(), A: cq.A, B: cq.B, Resamples: bootstrapResamples}
+	vm := views.CompareView{Exp: st.Exp, Query: cq.values(), A: cq.A, B: cq.B}
 	for _, a := range st.Auditors {
 		vm.Auditors = append(vm.Auditors, views.Option{Value: a.Auditor.ID, Label: a.Auditor.Name})
 	}

@@ -56,7 +56,7 @@ func (s *Server) showPairsCompare(c echo.Context) error {
 		if pc.McNemarExact {
 			test = "McNemar exact"
 		}
-		vm.Done, vm.Kept, vm.OnlyA, vm.OnlyB, vm.Exact = true, pc.Kept, pc.OnlyA, pc.OnlyB, pc.McNemarExact
+		vm.Done, vm.Kept, vm.OnlyA, vm.OnlyB = true, pc.Kept, pc.OnlyA, pc.OnlyB
 		vm.Rows = []views.PairsCompareRow{
 			{Metric: "agreement", Test: fmt.Sprintf("Newcombe paired interval; %s on %d and %d discordant", test, pc.OnlyA, pc.OnlyB),
 				A: pc.A.Agreement, B: pc.B.Agreement, Diff: pc.Agreement.Value, Lo: pc.Agreement.Lo, Hi: pc.Agreement.Hi, P: pc.AgreementP},

@@ -175,6 +175,11 @@ func TestScorersByHand(t *testing.T) {
 	s := inspectServer(t)
 	r := mustGet(t, s, "/audits?exp=docent-sample.eval&score=includes>=1", http.StatusOK, "text/html")
 	contains(t, "C samples", r.Body, "1–9 of 9 samples")
+	// Sorted by the scorer, the C samples (1) come first and the I (0) last.
+	csv := csvRows(t, mustGet(t, s, "/audits.csv?exp=docent-sample.eval&sort=score:includes&dir=desc", http.StatusOK, "text/csv").Body)
+	if len(csv) != 15 || csv[0]["score:includes"] != "1" || csv[14]["score:includes"] != "0" {
+		t.Errorf("sorted by includes: first %q, last %q of %d", csv[0]["score:includes"], csv[len(csv)-1]["score:includes"], len(csv))
+	}
 	r = mustGet(t, s, "/experiments/docent-sample.eval", http.StatusOK, "text/html")
 	contains(t, "experiment page", r.Body, `data-testid="scorer-table"`, "0.600 [0.357, 0.802]", "0.676 ± 0.042",
 		"790 samples", `data-testid="partial"`, "15", "inspect_evals/luce_intercode_ctf", "openai/gpt-4o")

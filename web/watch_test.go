@@ -5,14 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -235,60 +232,6 @@ func copyFile(t testing.TB, src, dst string) {
 	if err := os.Rename(tmp, dst); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// TestWatchReadersSeeWholeStates: while transcripts are appended one by
-// one, every audit list served is of one state: the count it prints is the
-// number of rows it lists (the count and the rows are two queries, which
-// an append landing between them would tell apart).
-func TestWatchReadersSeeWholeStates(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "lab")
-	os.Mkdir(dir, 0o755)
-	src, _ := os.ReadFile(filepath.Join("..", "data", "testdata", "petri", "legacy.json"))
-	// The appends read from a folder the watcher does not watch: this test
-	// appends, not the watcher.
-	srcDir := t.TempDir()
-	write := func(d string, i int) {
-		body := strings.Replace(string(src), "petri-legacy-01", fmt.Sprintf("t-%03d", i), 1)
-		os.WriteFile(filepath.Join(d, fmt.Sprintf("t-%03d.json", i)), []byte(body), 0o644)
-	}
-	write(dir, 0)
-	s, _ := watchServer(t, dir, watch.Options{Settle: time.Millisecond})
-	uncached := New(s.store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{NoResponseCache: true})
-	const n = 40
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for i := 1; i < n; i++ {
-			write(srcDir, i)
-			if _, err := s.store.AppendLogs(context.Background(), "lab", srcDir, []string{fmt.Sprintf("t-%03d.json", i)}, data.ImportOptions{PrefixLogs: true}); err != nil {
-				t.Error(err)
-				return
-			}
-		}
-	}()
-	countRe := regexp.MustCompile(`of (\d+) audits`)
-	checked := 0
-	for running := true; running; {
-		select {
-		case <-done:
-			running = false
-		default:
-		}
-		body := get(t, uncached, "/audits?exp=lab&per=200").Body
-		m := countRe.FindStringSubmatch(body)
-		if m == nil {
-			t.Fatalf("no count on the page")
-		}
-		if rows := strings.Count(body, `data-testid="audit-link"`); strconv.Itoa(rows) != m[1] {
-			t.Fatalf("the page says %s audits and lists %d", m[1], rows)
-		}
-		checked++
-	}
-	if got := auditCount(t, s, "lab"); got != n {
-		t.Errorf("%d audits at the end, want %d", got, n)
-	}
-	t.Logf("%d pages checked during %d appends", checked, n-1)
 }
 
 // TestWatchBundle: a bundle in a watched folder is an experiment of its

@@ -91,9 +91,8 @@ type root struct {
 type fileState struct {
 	size int64
 	mod  time.Time
-	ok   bool // imported as it is now (or skipped as not ours)
-	log  string
-	kind string
+	ok   bool   // imported as it is now (or skipped as not ours)
+	kind string // of a log imported: data.KindPetri or data.KindInspect
 }
 
 // New prepares a watcher of dirs; Start imports and begins watching.
@@ -490,7 +489,6 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 	now := time.Now()
 	bundles := map[string]bool{}
 	var logs []entry
-	var kinds []string
 	rebuild := false
 	for _, e := range list {
 		st, seen := r.files[e.rel]
@@ -538,8 +536,8 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 				(kind == data.KindPetri || !strings.EqualFold(filepath.Ext(e.rel), ".eval") || e.size < st.size) {
 				rebuild = true
 			}
+			e.kind = kind
 			logs = append(logs, e)
-			kinds = append(kinds, kind)
 		default:
 			state.ok = true // not ours
 			r.files[e.rel] = state
@@ -557,7 +555,7 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 		}
 	}
 	if len(logs) > 0 {
-		if err := w.importLogs(ctx, r, logs, kinds, rebuild); err != nil {
+		if err := w.importLogs(ctx, r, logs, rebuild); err != nil {
 			return again, err
 		}
 	}
@@ -573,14 +571,11 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 // ahead, but a whole import never leaves out a file whose audits are in
 // the experiment: it would delete them. When one fails, the whole import
 // is given up (what is there stays) and the new files are appended.
-func (w *Watcher) importLogs(ctx context.Context, r *root, batch []entry, kinds []string, rebuild bool) error {
+func (w *Watcher) importLogs(ctx context.Context, r *root, batch []entry, rebuild bool) error {
 	_, err := w.store.Experiment(ctx, r.name)
 	exists := err == nil
 	if err != nil && !errors.Is(err, data.ErrNotFound) {
 		return err
-	}
-	for i := range batch {
-		batch[i].kind = kinds[i]
 	}
 	if exists && r.synced && !rebuild {
 		return w.appendLogs(ctx, r, batch)
