@@ -655,8 +655,9 @@ func decodeComparisons(ctx context.Context, dec *jsontext.Decoder, file string, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var fast apFast // one a worker: it keeps the names it has seen
 			for b := range p.work {
-				b.decode(file, v2, haveMeta)
+				b.decode(&fast, file, v2, haveMeta)
 				close(b.done)
 			}
 		}()
@@ -786,30 +787,43 @@ func (p *apPipeline) hold(n int64) (bool, error) {
 
 // decode turns the batch's JSON into rows, or the first error with its
 // place in the file.
-func (b *apBatch) decode(file string, v2, haveMeta bool) {
+func (b *apBatch) decode(fast *apFast, file string, v2, haveMeta bool) {
 	b.rows = make([]apRow, 0, len(b.raws))
 	for j, raw := range b.raws {
-		i := b.start + j
-		prefix := "comparisons[" + strconv.Itoa(i) + "]"
-		var c apComparison
-		if err := jsonv2.Unmarshal(raw, &c, jsontext.AllowDuplicateNames(true)); err != nil {
-			b.err = valueErr(file, prefix, b.offs[j], err)
-			return
-		}
-		row, err := c.row(v2, haveMeta)
-		if err != nil {
-			var ie *InputError
-			if errors.As(err, &ie) {
-				ie.File, ie.Path = file, joinPath(prefix, ie.Path)
-				ie.Offset = b.offs[j]
-				ie.Line = lineAt(file, ie.Offset)
+		row, ok := fast.row(raw, v2, haveMeta)
+		if !ok {
+			var err error
+			if row, err = fullRow(raw, v2, haveMeta); err != nil {
+				b.err = placeErr(file, "comparisons["+strconv.Itoa(b.start+j)+"]", b.offs[j], err)
+				return
 			}
-			b.err = err
-			return
 		}
 		b.rows = append(b.rows, row)
 		b.raws[j] = nil
 	}
+}
+
+// fullRow decodes one comparison of any shape, or says what is wrong with
+// it. Its errors are relative to the comparison (see placeErr).
+func fullRow(raw []byte, v2, haveMeta bool) (apRow, error) {
+	var c apComparison
+	if err := jsonv2.Unmarshal(raw, &c, jsontext.AllowDuplicateNames(true)); err != nil {
+		return apRow{}, err
+	}
+	return c.row(v2, haveMeta)
+}
+
+// placeErr places an error of fullRow's for the comparison at prefix,
+// which starts at byte base of the file.
+func placeErr(file, prefix string, base int64, err error) error {
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		return valueErr(file, prefix, base, err)
+	}
+	ie.File, ie.Path = file, joinPath(prefix, ie.Path)
+	ie.Offset = base
+	ie.Line = lineAt(file, ie.Offset)
+	return err
 }
 
 // valueErr places an error from decoding one value (whose offsets and JSON

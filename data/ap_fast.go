@@ -1,0 +1,375 @@
+package data
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// apFast decodes one comparison of the usual shape token by token. Decoding
+// it into apComparison (maps of raw values, a struct a vote) cost 40% of an
+// import's CPU and most of its garbage; reading the tokens in place costs a
+// fraction of that. It handles only what it is sure of and reports ok=false
+// for anything else (a duplicate key, an unexpected type, a response with
+// extra fields), and the caller then decodes the comparison the full way,
+// which gives the same row or the error with its place. TestAPFastMatches
+// and FuzzAPFast check that the two agree wherever this one answers.
+type apFast struct {
+	dec jsontext.Decoder
+	// names holds the annotator names seen, so that the same few dozen
+	// names are not allocated again for every comparison.
+	names map[string]string
+}
+
+// apFastNames bounds apFast.names: a file with more distinct annotators
+// allocates the rest as it goes.
+const apFastNames = 4096
+
+// The usual votes, shared by every comparison that has them. Rows only
+// read through the pointers.
+var (
+	prefA, prefB, prefTie = "a", "b", "tie"
+	prefTextA, prefTextB  = "text_a", "text_b"
+	prefValues            = map[string]*string{`"a"`: &prefA, `"b"`: &prefB, `"tie"`: &prefTie, `"text_a"`: &prefTextA, `"text_b"`: &prefTextB}
+	prefText              = map[*string]*string{&prefA: &prefTextA, &prefB: &prefTextB}
+)
+
+// row decodes raw (one comparison, already checked to be valid JSON).
+func (f *apFast) row(raw []byte, v2, haveMeta bool) (r apRow, ok bool) {
+	// From a bytes.Buffer the decoder reads raw in place; from any other
+	// reader it would copy it (a 100 MB text would cost another 100 MB).
+	f.dec.Reset(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
+	d := &f.dec
+	if !f.delim('{') {
+		return r, false
+	}
+	var seen uint16 // the top-level keys read, one bit each
+	var respA, respB, textA, textB bool
+	for d.PeekKind() == '"' {
+		name, ok := f.name()
+		if !ok {
+			return r, false
+		}
+		var bit uint16
+		switch string(name) {
+		case `"id"`:
+			bit = 1 << 0
+			v, err := d.ReadValue()
+			if err != nil || len(v) == 0 {
+				return r, false
+			}
+			switch {
+			case v[0] == '"':
+				s, ok := f.unquote(v)
+				if !ok {
+					return r, false
+				}
+				r.id = s
+			case v[0] == '-' || (v[0] >= '0' && v[0] <= '9'):
+				r.id = string(v)
+			default:
+				return r, false
+			}
+		case `"prompt"`:
+			bit = 1 << 1
+			s, _, ok := f.nullableString()
+			if !ok {
+				return r, false
+			}
+			r.prompt = s
+		case `"response_a"`:
+			bit = 1 << 2
+			if r.textA, r.modelA, ok = f.response(); !ok {
+				return r, false
+			}
+			respA = true
+		case `"response_b"`:
+			bit = 1 << 3
+			if r.textB, r.modelB, ok = f.response(); !ok {
+				return r, false
+			}
+			respB = true
+		case `"text_a"`:
+			bit = 1 << 4
+			if r.textA, textA, ok = f.nullableString(); !ok {
+				return r, false
+			}
+		case `"text_b"`:
+			bit = 1 << 5
+			if r.textB, textB, ok = f.nullableString(); !ok {
+				return r, false
+			}
+		case `"annotations"`:
+			bit = 1 << 6
+			if r.votes, ok = f.annotations(); !ok {
+				return r, false
+			}
+		case `"metadata"`:
+			bit = 1 << 7
+			if !f.metadata(raw, &r) {
+				return r, false
+			}
+		default:
+			if d.SkipValue() != nil {
+				return r, false
+			}
+			continue
+		}
+		if seen&bit != 0 {
+			return r, false // a duplicate key: the full decoder knows which wins
+		}
+		seen |= bit
+	}
+	if !f.delim('}') {
+		return r, false
+	}
+	if seen&1 == 0 {
+		return r, false // no id: the full decoder reports it
+	}
+	// As apComparison.row: response objects make the file 2.0 when its
+	// metadata has not been read.
+	v2 = v2 || (!haveMeta && respA)
+	if v2 {
+		if !respA || !respB {
+			return r, false
+		}
+		// A 2.0 comparison's text_a and text_b are not read, but the full
+		// decoder checks their types.
+		if seen&(1<<4|1<<5) != 0 {
+			return r, false
+		}
+		for i, v := range r.votes {
+			switch {
+			case v.pref == nil:
+			case *v.pref == "a":
+				r.votes[i].pref = &prefTextA
+			case *v.pref == "b":
+				r.votes[i].pref = &prefTextB
+			}
+		}
+	} else {
+		if respA || respB || !textA || !textB {
+			return r, false
+		}
+	}
+	return r, true
+}
+
+// name reads a member's name raw; ok=false for one with escapes, which
+// the names compared against would not match as written.
+func (f *apFast) name() ([]byte, bool) {
+	v, err := f.dec.ReadValue()
+	if err != nil || bytes.IndexByte(v, '\\') >= 0 {
+		return nil, false
+	}
+	return v, true
+}
+
+// delim reads an object's or array's opening or closing token.
+func (f *apFast) delim(k jsontext.Kind) bool {
+	if f.dec.PeekKind() != k {
+		return false
+	}
+	_, err := f.dec.ReadToken()
+	return err == nil
+}
+
+// unquote decodes a JSON string value read raw.
+func (f *apFast) unquote(v []byte) (string, bool) {
+	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : len(v)-1]), true
+	}
+	b, err := jsontext.AppendUnquote(nil, v)
+	return string(b), err == nil
+}
+
+// nullableString reads a string or null (set=false).
+func (f *apFast) nullableString() (s string, set, ok bool) {
+	v, err := f.dec.ReadValue()
+	if err != nil || len(v) == 0 {
+		return "", false, false
+	}
+	switch v[0] {
+	case 'n':
+		return "", false, true
+	case '"':
+		s, ok := f.unquote(v)
+		return s, true, ok
+	}
+	return "", false, false
+}
+
+// response reads a 2.0 response object holding only text and model.
+func (f *apFast) response() (text, model string, ok bool) {
+	if !f.delim('{') {
+		return "", "", false
+	}
+	var seen uint8
+	for f.dec.PeekKind() == '"' {
+		name, ok := f.name()
+		if !ok {
+			return "", "", false
+		}
+		var bit uint8
+		switch string(name) {
+		case `"text"`:
+			bit = 1
+			if text, _, ok = f.nullableString(); !ok {
+				return "", "", false
+			}
+		case `"model"`:
+			bit = 2
+			if model, _, ok = f.nullableString(); !ok {
+				return "", "", false
+			}
+		default:
+			return "", "", false // other fields become attrs: the full way
+		}
+		if seen&bit != 0 {
+			return "", "", false
+		}
+		seen |= bit
+	}
+	return text, model, f.delim('}')
+}
+
+// annotations reads the votes, in annotator order as apComparison.row
+// gives them.
+func (f *apFast) annotations() ([]apVote, bool) {
+	if f.dec.PeekKind() == 'n' {
+		return nil, f.dec.SkipValue() == nil
+	}
+	if !f.delim('{') {
+		return nil, false
+	}
+	var votes []apVote
+	sorted := true
+	for f.dec.PeekKind() == '"' {
+		name, err := f.dec.ReadValue()
+		if err != nil {
+			return nil, false
+		}
+		ann, ok := f.names[string(name)] // no allocation for the lookup
+		if !ok {
+			if ann, ok = f.unquote(name); !ok {
+				return nil, false
+			}
+			if f.names == nil {
+				f.names = map[string]string{}
+			}
+			if len(f.names) < apFastNames {
+				f.names[string(name)] = ann
+			}
+		}
+		if n := len(votes); n > 0 && votes[n-1].annotator >= ann {
+			sorted = false
+		}
+		if !f.delim('{') {
+			return nil, false
+		}
+		var v apVote
+		var seen uint8
+		hasPref := false
+		for f.dec.PeekKind() == '"' {
+			name, ok := f.name()
+			if !ok {
+				return nil, false
+			}
+			var bit uint8
+			switch string(name) {
+			case `"pref"`:
+				bit = 1
+				if f.dec.PeekKind() == '"' {
+					raw, err := f.dec.ReadValue()
+					if err != nil {
+						return nil, false
+					}
+					if p, ok := prefValues[string(raw)]; ok {
+						v.pref = p
+					} else if s, ok := f.unquote(raw); ok {
+						v.pref = &s
+					} else {
+						return nil, false
+					}
+				} else if _, set, ok := f.nullableString(); !ok || set {
+					return nil, false
+				}
+				hasPref = true
+			case `"no_pref_reason"`:
+				bit = 2
+				s, set, ok := f.nullableString()
+				if !ok {
+					return nil, false
+				}
+				if set {
+					v.reason = &s
+				}
+			default:
+				return nil, false
+			}
+			if seen&bit != 0 {
+				return nil, false
+			}
+			seen |= bit
+		}
+		if !f.delim('}') {
+			return nil, false
+		}
+		if !hasPref {
+			// Skipped, as Feedback Forensics does; the full decoder
+			// handles it, and a repeat of the annotator's name.
+			return nil, false
+		}
+		v.annotator = ann
+		votes = append(votes, v)
+	}
+	if !f.delim('}') {
+		return nil, false
+	}
+	if !sorted {
+		slices.SortFunc(votes, func(a, b apVote) int { return strings.Compare(a.annotator, b.annotator) })
+		for i := 1; i < len(votes); i++ {
+			if votes[i].annotator == votes[i-1].annotator {
+				return nil, false // a repeated annotator: the full decoder knows which wins
+			}
+		}
+	}
+	return votes, true
+}
+
+// metadata reads the comparison's metadata object: its members in file
+// order, as text, and the object as written.
+func (f *apFast) metadata(raw []byte, r *apRow) bool {
+	d := &f.dec
+	if d.PeekKind() == 'n' {
+		return d.SkipValue() == nil
+	}
+	// The offset is past the name's colon; the object starts at its brace.
+	start := int(d.InputOffset())
+	if !f.delim('{') {
+		return false
+	}
+	start += bytes.IndexByte(raw[start:], '{')
+	for d.PeekKind() == '"' {
+		name, err := d.ReadValue()
+		if err != nil {
+			return false
+		}
+		key, ok := f.unquote(name)
+		if !ok {
+			return false
+		}
+		v, err := d.ReadValue()
+		if err != nil {
+			return false
+		}
+		r.metaPairs = append(r.metaPairs, [2]string{key, scalarText(v)})
+	}
+	if !f.delim('}') {
+		return false
+	}
+	r.metadata = string(raw[start:int(d.InputOffset())])
+	return true
+}
