@@ -13,9 +13,13 @@ import (
 // the full decoder does.
 func TestAPFastGenerated(t *testing.T) {
 	files := map[string]func(*bytes.Buffer) error{
-		"scale":          func(b *bytes.Buffer) error { return demo.ScaleAnnotatedPairs(b, demo.ScaleOptions{Comparisons: 2000, Traits: 40, Seed: 5}) },
-		"scale-no-texts": func(b *bytes.Buffer) error { return demo.ScaleAnnotatedPairs(b, demo.ScaleOptions{Comparisons: 500, Traits: 8, Seed: 2, NoTexts: true}) },
-		"demo":           func(b *bytes.Buffer) error { return demo.AnnotatedPairs(b, demo.Options{}) },
+		"scale": func(b *bytes.Buffer) error {
+			return demo.ScaleAnnotatedPairs(b, demo.ScaleOptions{Comparisons: 2000, Traits: 40, Seed: 5})
+		},
+		"scale-no-texts": func(b *bytes.Buffer) error {
+			return demo.ScaleAnnotatedPairs(b, demo.ScaleOptions{Comparisons: 500, Traits: 8, Seed: 2, NoTexts: true})
+		},
+		"demo": func(b *bytes.Buffer) error { return demo.AnnotatedPairs(b, demo.Options{}) },
 	}
 	for name, write := range files {
 		var b bytes.Buffer
