@@ -223,6 +223,12 @@ type apRow struct {
 	metadata                                 string
 	metaPairs                                [][2]string
 	votes                                    []apVote
+	// Worked out by the decoding workers, off the appending goroutine
+	// (see prepare): the texts' lengths in characters, and the votes as
+	// stored, when every annotator they name had its index already.
+	lenA, lenB     int32
+	prefs, voteLog string
+	prepared       bool
 }
 
 type apVote struct {
@@ -268,44 +274,16 @@ func (l *apLoader) add(r apRow) error {
 	if r.prompt != "" || r.textA != "" || r.textB != "" {
 		l.withText++
 	}
-	// Votes are stored per comparison: a compact string of vote codes, one
-	// character per annotator, that the explorer reads, and a JSON list of
-	// the votes the codes do not tell whole (a null, empty or unusual
-	// preference, or a reason); the ap_votes view puts them together. A row
-	// per vote would cost a cgo call per value on import and a gigabyte of
-	// memory in DuckDB for a large file; every vote as JSON cost a fifth of
-	// the import's time.
-	prefs := make([]byte, len(l.annIDs))
-	for k := range prefs {
-		prefs[k] = '-'
+	if !r.prepared {
+		r.lenA, r.lenB = int32(utf8.RuneCountInString(r.textA)), int32(utf8.RuneCountInString(r.textB))
+		r.prefs, r.voteLog = encodeVotes(r.votes, len(l.annIDs), l.annotator)
 	}
-	votes := make([]byte, 0, 64)
-	votes = append(votes, '[')
-	for _, v := range r.votes {
-		a := l.annotator(v.annotator)
-		for len(prefs) <= a {
-			prefs = append(prefs, '-')
-		}
-		code := prefCode(v.pref)
-		prefs[a] = code
-		if v.reason == nil && code != '-' && code != 'i' {
-			continue
-		}
-		if len(votes) > 1 {
-			votes = append(votes, ',')
-		}
-		votes = append(votes, '[')
-		votes = strconv.AppendInt(votes, int64(a), 10)
-		votes = append(votes, ',')
-		votes = appendNullableJSON(votes, v.pref)
-		votes = append(votes, ',')
-		votes = appendNullableJSON(votes, v.reason)
-		votes = append(votes, ']')
+	if n := len(l.annIDs) - len(r.prefs); n > 0 { // annotators first named after the workers started
+		r.prefs += strings.Repeat("-", n)
 	}
-	votes = append(votes, ']')
 	l.votes += int64(len(r.votes))
 	if err := l.cmp.row(l.dataset, int32(idx), r.id, nullString(r.prompt), r.textA, r.textB, nullString(r.modelA), nullString(r.modelB),
-		int32(utf8.RuneCountInString(r.textA)), int32(utf8.RuneCountInString(r.textB)), nullString(r.attrsA), nullString(r.attrsB), nullString(r.metadata), string(votes), string(prefs)); err != nil {
+		r.lenA, r.lenB, nullString(r.attrsA), nullString(r.attrsB), nullString(r.metadata), r.voteLog, r.prefs); err != nil {
 		return err
 	}
 	for _, kv := range r.metaPairs {
@@ -315,6 +293,61 @@ func (l *apLoader) add(r apRow) error {
 		}
 	}
 	return nil
+}
+
+// encodeVotes gives a comparison's votes as stored: a compact string of
+// vote codes, one character per annotator (index), that the explorer reads,
+// and a JSON list of the votes the codes do not tell whole (a null, empty or
+// unusual preference, or a reason); the ap_votes view puts them together. A
+// row per vote would cost a cgo call per value on import and a gigabyte of
+// memory in DuckDB for a large file; every vote as JSON cost a fifth of the
+// import's time. n is the number of annotators known; index gives an
+// annotator's index.
+func encodeVotes(votes []apVote, n int, index func(string) int) (prefs, log string) {
+	codes := make([]byte, n)
+	for k := range codes {
+		codes[k] = '-'
+	}
+	js := append(make([]byte, 0, 64), '[')
+	for _, v := range votes {
+		a := index(v.annotator)
+		for len(codes) <= a {
+			codes = append(codes, '-')
+		}
+		code := prefCode(v.pref)
+		codes[a] = code
+		if v.reason == nil && code != '-' && code != 'i' {
+			continue
+		}
+		if len(js) > 1 {
+			js = append(js, ',')
+		}
+		js = append(js, '[')
+		js = strconv.AppendInt(js, int64(a), 10)
+		js = append(js, ',')
+		js = appendNullableJSON(js, v.pref)
+		js = append(js, ',')
+		js = appendNullableJSON(js, v.reason)
+		js = append(js, ']')
+	}
+	return string(codes), string(append(js, ']'))
+}
+
+// prepare works out what add would on the appending goroutine, which is
+// the import's critical path: the texts' lengths, and the stored votes when
+// ann (the annotators' indexes when the comparisons began) names every
+// annotator the votes do. Otherwise add encodes the votes, assigning new
+// indexes in file order.
+func (r *apRow) prepare(ann map[string]int) {
+	r.lenA, r.lenB = int32(utf8.RuneCountInString(r.textA)), int32(utf8.RuneCountInString(r.textB))
+	for _, v := range r.votes {
+		if _, ok := ann[v.annotator]; !ok {
+			r.prepared = false
+			return
+		}
+	}
+	r.prefs, r.voteLog = encodeVotes(r.votes, len(ann), func(id string) int { return ann[id] })
+	r.prepared = true
 }
 
 // finish writes the dataset and annotator rows and the import record.
@@ -659,6 +692,9 @@ func decodeComparisons(ctx context.Context, dec *jsontext.Decoder, file string, 
 	}
 	p.inFlight = semaphore.NewWeighted(p.budget)
 	v2, haveMeta := strings.HasPrefix(l.meta.Version, "2"), l.haveMeta
+	// The annotators declared before the comparisons, for the workers to
+	// encode votes with (a copy: the appender adds those first named later).
+	ann := maps.Clone(l.annIdx)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -666,7 +702,7 @@ func decodeComparisons(ctx context.Context, dec *jsontext.Decoder, file string, 
 			defer wg.Done()
 			var fast apFast // one a worker: it keeps the names it has seen
 			for b := range p.work {
-				b.decode(&fast, file, v2, haveMeta)
+				b.decode(&fast, file, v2, haveMeta, ann)
 				close(b.done)
 			}
 		}()
@@ -805,7 +841,7 @@ func (p *apPipeline) hold(n int64) (bool, error) {
 
 // decode turns the batch's JSON into rows, or the first error with its
 // place in the file.
-func (b *apBatch) decode(fast *apFast, file string, v2, haveMeta bool) {
+func (b *apBatch) decode(fast *apFast, file string, v2, haveMeta bool, ann map[string]int) {
 	b.rows = make([]apRow, 0, len(b.raws))
 	for j, raw := range b.raws {
 		row, ok := fast.row(raw, v2, haveMeta)
@@ -816,6 +852,7 @@ func (b *apBatch) decode(fast *apFast, file string, v2, haveMeta bool) {
 				return
 			}
 		}
+		row.prepare(ann)
 		b.rows = append(b.rows, row)
 		b.raws[j] = nil
 	}
