@@ -151,6 +151,12 @@ func hashBytes(b []byte) string {
 // there and replace is off. With replace on, the old generation stays until
 // the new one is marked complete, and inImport deletes it then.
 func (tx *importTx) claim(kind, name, hash string, replace bool) error {
+	return tx.claimLater(kind, name, func() (string, error) { return hash, nil }, replace)
+}
+
+// claimLater is claim for an import whose hash is still being worked out:
+// it waits for it only when the name was imported before.
+func (tx *importTx) claimLater(kind, name string, hashOf func() (string, error), replace bool) error {
 	var oldHash string
 	var oldID int64
 	err := tx.conn.QueryRowContext(tx.ctx,
@@ -165,6 +171,10 @@ func (tx *importTx) claim(kind, name, hash string, replace bool) error {
 	var appends int
 	if err := tx.conn.QueryRowContext(tx.ctx, `SELECT count(*) FROM imports WHERE base = ?`, oldID).Scan(&appends); err != nil {
 		return fmt.Errorf("check existing %s: %w", name, err)
+	}
+	hash, err := hashOf()
+	if err != nil {
+		return err
 	}
 	// Appends make the content differ from the base's hash.
 	if oldHash == hash && appends == 0 {
