@@ -8,8 +8,8 @@ import (
 )
 
 // BenchmarkImportAnnotatedPairs imports the file AUDITSCOPE_BENCH_AP names
-// (task bench writes one with `auditscope demo --pairs 53000 --traits 40
-// --seed 5`, 143 MiB) into a new database file per iteration. Its peak memory is
+// (task bench writes one with `auditscope demo --pairs 50000 --traits 40
+// --seed 5`, 138 MiB) into a new database file per iteration. Its peak memory is
 // measured in a process of its own by cmd/auditscope's BenchmarkImportMemory.
 func BenchmarkImportAnnotatedPairs(b *testing.B) {
 	path := os.Getenv("AUDITSCOPE_BENCH_AP")

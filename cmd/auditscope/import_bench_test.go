@@ -35,15 +35,15 @@ const (
 // own allocations out of the numbers.
 //
 // The input is AUDITSCOPE_BENCH_AP, or else a file written once by the
-// project's generator (auditscope demo --pairs 53000 --traits 40 --seed 5,
-// 143 MiB) into the system's temporary folder.
+// project's generator (auditscope demo --pairs 50000 --traits 40 --seed 5,
+// 138 MiB) into the system's temporary folder.
 func BenchmarkImportMemory(b *testing.B) {
 	if runtime.GOOS != "linux" {
 		b.Skip("reads /proc/self/status")
 	}
 	input := os.Getenv("AUDITSCOPE_BENCH_AP")
 	if input == "" {
-		input = generatedAP(b, 53000)
+		input = generatedAP(b, 50000)
 	}
 	st, err := os.Stat(input)
 	if err != nil {

@@ -333,7 +333,7 @@ func importWithProgress(ctx context.Context, store *data.Store, path string, opt
 }
 
 func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("demo", "Usage: auditscope demo --out DIR [--audits N] [--seed N]\n       auditscope demo --pairs N --traits K [--seed N] --out FILE\n\nWrites the synthetic demo experiment as a bundle folder (see docs/FORMAT.md)\nand the synthetic AnnotatedPairs dataset beside it as annotated_pairs.json.\nImporting DIR reproduces the demo's tables.\n\nWith --pairs it writes instead one large AnnotatedPairs file of N comparisons\n× K principle annotators (plus a human annotator and 12 response models), the\ninput of the import and page benchmarks: --pairs 53000 --traits 40 --seed 5\nis 143 MiB. The same arguments give the same bytes.\n", stdout, stderr)
+	fs := newFlags("demo", "Usage: auditscope demo --out DIR [--audits N] [--seed N]\n       auditscope demo --pairs N --traits K [--seed N] --out FILE\n\nWrites the synthetic demo experiment as a bundle folder (see docs/FORMAT.md)\nand the synthetic AnnotatedPairs dataset beside it as annotated_pairs.json.\nImporting DIR reproduces the demo's tables.\n\nWith --pairs it writes instead one large AnnotatedPairs file of N comparisons\n× K principle annotators (plus a human annotator and 12 response models), the\ninput of the import and page benchmarks: --pairs 50000 --traits 40 --seed 5\nis 138 MiB. The same arguments give the same bytes.\n", stdout, stderr)
 	out := fs.String("out", "", "`folder` to write the bundle to, or file with --pairs (required)")
 	audits := fs.Int("audits", 0, "scale the experiment to about `N` audits (0: the paper's sizes)")
 	seed := fs.Uint64("seed", 1, "random `seed` of the generator")
