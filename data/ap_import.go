@@ -80,8 +80,8 @@ type apLoader struct {
 	// import found at its end (errUnchanged).
 	unchangedAs *ImportResult
 	replace     bool
-	synthetic bool
-	format    string
+	synthetic   bool
+	format      string
 
 	meta        apMetadata
 	haveMeta    bool
