@@ -26,9 +26,13 @@ type apFast struct {
 	votes int
 }
 
-// apFastNames bounds apFast.names: a file with more distinct annotators
-// allocates the rest as it goes.
-const apFastNames = 4096
+// apFastNames and apFastNameBytes bound apFast.names (to about 1 MB): a
+// file with more distinct annotators, or longer names, allocates the rest
+// as it goes.
+const (
+	apFastNames     = 4096
+	apFastNameBytes = 128
+)
 
 // The usual votes, shared by every comparison that has them. Rows only
 // read through the pointers.
@@ -36,8 +40,13 @@ var (
 	prefA, prefB, prefTie = "a", "b", "tie"
 	prefTextA, prefTextB  = "text_a", "text_b"
 	prefValues            = map[string]*string{`"a"`: &prefA, `"b"`: &prefB, `"tie"`: &prefTie, `"text_a"`: &prefTextA, `"text_b"`: &prefTextB}
-	prefText              = map[*string]*string{&prefA: &prefTextA, &prefB: &prefTextB}
 )
+
+// release drops the decoder's hold on the last comparison read, whose
+// batch is done with.
+func (f *apFast) release() {
+	f.dec.Reset(new(bytes.Buffer))
+}
 
 // row decodes raw (one comparison, already checked to be valid JSON).
 func (f *apFast) row(raw []byte, v2, haveMeta bool) (r apRow, ok bool) {
@@ -262,7 +271,7 @@ func (f *apFast) annotations() ([]apVote, bool) {
 			if f.names == nil {
 				f.names = map[string]string{}
 			}
-			if len(f.names) < apFastNames {
+			if len(f.names) < apFastNames && len(name) <= apFastNameBytes {
 				f.names[string(name)] = ann
 			}
 		}

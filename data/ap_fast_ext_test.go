@@ -30,8 +30,9 @@ func TestAPFastGenerated(t *testing.T) {
 		if len(raws) == 0 {
 			t.Fatalf("%s: no comparisons", name)
 		}
+		f := data.NewAPFast()
 		for i, raw := range raws {
-			fast, err := data.APFastAgrees(raw, v2, haveMeta)
+			fast, err := data.APFastAgrees(f, raw, v2, haveMeta)
 			if err != nil {
 				t.Fatalf("%s comparisons[%d]: %v", name, i, err)
 			}

@@ -11,10 +11,10 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// apFastAgrees decodes raw the fast way and the full way. Where the fast
-// way answers, the full way must give the same row and no error.
-func apFastAgrees(raw []byte, v2, haveMeta bool) (fast bool, err error) {
-	var f apFast
+// apFastAgrees decodes raw the fast way (with f, which a worker reuses
+// from comparison to comparison) and the full way. Where the fast way
+// answers, the full way must give the same row and no error.
+func apFastAgrees(f *apFast, raw []byte, v2, haveMeta bool) (fast bool, err error) {
 	got, ok := f.row(raw, v2, haveMeta)
 	if !ok {
 		return false, nil
@@ -85,8 +85,9 @@ func TestAPFastMatches(t *testing.T) {
 		if len(raws) == 0 {
 			t.Fatalf("%s: no comparisons", name)
 		}
+		var f apFast
 		for i, raw := range raws {
-			fast, err := apFastAgrees(raw, v2, haveMeta)
+			fast, err := apFastAgrees(&f, raw, v2, haveMeta)
 			if err != nil {
 				t.Fatalf("%s comparisons[%d]: %v", name, i, err)
 			}
@@ -126,8 +127,26 @@ func TestAPFastMatches(t *testing.T) {
 		{`{"id":"x","response_a":{"text":"a"},"response_b":{"text":"b"}}`, false, true, false},
 		{`[1]`, false, true, false},
 	}
+	// One decoder for every case, as a worker has, through comparisons it
+	// gave up on half way; and a fresh one for each.
+	var shared apFast
+	for i, c := range cases {
+		if i%5 == 4 {
+			shared.release() // as at the end of a batch
+		}
+		for _, f := range []*apFast{&shared, new(apFast)} {
+			fast, err := apFastAgrees(f, []byte(c.raw), c.v2, c.haveMeta)
+			if err != nil {
+				t.Error(err)
+			}
+			if fast != c.fast {
+				t.Errorf("fast decoder answered %v, want %v, for %s", fast, c.fast, c.raw)
+			}
+		}
+	}
+	// Once more through the shared decoder: its name cache is warm.
 	for _, c := range cases {
-		fast, err := apFastAgrees([]byte(c.raw), c.v2, c.haveMeta)
+		fast, err := apFastAgrees(&shared, []byte(c.raw), c.v2, c.haveMeta)
 		if err != nil {
 			t.Error(err)
 		}
@@ -142,12 +161,16 @@ func FuzzAPFast(f *testing.F) {
 	f.Add([]byte(`{"id":"c1","prompt":"p","response_a":{"text":"a","model":"m"},"response_b":{"text":"b"},"annotations":{"z":{"pref":"a"},"h":{"pref":"b"}},"metadata":{"k":"v"}}`), true, true)
 	f.Add([]byte(`{"id":7,"text_a":"A","text_b":"B","annotations":{"h":{"pref":null,"no_pref_reason":"tie"}},"metadata":{"k":[1]}}`), false, true)
 	f.Add([]byte(`{"id":"x","response_a":{"text":"a"},"response_b":{"text":"b"},"annotations":{"h":{"pref":"a"}}}`), false, false)
+	var shared apFast // as a worker's, across inputs
 	f.Fuzz(func(t *testing.T, raw []byte, v2, haveMeta bool) {
 		// The reader hands on only valid values.
 		if !jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true)) {
 			return
 		}
-		if _, err := apFastAgrees(raw, v2, haveMeta); err != nil {
+		if _, err := apFastAgrees(&shared, raw, v2, haveMeta); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := apFastAgrees(new(apFast), raw, v2, haveMeta); err != nil {
 			t.Fatal(err)
 		}
 	})

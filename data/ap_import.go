@@ -75,7 +75,7 @@ type apLoader struct {
 	hash      string
 	// hashing, when set, gives the hash, which is worked out beside the
 	// import (see ImportAnnotatedPairs); hash is "" until it has.
-	hashing func() (string, error)
+	hashing func() apHash
 	// unchangedAs is the earlier import of the same content that an
 	// import found at its end (errUnchanged).
 	unchangedAs *ImportResult
@@ -348,7 +348,6 @@ func (r *apRow) prepare(ann map[string]int) {
 	r.lenA, r.lenB = int32(utf8.RuneCountInString(r.textA)), int32(utf8.RuneCountInString(r.textB))
 	for _, v := range r.votes {
 		if _, ok := ann[v.annotator]; !ok {
-			r.prepared = false
 			return
 		}
 	}
@@ -357,14 +356,19 @@ func (r *apRow) prepare(ann map[string]int) {
 }
 
 // fileHash is the file's hash, waited for when it is being worked out
-// beside the import.
+// beside the import; errUnchanged when that found the content imported
+// before (checked first, as when the hash came before the import).
 func (l *apLoader) fileHash() (string, error) {
 	if l.hash == "" && l.hashing != nil {
-		h, err := l.hashing()
-		if err != nil {
-			return "", err
+		h := l.hashing()
+		if h.err != nil {
+			return "", h.err
 		}
-		l.hash = h
+		if h.earlier != nil {
+			l.unchangedAs = h.earlier
+			return "", errUnchanged
+		}
+		l.hash = h.hash
 	}
 	return l.hash, nil
 }
@@ -377,24 +381,10 @@ func (l *apLoader) finish(source string) (ImportResult, error) {
 	if err := l.closeAppenders(); err != nil {
 		return ImportResult{}, err
 	}
-	if l.hashing != nil {
-		// The same content imported under another name is found only now.
-		hash, err := l.fileHash()
-		if err != nil {
-			return ImportResult{}, err
-		}
-		name := ""
-		if l.nameFixed {
-			name = l.finalName
-		}
-		r, ok, err := l.tx.s.alreadyImported(l.tx.ctx, l.format, name, hash)
-		if err != nil {
-			return ImportResult{}, err
-		}
-		if ok {
-			l.unchangedAs = &r
-			return ImportResult{}, errUnchanged
-		}
+	// The hash, and whether the content was imported before, if the
+	// comparisons came faster than the hash.
+	if _, err := l.fileHash(); err != nil {
+		return ImportResult{}, err
 	}
 	if err := l.claimName(); err != nil {
 		return ImportResult{}, err
@@ -563,37 +553,75 @@ func (c *countingReader) Read(p []byte) (int, error) {
 //
 // The file's hash (which tells an unchanged file) is worked out beside the
 // import rather than before it, which took a fourteenth of a large file's
-// import time: the import waits for it only where it needs it, when the
-// dataset's name was imported before, and at its end, when it looks for the
-// same content under another name (then rolled back as unchanged).
+// import time. As soon as it is known, an earlier import of the same content
+// stops the import (rolled back, reported unchanged); the import itself
+// waits for the hash only where it needs it: when the dataset's name was
+// imported before, and at its end.
 func (s *Store) ImportAnnotatedPairs(ctx context.Context, path string, opts ImportOptions) (ImportResult, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}
 	defer f.Close()
-	st, _ := f.Stat()
-	type hashed struct {
-		hash string
-		err  error
+	st, err := f.Stat()
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}
-	hc := make(chan hashed, 1)
+	ictx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	hc := make(chan apHash, 1) // buffered: an import that ends first leaves it behind
 	go func() {
-		hash, err := hashFile(path)
-		if err != nil {
-			err = fmt.Errorf("import %s: %w", path, err)
+		// The descriptor the import reads, so both see the same file
+		// (closed when the import returns, which ends this early).
+		var h apHash
+		h.hash, h.err = hashReader(io.NewSectionReader(f, 0, st.Size()))
+		if h.err != nil {
+			h.err = fmt.Errorf("import %s: %w", path, h.err)
 		} else if opts.Texts != nil {
-			hash, err = opts.Texts.hash(hash)
+			h.hash, h.err = opts.Texts.hash(h.hash)
 		}
-		hc <- hashed{hash, err}
+		if h.err == nil {
+			r, ok, err := s.alreadyImported(ictx, KindAnnotatedPairs, opts.Name, h.hash)
+			switch {
+			case err != nil:
+				h.err = err
+			case ok:
+				h.earlier = &r
+			}
+		}
+		hc <- h // before the cancel, so that hashing finds it
+		if h.earlier != nil {
+			cancel(errUnchanged)
+		}
 	}()
-	hashing := sync.OnceValues(func() (string, error) {
-		h := <-hc
-		return h.hash, h.err
+	hashing := sync.OnceValue(func() apHash {
+		select {
+		case h := <-hc:
+			return h
+		case <-ictx.Done():
+			select {
+			case h := <-hc: // the hash ended the import
+				return h
+			default:
+				return apHash{err: context.Cause(ictx)}
+			}
+		}
 	})
-	// An import that ends early (a bad file) leaves the hashing to finish
-	// on its own; the channel's buffer lets it.
-	return s.importAP(ctx, &countingReader{r: f, total: st.Size(), progress: opts.Progress}, path, "", hashing, opts)
+	res, err := s.importAP(ictx, &countingReader{r: f, total: st.Size(), progress: opts.Progress}, path, "", hashing, opts)
+	if err != nil && errors.Is(context.Cause(ictx), errUnchanged) && ctx.Err() == nil {
+		if h := hashing(); h.earlier != nil {
+			return *h.earlier, nil
+		}
+	}
+	return res, err
+}
+
+// apHash is an AnnotatedPairs file's hash, worked out beside its import,
+// and the earlier import of the same content, if any.
+type apHash struct {
+	hash    string
+	earlier *ImportResult
+	err     error
 }
 
 // ImportAnnotatedPairsBytes imports an AnnotatedPairs document held in
@@ -614,7 +642,7 @@ func (s *Store) ImportAnnotatedPairsBytes(ctx context.Context, b []byte, name st
 
 // importAP imports an AnnotatedPairs document; hashing, when not nil,
 // gives its hash, which is then "".
-func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, hashing func() (string, error), opts ImportOptions) (res ImportResult, err error) {
+func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, hashing func() apHash, opts ImportOptions) (res ImportResult, err error) {
 	var l *apLoader
 	err = s.lowMemoryImport(ctx, streamImportMemoryMiB, func() error {
 		return s.inImport(ctx, func(tx *importTx) error {
@@ -909,6 +937,12 @@ func (p *apPipeline) hold(n int64) (bool, error) {
 // decode turns the batch's JSON into rows, or the first error with its
 // place in the file.
 func (b *apBatch) decode(fast *apFast, file string, v2, haveMeta bool, ann map[string]int) {
+	// The rows hold copies: the JSON can go before the batch is appended
+	// (the in-flight budget still counts it until then).
+	defer func() {
+		b.buf, b.raws = nil, nil
+		fast.release()
+	}()
 	b.rows = make([]apRow, 0, len(b.raws))
 	for j, raw := range b.raws {
 		row, ok := fast.row(raw, v2, haveMeta)
@@ -921,7 +955,6 @@ func (b *apBatch) decode(fast *apFast, file string, v2, haveMeta bool, ann map[s
 		}
 		row.prepare(ann)
 		b.rows = append(b.rows, row)
-		b.raws[j] = nil
 	}
 }
 

@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestAPUnchanged: an AnnotatedPairs file is hashed beside its import, so
-// an unchanged file is found either at the start (its name was imported
-// before) or at the end (the same content under another name, rolled
-// back). Either way the result names the earlier import and the database
-// is as it was.
+// TestAPUnchanged: an AnnotatedPairs file is hashed beside its import;
+// the same content imported before stops the import as soon as the hash
+// is known (or at the claim of a name imported before, or at the end),
+// and the import is rolled back. Either way the result names the earlier
+// import and the database is as it was, as when the hash came first.
 func TestAPUnchanged(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpenStore(t)
@@ -31,8 +31,8 @@ func TestAPUnchanged(t *testing.T) {
 		path string
 		opts ImportOptions
 	}{
-		{a, ImportOptions{}},              // the same name: found before reading
-		{b, ImportOptions{}},              // another name (the file's): found at the end
+		{a, ImportOptions{}},              // the same name (the file's, there being no metadata)
+		{b, ImportOptions{}},              // another name (the file's)
 		{b, ImportOptions{Name: "first"}}, // named as before
 		{a, ImportOptions{Replace: true}}, // replacing with the same content changes nothing
 	} {
@@ -60,5 +60,34 @@ func TestAPUnchanged(t *testing.T) {
 	}
 	if r, err := s.ImportAnnotatedPairs(ctx, a, ImportOptions{Replace: true}); err != nil || r.Unchanged || r.Counts["comparisons"] != 2 {
 		t.Errorf("replace = %+v, %v; want 2 comparisons", r, err)
+	}
+
+	// A file whose metadata names a dataset that now holds other content,
+	// imported before under another --name, is unchanged (as then), not a
+	// clash with the dataset its metadata names.
+	named := []byte(`{"metadata":{"version":"2.0","dataset_name":"y"},"comparisons":[{"id":"1","response_a":{"text":"A"},"response_b":{"text":"B"},"annotations":{"h":{"pref":"a"}}}]}`)
+	other := []byte(`{"metadata":{"version":"2.0","dataset_name":"y"},"comparisons":[{"id":"2","response_a":{"text":"C"},"response_b":{"text":"D"},"annotations":{"h":{"pref":"b"}}}]}`)
+	f, o := filepath.Join(dir, "f.json"), filepath.Join(dir, "o.json")
+	if err := os.WriteFile(f, named, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(o, other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ImportAnnotatedPairs(ctx, f, ImportOptions{Name: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.ImportAnnotatedPairs(ctx, o, ImportOptions{}); err != nil || r.Name != "y" {
+		t.Fatalf("other content as y = %+v, %v", r, err)
+	}
+	before = dbState(t, s, false)
+	for _, replace := range []bool{false, true} {
+		r, err := s.ImportAnnotatedPairs(ctx, f, ImportOptions{Replace: replace})
+		if err != nil || !r.Unchanged || r.Name != "x" {
+			t.Errorf("re-import (replace %v) = %+v, %v; want unchanged, as x", replace, r, err)
+		}
+	}
+	if after := dbState(t, s, false); !sameState(before, after) {
+		t.Errorf("re-import changed the database: %v", diffState(before, after))
 	}
 }

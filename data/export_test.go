@@ -6,3 +6,6 @@ var (
 	APFastAgrees    = apFastAgrees
 	APComparisonsOf = apComparisonsOf
 )
+
+// NewAPFast is a fast decoder, as a worker has.
+func NewAPFast() *apFast { return new(apFast) }

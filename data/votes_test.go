@@ -73,3 +73,75 @@ func TestVotesView(t *testing.T) {
 		t.Errorf("ap_votes over rows stored the old way =\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestVotesPrepared: the decoding workers encode votes with the annotators
+// declared before the comparisons; an annotator first named by a vote, or
+// declared after the comparisons, or a second comparisons array, goes
+// through the appending goroutine. The stored codes are what they would be
+// if every vote were encoded there, in file order.
+func TestVotesPrepared(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name, doc string
+		prefs     []string // by comparison idx
+		annotator []string // by annotator idx
+	}{
+		{"declared first, one named later",
+			`{"metadata":{"version":"2.0","dataset_name":"p1"},"annotators":{"h":{},"p":{}},"comparisons":[
+			 {"id":"0","response_a":{"text":"x"},"response_b":{"text":"y"},"annotations":{"h":{"pref":"a"},"p":{"pref":"b"}}},
+			 {"id":"1","response_a":{"text":"x"},"response_b":{"text":"y"},"annotations":{"h":{"pref":"tie"},"x":{"pref":"a"}}},
+			 {"id":"2","response_a":{"text":"x"},"response_b":{"text":"y"},"annotations":{"h":{"pref":"b"},"p":{"pref":"tie"}}}]}`,
+			[]string{"ab", "t-a", "bt-"}, []string{"h", "p", "x"}},
+		{"declared after the comparisons",
+			`{"metadata":{"version":"2.0","dataset_name":"p2"},"comparisons":[
+			 {"id":"0","response_a":{"text":"x"},"response_b":{"text":"y"},"annotations":{"z":{"pref":"a"},"h":{"pref":"b"}}},
+			 {"id":"1","response_a":{"text":"x"},"response_b":{"text":"y"},"annotations":{"h":{"pref":"tie"}}}],
+			 "annotators":{"h":{},"p":{},"z":{}}}`,
+			[]string{"ba", "t-"}, []string{"h", "z", "p"}},
+		{"two comparisons arrays, an annotator between them",
+			`{"metadata":{"version":"2.0","dataset_name":"p3"},"annotators":{"h":{}},"comparisons":[
+			 {"id":"0","response_a":{"text":"x"},"response_b":{"text":"y"},"annotations":{"h":{"pref":"a"},"q":{"pref":"b"}}}],
+			 "comparisons":[
+			 {"id":"1","response_a":{"text":"x"},"response_b":{"text":"y"},"annotations":{"q":{"pref":"tie"},"h":{"pref":"b"}}}]}`,
+			[]string{"ab", "bt"}, []string{"h", "q"}},
+	}
+	for _, c := range cases {
+		s := mustOpenStore(t)
+		r, err := s.ImportAnnotatedPairsBytes(ctx, []byte(c.doc), c.name, ImportOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var prefs []string
+		rows, err := s.db.QueryContext(ctx, `SELECT prefs FROM ap_comparisons WHERE dataset = ? ORDER BY idx`, r.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var p string
+			if err := rows.Scan(&p); err != nil {
+				t.Fatal(err)
+			}
+			prefs = append(prefs, p)
+		}
+		rows.Close()
+		if !slices.Equal(prefs, c.prefs) {
+			t.Errorf("%s: prefs %q, want %q", c.name, prefs, c.prefs)
+		}
+		var ids []string
+		rows, err = s.db.QueryContext(ctx, `SELECT id FROM ap_annotators WHERE dataset = ? ORDER BY idx`, r.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if !slices.Equal(ids, c.annotator) {
+			t.Errorf("%s: annotators by index %q, want %q", c.name, ids, c.annotator)
+		}
+	}
+}

@@ -15,12 +15,9 @@ import time
 
 from feedback_forensics.data import loader
 
-try:
-    import msgspec  # noqa: F401  (Feedback Forensics decodes with it when present)
-
-    decoder = "msgspec"
-except ImportError:
-    decoder = "json"
+# Feedback Forensics' loader decodes with msgspec (imported as mjson); a copy
+# of it without msgspec falls back to Python's json.
+decoder = "msgspec" if hasattr(loader, "mjson") else "Python's json"
 
 t0 = time.perf_counter()
 votes = loader.get_votes_dict_from_annotated_pairs_json(pathlib.Path(sys.argv[1]))
@@ -31,7 +28,9 @@ print(
             "load_s": load,
             "rows": len(votes["df"]),
             "columns": len(votes["df"].columns),
-            "max_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            # ru_maxrss is in KiB on Linux, in bytes on macOS.
+            "max_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            / (1 << 20 if sys.platform == "darwin" else 1 << 10),
             "decoder": decoder,
         }
     )
