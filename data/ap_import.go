@@ -900,6 +900,8 @@ func (p *apPipeline) send() bool {
 		b.raws[j] = b.buf[prev:end:end]
 		prev = end
 	}
+	// Read before the batch is handed on: the worker clears it.
+	n, size := len(b.raws), cap(b.buf)
 	select {
 	case p.ordered <- b:
 	case <-p.stop:
@@ -913,7 +915,7 @@ func (p *apPipeline) send() bool {
 	}
 	// The next batch's buffer starts at this one's size: most batches
 	// then need no growing.
-	p.cur = &apBatch{start: b.start + len(b.raws), done: make(chan struct{}), buf: make([]byte, 0, min(cap(b.buf), apBatchBytes))}
+	p.cur = &apBatch{start: b.start + n, done: make(chan struct{}), buf: make([]byte, 0, min(size, apBatchBytes))}
 	return true
 }
 
