@@ -49,8 +49,15 @@ type LakeTable struct {
 	Key       string `json:"key"`       // the table's column the partition holds (dropped from the files)
 }
 
-// lakeManifestVersion is the layout's version.
-const lakeManifestVersion = 1
+// lakeManifestVersion is the layout's version. Version 2 (migration 007)
+// stores in ap_comparisons.votes only the votes its prefs codes do not tell
+// whole; a reader of version 1 would miss the others on a comparison's
+// page, so it refuses a version 2 lake rather than show it. This build
+// reads both: version 1's votes list every vote, which its view reads too.
+const lakeManifestVersion = 2
+
+// lakeManifestVersions are the versions this build reads.
+var lakeManifestVersions = []int{1, 2}
 
 // lakeTables are the tables a lake holds, with their partition key column.
 var lakeTables = []struct{ name, family, key string }{
@@ -400,8 +407,8 @@ func parseLakeManifest(p string, b []byte) (LakeManifest, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return LakeManifest{}, &InputError{File: p, Offset: -1, Msg: "not a lake manifest: " + err.Error()}
 	}
-	if m.Format != "auditscope-lake" || m.Version != lakeManifestVersion {
-		return LakeManifest{}, &InputError{File: p, Offset: -1, Msg: fmt.Sprintf("format %q version %d: want auditscope-lake version %d", m.Format, m.Version, lakeManifestVersion)}
+	if m.Format != "auditscope-lake" || !slices.Contains(lakeManifestVersions, m.Version) {
+		return LakeManifest{}, &InputError{File: p, Offset: -1, Msg: fmt.Sprintf("format %q version %d: want auditscope-lake version %d or %d (a newer lake needs a newer auditscope)", m.Format, m.Version, lakeManifestVersions[0], lakeManifestVersion)}
 	}
 	return m, nil
 }

@@ -3,6 +3,7 @@ package data
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -191,4 +192,33 @@ func TestOpenLake(t *testing.T) {
 		t.Errorf("missing generation: %v", err)
 	}
 	same()
+}
+
+// TestLakeManifestVersions: this build writes version 2 (sparse votes,
+// migration 007) and reads 1 and 2; a lake of a newer version is refused
+// with a message that says so, not read wrongly.
+func TestLakeManifestVersions(t *testing.T) {
+	for v, ok := range map[int]bool{1: true, 2: true, 3: false, 0: false} {
+		b := []byte(fmt.Sprintf(`{"format":"auditscope-lake","version":%d,"datasets":{},"experiments":{},"tables":{}}`, v))
+		_, err := parseLakeManifest("m.json", b)
+		if ok != (err == nil) {
+			t.Errorf("version %d: err = %v, want accepted %v", v, err, ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "newer auditscope") {
+			t.Errorf("version %d: %v does not say a newer auditscope reads it", v, err)
+		}
+	}
+	s := mustOpenStore(t)
+	doc := `{"comparisons":[{"id":"1","text_a":"A","text_b":"B","annotations":{"h":{"pref":"text_a"}}}]}`
+	if _, err := s.ImportAnnotatedPairsBytes(context.Background(), []byte(doc), "v.json", ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := s.WriteLake(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadLakeManifest(dir)
+	if err != nil || m.Version != 2 {
+		t.Errorf("written manifest version %d, %v; want 2", m.Version, err)
+	}
 }
