@@ -530,6 +530,7 @@ func (s *Store) AuditChoices(ctx context.Context, exp string) (model.AuditChoice
 		{&out.Runs, `SELECT DISTINCT id, name FROM runs WHERE ? = '' OR experiment = ? ORDER BY name, id`},
 		{&out.Behaviors, `SELECT DISTINCT id, description FROM behaviors WHERE ? = '' OR experiment = ? ORDER BY id`},
 		{&out.Targets, `SELECT DISTINCT target, target FROM audits WHERE ? = '' OR experiment = ? ORDER BY target`},
+		{&out.Evals, `SELECT DISTINCT eval, eval FROM audits WHERE eval <> '' AND (? = '' OR experiment = ?) ORDER BY eval`},
 	} {
 		rows, err := s.db.QueryContext(ctx, q.sql, exp, exp)
 		if err != nil {

@@ -8,12 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -41,6 +41,24 @@ type LakeManifest struct {
 	Datasets    map[string]string    `json:"datasets"`    // dataset id -> generation
 	Experiments map[string]string    `json:"experiments"` // experiment id -> generation
 	Tables      map[string]LakeTable `json:"tables"`
+	// Files are the data files of the generations named above, by their
+	// path under the lake (TABLE/dataset=NAME/gen=G/data.parquet), with
+	// their size and SHA-256: a server checks them before it serves a
+	// generation. Lakes written before these fields have none; their files
+	// are served unchecked.
+	Files map[string]LakeFile `json:"files,omitempty"`
+	// Imported is when the newest import of each named generation landed
+	// ("dataset NAME" or "experiment NAME" -> RFC 3339), and Superseded the
+	// generations each name had before, oldest first: a write that would
+	// put an older import back is refused (LakeWriteOptions.Force).
+	Imported   map[string]string   `json:"imported,omitempty"`
+	Superseded map[string][]string `json:"superseded,omitempty"`
+}
+
+// LakeFile is a data file as the writer left it.
+type LakeFile struct {
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
 }
 
 // LakeTable says how a table is laid out in the lake.
@@ -85,37 +103,64 @@ type LakeResult struct {
 	Written, Unchanged []string // "dataset NAME" or "experiment NAME"
 }
 
+// LakeWriteOptions control a lake write.
+type LakeWriteOptions struct {
+	// Force writes a dataset or experiment even where the lake holds a newer
+	// import of it (a roll-back the user means).
+	Force bool
+	// Log, when set, is told what the write did besides writing: a writer
+	// lock taken over from a writer that is gone.
+	Log func(string)
+}
+
+// RollbackError is a lake write refused because it would put an older
+// import of a dataset or experiment in place of a newer one.
+type RollbackError struct {
+	What               string // "dataset NAME" or "experiment NAME"
+	Gen, LakeGen       string // this store's generation and the lake's
+	Imported, LakeTime string // when each was imported ("" not known)
+	Superseded         bool   // the lake replaced Gen before
+}
+
+func (e *RollbackError) Error() string {
+	mine := "generation " + e.Gen
+	if e.Imported != "" {
+		mine += " (imported " + e.Imported + ")"
+	}
+	lake := "generation " + e.LakeGen
+	if e.LakeTime != "" {
+		lake += " (imported " + e.LakeTime + ")"
+	}
+	why := "an older import than the lake's"
+	if e.Superseded {
+		why = "a generation the lake has already replaced"
+	}
+	return fmt.Sprintf("lake: %s: this data holds %s, %s %s; writing it would roll the lake back. Nothing was written; use --force to write it anyway", e.What, mine, why, lake)
+}
+
 // WriteLake writes the store's datasets and experiments into the lake at
 // dir: a new generation for each whose content the manifest does not have
 // yet, then the manifest naming them, beside what it named before of other
 // datasets and experiments. Generations the new manifest no longer names
 // are left for readers still on the old one. Writes to one lake run one at
-// a time (a lock file; a second writer gets an error).
-func (s *Store) WriteLake(ctx context.Context, dir string) (LakeResult, error) {
+// a time (lakeLock). A write that would replace a dataset or experiment
+// with an older import than the lake's is refused before anything is
+// written, unless opts.Force.
+func (s *Store) WriteLake(ctx context.Context, dir string, opts LakeWriteOptions) (LakeResult, error) {
 	var res LakeResult
+	// Absolute: DuckDB reads a leading ~ as the home folder.
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return res, fmt.Errorf("lake: %w", err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, fmt.Errorf("lake: %w", err)
 	}
-	// One writer at a time: the manifest is read, merged and replaced.
-	lock := filepath.Join(dir, ".write.lock")
-	lf, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	lock, err := acquireLakeLock(dir, opts.Log)
 	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			owner, _ := os.ReadFile(lock)
-			return res, fmt.Errorf("lake: %s: another lake write is running (%s; remove the file if that writer is gone)", lock, strings.TrimSpace(string(owner)))
-		}
-		return res, fmt.Errorf("lake: %w", err)
+		return res, err
 	}
-	host, _ := os.Hostname()
-	me := fmt.Sprintf("pid %d on %s since %s", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339Nano))
-	lf.WriteString(me + "\n")
-	lf.Close()
-	// Removed only while it is still ours.
-	defer func() {
-		if b, err := os.ReadFile(lock); err == nil && strings.TrimSpace(string(b)) == me {
-			os.Remove(lock)
-		}
-	}()
+	defer lock.release()
 	old, err := ReadLakeManifest(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return res, err
@@ -129,15 +174,20 @@ func (s *Store) WriteLake(ctx context.Context, dir string) (LakeResult, error) {
 	if err != nil {
 		return res, err
 	}
+	if !opts.Force {
+		for _, g := range gens {
+			if err := old.rollback(g); err != nil {
+				return res, err
+			}
+		}
+	}
 	// Datasets and experiments this store does not hold keep their entries:
 	// several machines can write their results into one lake.
 	m := LakeManifest{Format: "auditscope-lake", Version: lakeManifestVersion, Written: time.Now().UTC().Format(time.RFC3339),
-		Datasets: maps.Clone(old.Datasets), Experiments: maps.Clone(old.Experiments), Tables: map[string]LakeTable{}}
-	if m.Datasets == nil {
-		m.Datasets = map[string]string{}
-	}
-	if m.Experiments == nil {
-		m.Experiments = map[string]string{}
+		Datasets: cloneMap(old.Datasets), Experiments: cloneMap(old.Experiments), Tables: map[string]LakeTable{},
+		Files: map[string]LakeFile{}, Imported: cloneMap(old.Imported), Superseded: map[string][]string{}}
+	for k, v := range old.Superseded {
+		m.Superseded[k] = slices.Clone(v)
 	}
 	for _, t := range lakeTables {
 		m.Tables[t.name] = LakeTable{Partition: t.family, Key: t.key}
@@ -147,8 +197,24 @@ func (s *Store) WriteLake(ctx context.Context, dir string) (LakeResult, error) {
 		if g.family == "experiment" {
 			target = m.Experiments
 		}
-		target[g.name] = g.gen
 		what := g.family + " " + g.name
+		if prev := target[g.name]; prev != "" && prev != g.gen {
+			// The generation replaced is remembered, so it is not put back
+			// by a later write of the older data; one named again (--force)
+			// is current, not replaced.
+			m.Superseded[what] = append(slices.DeleteFunc(m.Superseded[what], func(x string) bool { return x == prev }), prev)
+			if n := len(m.Superseded[what]); n > maxSuperseded {
+				m.Superseded[what] = m.Superseded[what][n-maxSuperseded:]
+			}
+		}
+		m.Superseded[what] = slices.DeleteFunc(m.Superseded[what], func(x string) bool { return x == g.gen })
+		if len(m.Superseded[what]) == 0 {
+			delete(m.Superseded, what)
+		}
+		target[g.name] = g.gen
+		if g.imported != "" {
+			m.Imported[what] = g.imported
+		}
 		if old.has(g.family, g.name, g.gen) && lakeGenComplete(dir, g.family, g.name, g.gen) {
 			res.Unchanged = append(res.Unchanged, what)
 			continue
@@ -158,27 +224,111 @@ func (s *Store) WriteLake(ctx context.Context, dir string) (LakeResult, error) {
 		}
 		res.Written = append(res.Written, what)
 	}
-	if len(res.Written) == 0 && maps.Equal(m.Datasets, old.Datasets) && maps.Equal(m.Experiments, old.Experiments) {
+	// Every named generation's files with their checksums: those of the
+	// old manifest carried over, those written now (or missing from it,
+	// from a lake written before checksums) read back.
+	for _, fam := range []string{"dataset", "experiment"} {
+		for _, name := range m.LakeNames(fam) {
+			for _, t := range lakeTables {
+				if t.family != fam {
+					continue
+				}
+				rel := lakeFileRel(t.name, fam, name, m.gen(fam, name))
+				f, ok := old.Files[rel]
+				written := slices.Contains(res.Written, fam+" "+name)
+				if !ok || written {
+					if f, err = checksumFile(filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
+						if errors.Is(err, os.ErrNotExist) && !written && !slices.Contains(res.Unchanged, fam+" "+name) {
+							continue // another writer's generation whose files are gone: its readers say so
+						}
+						return res, fmt.Errorf("lake: %w", err)
+					}
+				}
+				m.Files[rel] = f
+			}
+		}
+	}
+	if len(res.Written) == 0 && maps.Equal(m.Datasets, old.Datasets) && maps.Equal(m.Experiments, old.Experiments) &&
+		maps.Equal(m.Files, old.Files) && maps.Equal(m.Imported, old.Imported) {
 		return res, nil // the same manifest: readers need not look again
 	}
 	return res, writeManifest(dir, &m)
 }
 
-func (m LakeManifest) has(family, name, gen string) bool {
-	if family == "dataset" {
-		return m.Datasets[name] == gen
-	}
-	return m.Experiments[name] == gen
+// maxSuperseded bounds the generations a manifest remembers per name.
+const maxSuperseded = 64
+
+func cloneMap[V any](m map[string]V) map[string]V {
+	out := make(map[string]V, len(m))
+	maps.Copy(out, m)
+	return out
 }
 
-// lakeGen is one dataset or experiment with its lake generation.
-type lakeGen struct{ family, name, gen string }
+// rollback refuses g where the manifest names a newer generation of its
+// dataset or experiment: one that replaced g, or one imported later.
+func (m LakeManifest) rollback(g lakeGen) error {
+	what := g.family + " " + g.name
+	cur := m.gen(g.family, g.name)
+	if cur == "" || cur == g.gen {
+		return nil
+	}
+	e := &RollbackError{What: what, Gen: g.gen, LakeGen: cur, Imported: g.imported, LakeTime: m.Imported[what]}
+	if slices.Contains(m.Superseded[what], g.gen) {
+		e.Superseded = true
+		return e
+	}
+	if e.Imported != "" && e.LakeTime != "" {
+		mine, err1 := time.Parse(time.RFC3339Nano, e.Imported)
+		theirs, err2 := time.Parse(time.RFC3339Nano, e.LakeTime)
+		if err1 == nil && err2 == nil && mine.Before(theirs) {
+			return e
+		}
+	}
+	return nil
+}
+
+// gen is the generation the manifest names for a dataset or experiment.
+func (m LakeManifest) gen(family, name string) string {
+	if family == "dataset" {
+		return m.Datasets[name]
+	}
+	return m.Experiments[name]
+}
+
+// lakeFileRel is a data file's path under the lake, slash-separated, as
+// the manifest's Files name it.
+func lakeFileRel(table, family, name, gen string) string {
+	return table + "/" + family + "=" + name + "/gen=" + gen + "/data.parquet"
+}
+
+// checksumFile is a file's size and SHA-256.
+func checksumFile(p string) (LakeFile, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return LakeFile{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return LakeFile{}, fmt.Errorf("%s: %w", p, err)
+	}
+	return LakeFile{Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+func (m LakeManifest) has(family, name, gen string) bool {
+	return m.gen(family, name) == gen
+}
+
+// lakeGen is one dataset or experiment with its lake generation and when
+// its newest import landed (RFC 3339, UTC).
+type lakeGen struct{ family, name, gen, imported string }
 
 // lakeGenerations lists the live datasets and experiments, each with a
 // generation id made from the hashes of the imports that hold its rows (a
 // full import and its appends).
 func (s *Store) lakeGenerations(ctx context.Context) ([]lakeGen, error) {
-	rows, err := s.db.QueryContext(ctx, liveImportsCTE+`SELECT `+familySQL+` AS family, name, list(hash ORDER BY id)
+	rows, err := s.db.QueryContext(ctx, liveImportsCTE+`SELECT `+familySQL+` AS family, name, list(hash ORDER BY id), max(imported_at)
 		FROM imports WHERE id IN (SELECT id FROM live_imports) GROUP BY ALL ORDER BY family, name`)
 	if err != nil {
 		return nil, fmt.Errorf("lake: %w", err)
@@ -188,7 +338,8 @@ func (s *Store) lakeGenerations(ctx context.Context) ([]lakeGen, error) {
 	for rows.Next() {
 		var g lakeGen
 		var hashes []any
-		if err := rows.Scan(&g.family, &g.name, &hashes); err != nil {
+		var at time.Time
+		if err := rows.Scan(&g.family, &g.name, &hashes, &at); err != nil {
 			return nil, fmt.Errorf("lake: %w", err)
 		}
 		// The schema is part of a generation: files written by another
@@ -199,6 +350,7 @@ func (s *Store) lakeGenerations(ctx context.Context) ([]lakeGen, error) {
 			fmt.Fprintf(h, "%v\x00", x)
 		}
 		g.gen = hex.EncodeToString(h.Sum(nil))[:16]
+		g.imported = at.UTC().Format(time.RFC3339Nano)
 		out = append(out, g)
 	}
 	return out, rows.Err()

@@ -33,7 +33,7 @@ func TestWriteLake(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	res, err := s.WriteLake(ctx, dir)
+	res, err := s.WriteLake(ctx, dir, LakeWriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestWriteLake(t *testing.T) {
 		t.Errorf("sum of quality: lake %v, store %v", quality, want)
 	}
 	// Unchanged: nothing written.
-	if res, err := s.WriteLake(ctx, dir); err != nil || len(res.Written) != 0 || len(res.Unchanged) != 3 {
+	if res, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil || len(res.Written) != 0 || len(res.Unchanged) != 3 {
 		t.Fatalf("second write: %+v, %v", res, err)
 	}
 	// A replaced dataset: a new generation beside the old one.
@@ -96,7 +96,7 @@ func TestWriteLake(t *testing.T) {
 	if _, err := s.Import(ctx, changed, ImportOptions{Name: name, Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = s.WriteLake(ctx, dir)
+	res, err = s.WriteLake(ctx, dir, LakeWriteOptions{})
 	if err != nil || len(res.Written) != 1 || res.Written[0] != "dataset "+name {
 		t.Fatalf("after the replace: %+v, %v", res, err)
 	}
@@ -132,10 +132,10 @@ func TestOpenLake(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := s.WriteLake(ctx, dir); err != nil {
+	if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	l, err := OpenLake(ctx, dir)
+	l, err := OpenLake(ctx, dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestOpenLake(t *testing.T) {
 	if _, err := s.Import(ctx, changed, ImportOptions{Name: name, Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.WriteLake(ctx, dir); err != nil {
+	if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	vd, ve := l.NameVersion(name), l.NameVersion("small")
@@ -214,7 +214,7 @@ func TestLakeManifestVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := s.WriteLake(context.Background(), dir); err != nil {
+	if _, err := s.WriteLake(context.Background(), dir, LakeWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	m, err := ReadLakeManifest(dir)

@@ -3,12 +3,14 @@ package data
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Serving a lake (auditscope serve --lake): an in-memory DuckDB whose
@@ -29,22 +31,66 @@ type lakeState struct {
 	views     bool              // the tables are views already (after the first refresh)
 	failed    []byte            // a manifest that could not be served, and why
 	failedErr error
+	// checked are the files whose size and checksum matched the manifest,
+	// by path, with what they matched: files are written once, so each is
+	// read through once, when a generation naming it is first adopted.
+	checked map[string]LakeFile
+	problem  atomic.Pointer[InputError] // why the newest manifest is not served
+	problems atomic.Int64               // changes to problem, for caches of the pages that show it
 }
 
-// OpenLake opens the lake at dir for reading. It fails, naming the file,
-// when the manifest or a file it names cannot be read.
-func OpenLake(ctx context.Context, dir string) (*Store, error) {
-	s, err := Open(ctx, Options{})
+// setProblem records why the newest manifest is not served (nil: it is).
+func (l *lakeState) setProblem(ie *InputError) {
+	old := l.problem.Swap(ie)
+	if (old == nil) != (ie == nil) || old != nil && old.Error() != ie.Error() {
+		l.problems.Add(1)
+	}
+}
+
+// OpenLake opens the lake at dir for reading, with DuckDB's memory capped
+// at memoryLimit (as Options.MemoryLimit; "" for DuckDB's default). It
+// fails, naming the file, when the manifest or a file it names cannot be
+// read or does not match the manifest's checksum.
+func OpenLake(ctx context.Context, dir, memoryLimit string) (*Store, error) {
+	// Absolute: DuckDB reads a leading ~ as the home folder.
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("lake: %w", err)
+	}
+	s, err := Open(ctx, Options{MemoryLimit: memoryLimit})
 	if err != nil {
 		return nil, err
 	}
-	s.lake = &lakeState{dir: dir, gens: map[string]string{}}
+	s.lake = &lakeState{dir: dir, gens: map[string]string{}, checked: map[string]LakeFile{}}
 	if _, err := s.Refresh(ctx); err != nil {
 		s.Close()
 		return nil, err
 	}
 	s.readOnly = true
 	return s, nil
+}
+
+// LakeProblem is why the lake's newest manifest is not served, nil when it
+// is (or the store is not a lake): the pages serve the last good
+// generation meanwhile, and the home page says so. It takes no lock, so
+// the home page does not wait for a refresh reading files.
+func (s *Store) LakeProblem() *InputError {
+	if s.lake == nil {
+		return nil
+	}
+	return s.lake.problem.Load()
+}
+
+// IsLake reports whether the store serves a lake (OpenLake).
+func (s *Store) IsLake() bool { return s.lake != nil }
+
+// LakeProblemVersion counts the changes to LakeProblem, for caches of the
+// pages that show it.
+func (s *Store) LakeProblemVersion() int64 {
+	if s.lake == nil {
+		return 0
+	}
+	return s.lake.problems.Load()
 }
 
 // Refresh reads the lake's manifest again and, if it changed, serves the
@@ -67,9 +113,11 @@ func (s *Store) Refresh(ctx context.Context) (bool, error) {
 	p := filepath.Join(l.dir, "manifest.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
+		l.setProblem(&InputError{File: p, Offset: -1, Msg: "cannot be read: " + errText(err)})
 		return false, fmt.Errorf("lake %s: %w", l.dir, err)
 	}
 	if bytes.Equal(b, l.manifest) {
+		l.setProblem(nil) // read again after a failed read: as served
 		return false, nil
 	}
 	// A manifest that failed is tried again only when it changes.
@@ -79,6 +127,13 @@ func (s *Store) Refresh(ctx context.Context) (bool, error) {
 	changed, err := s.refresh(ctx, l, p, b)
 	if err != nil {
 		l.failed, l.failedErr = b, err
+		var ie *InputError
+		if !errors.As(err, &ie) {
+			ie = &InputError{File: p, Offset: -1, Msg: err.Error()}
+		}
+		l.setProblem(ie)
+	} else {
+		l.setProblem(nil)
 	}
 	return changed, err
 }
@@ -101,6 +156,9 @@ func (s *Store) refresh(ctx context.Context, l *lakeState, p string, b []byte) (
 			}
 			gens[fam+"\x00"+name] = gen
 		}
+	}
+	if err := l.check(m, gens); err != nil {
+		return false, err
 	}
 	stmts, err := s.lakeViews(ctx, l.dir, gens, l.views)
 	if err != nil {
@@ -135,6 +193,51 @@ func (s *Store) refresh(ctx context.Context, l *lakeState, p string, b []byte) (
 	l.manifest, l.gens, l.views = b, gens, true
 	l.failed, l.failedErr = nil, nil
 	return true, nil
+}
+
+// check compares the files of the generations gens (of manifest m) with
+// the sizes and checksums m records, before any of them is served: a file
+// cut short, changed or damaged after it was written is refused, naming
+// it, and the last good generation serves on. Files already checked are
+// not read again. A manifest without checksums (a lake written before
+// they were recorded) is served unchecked.
+func (l *lakeState) check(m LakeManifest, gens map[string]string) error {
+	if len(m.Files) == 0 {
+		return nil
+	}
+	for k, gen := range gens {
+		fam, name := k[:strings.IndexByte(k, 0)], k[strings.IndexByte(k, 0)+1:]
+		for _, t := range lakeTables {
+			if t.family != fam {
+				continue
+			}
+			rel := lakeFileRel(t.name, fam, name, gen)
+			want, ok := m.Files[rel]
+			p := filepath.Join(l.dir, filepath.FromSlash(rel))
+			if !ok {
+				return &InputError{File: p, Offset: -1, Msg: "the manifest records no checksum for this file"}
+			}
+			if l.checked[rel] == want {
+				continue
+			}
+			st, err := os.Stat(p)
+			if err != nil {
+				return &InputError{File: p, Offset: -1, Msg: "missing: the manifest names this generation, but its file is not there (a write not finished, or files removed)"}
+			}
+			if st.Size() != want.Size {
+				return &InputError{File: p, Offset: -1, Msg: fmt.Sprintf("%d bytes, but the manifest says %d: the file was cut short or changed after it was written", st.Size(), want.Size)}
+			}
+			got, err := checksumFile(p)
+			if err != nil {
+				return &InputError{File: p, Offset: -1, Msg: "cannot be read: " + err.Error()}
+			}
+			if got != want {
+				return &InputError{File: p, Offset: -1, Msg: "its SHA-256 does not match the manifest's: the file was changed or damaged after it was written"}
+			}
+			l.checked[rel] = want
+		}
+	}
+	return nil
 }
 
 func isHexGen(g string) bool {
@@ -191,7 +294,7 @@ func (s *Store) lakeViews(ctx context.Context, dir string, gens map[string]strin
 					sel[i] = c.name
 				}
 			}
-			parts = append(parts, "SELECT "+strings.Join(sel, ", ")+" FROM read_parquet("+sqlString(f)+")")
+			parts = append(parts, "SELECT "+strings.Join(sel, ", ")+" FROM read_parquet("+sqlString(globEscape(f))+")")
 		}
 		if views {
 			stmts = append(stmts, "DROP VIEW "+t.name)
@@ -255,4 +358,32 @@ func (s *Store) lakeColumns(ctx context.Context, table string) ([]lakeColumn, er
 	}
 	s.lakeCols.m[table] = out
 	return out, rows.Err()
+}
+
+// globEscape is a file path as DuckDB's file readers take it literally:
+// read_parquet() reads a path with *, ? or [ as a glob pattern, so a lake
+// in a folder named l*ke would read its neighbours' files too. Each such
+// character is put in a bracket of its own ([*] matches only *).
+func globEscape(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		switch r {
+		case '*', '?', '[':
+			b.WriteByte('[')
+			b.WriteRune(r)
+			b.WriteByte(']')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// errText is an error's text without the path a *PathError repeats.
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }

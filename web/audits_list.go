@@ -140,6 +140,7 @@ func resolveChoices(f *data.AuditFilter, c model.AuditChoices) error {
 		have  []model.Choice
 	}{
 		{"auditor", &f.Auditor, c.Auditors}, {"run", &f.Run, c.Runs}, {"behavior", &f.Behavior, c.Behaviors}, {"target", &f.Target, c.Targets},
+		{"eval", &f.Eval, c.Evals},
 	} {
 		if *x.value == "" {
 			continue

@@ -279,10 +279,10 @@ var bench100kLake = sync.OnceValues(func() (*data.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := store.WriteLake(context.Background(), dir); err != nil {
+	if _, err := store.WriteLake(context.Background(), dir, data.LakeWriteOptions{}); err != nil {
 		return nil, err
 	}
-	return data.OpenLake(context.Background(), dir)
+	return data.OpenLake(context.Background(), dir, "")
 })
 
 func mustBench100kLake(b *testing.B) *data.Store {
@@ -329,10 +329,10 @@ var benchAPLake = sync.OnceValues(func() (*data.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := store.WriteLake(context.Background(), dir); err != nil {
+	if _, err := store.WriteLake(context.Background(), dir, data.LakeWriteOptions{}); err != nil {
 		return nil, err
 	}
-	return data.OpenLake(context.Background(), dir)
+	return data.OpenLake(context.Background(), dir, "")
 })
 
 // BenchmarkPairsTableLake is BenchmarkPairsTable served from the lake.

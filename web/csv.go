@@ -3,7 +3,10 @@ package web
 import (
 	"encoding/csv"
 	"io"
-	"strconv"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // csvWriter is encoding/csv's writer with every text cell that a
@@ -39,18 +42,33 @@ func (w csvWriter) WriteAll(records [][]string) error {
 	return w.Error()
 }
 
+// plainNumber is a decimal number as a spreadsheet reads one: the only
+// cells starting with + or - written as they are. Go's ParseFloat also
+// takes "0x1p3", "Inf" and "NaN", which a spreadsheet reads as text, and
+// "+0x1p3" as text is what an attacker can make of it.
+var plainNumber = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
 // neutralizeCell returns cell with a leading ' when a spreadsheet would take
-// it for a formula.
+// it for a formula. Spreadsheets skip leading blanks and invisible
+// characters (spaces, U+200B, a byte order mark) before they look for a
+// formula, and some read the fullwidth ＝ ＋ － ＠ as the ASCII ones, so
+// those are looked past and counted too.
 func neutralizeCell(cell string) string {
-	if cell == "" {
+	rest := strings.TrimLeftFunc(cell, func(r rune) bool {
+		return r != '\t' && r != '\r' && (unicode.IsSpace(r) || unicode.Is(unicode.Cf, r))
+	})
+	if rest == "" {
 		return cell
 	}
-	switch cell[0] {
-	case '=', '+', '-', '@', '\t', '\r':
-		if _, err := strconv.ParseFloat(cell, 64); err == nil && cell[0] != '=' && cell[0] != '@' {
+	r, _ := utf8.DecodeRuneInString(rest)
+	switch r {
+	case '+', '-', '\uFF0B', '\uFF0D', '\uFE62', '\uFE63', '\u2212':
+		if rest == cell && plainNumber.MatchString(cell) {
 			return cell
 		}
-		return "'" + cell
+	case '=', '@', '\t', '\r', '\uFF1D', '\uFF20', '\uFE66', '\uFE6B':
+	default:
+		return cell
 	}
-	return cell
+	return "'" + cell
 }

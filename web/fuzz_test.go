@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/auditscope/auditscope/data"
@@ -80,6 +82,88 @@ func FuzzFigureQueries(f *testing.F) {
 			u := r + "?" + q.Encode()
 			if res := get(t, s, u); res.Code >= 500 {
 				t.Errorf("GET %s: %d", u, res.Code)
+			}
+		}
+	})
+}
+
+// routeSamples are a valid value for each route parameter, so that a fuzzed
+// query reaches the handler's own parsing rather than a 404.
+var routeSamples = map[string]string{
+	"exp": "demo", "dataset": "synthetic-personality-demo", "id": "small:a1", "run": "demo:ref-pairwise-cal50",
+	"file": "scores.svg", "*": "style.css",
+}
+
+// FuzzRoutes sends arbitrary path segments and query strings to every
+// route of the server: none may answer with a server error. Each route is
+// tried with the fuzzed text as each of its path parameters, and with valid
+// parameters and the fuzzed query string (as raw bytes, the way a client
+// may send them: %ff included).
+func FuzzRoutes(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"%ff", "eval=%ff"}, {"demo", "exp=%ff&auditor=%ff&sort=%ff"}, {"x%00y", "with=%ff&q=%ff"},
+		{"%c3%28", "page=2&dir=%fe"}, {"..%2f..%2fetc", "ref=%ff&split=%80"}, {"%e2%82", "a=%ff%ff=%ff"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	s := mustDemo(f)
+	var routes []string
+	for _, r := range s.echo.Routes() {
+		if r.Method == http.MethodGet && !slices.Contains(routes, r.Path) {
+			routes = append(routes, r.Path)
+		}
+	}
+	slices.Sort(routes)
+	if len(routes) < 40 {
+		f.Fatalf("found %d routes", len(routes))
+	}
+	f.Fuzz(func(t *testing.T, seg, rawQuery string) {
+		// A segment holds no / ? or # (it would be another path), a query
+		// no #; both are sent as they came, escapes and all.
+		if len(seg) > 200 || len(rawQuery) > 400 || seg == "" || strings.ContainsAny(seg, "/?#") || strings.Contains(rawQuery, "#") {
+			return
+		}
+		for _, route := range routes {
+			parts := strings.Split(route, "/")
+			params := 0
+			for _, p := range parts {
+				if strings.HasPrefix(p, ":") || p == "*" {
+					params++
+				}
+			}
+			// Each parameter in turn takes the fuzzed segment (sent as it
+			// came, escapes and all); then none does, with the query.
+			for fuzzed := 0; fuzzed <= params; fuzzed++ {
+				var b strings.Builder
+				n := 0
+				for i, p := range parts {
+					if i > 0 {
+						b.WriteByte('/')
+					}
+					switch {
+					case strings.HasPrefix(p, ":") || p == "*":
+						n++
+						if n == fuzzed {
+							b.WriteString(seg)
+						} else {
+							b.WriteString(url.PathEscape(routeSamples[strings.TrimPrefix(p, ":")]))
+						}
+					default:
+						b.WriteString(p)
+					}
+				}
+				target := b.String() + "?" + rawQuery
+				parsed, err := url.ParseRequestURI(target)
+				if err != nil {
+					continue // no client can send it
+				}
+				req := httptest.NewRequest(http.MethodGet, "/", nil)
+				req.URL, req.RequestURI = parsed, target
+				rec := httptest.NewRecorder()
+				s.Handler().ServeHTTP(rec, req)
+				if rec.Code >= 500 {
+					t.Errorf("GET %s: %d\n%.300s", req.RequestURI, rec.Code, rec.Body.String())
+				}
 			}
 		}
 	})

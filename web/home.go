@@ -19,7 +19,11 @@ func (s *Server) showHome(c echo.Context) error {
 	if s.cfg.Problems != nil {
 		problems = s.cfg.Problems()
 	}
-	return render(c, http.StatusOK, views.Home(sum, problems))
+	var lake *views.WatchProblem
+	if p := s.store.LakeProblem(); p != nil {
+		lake = &views.WatchProblem{File: p.File, Msg: p.Msg}
+	}
+	return render(c, http.StatusOK, views.Home(sum, problems, lake))
 }
 
 // generation answers the live pages' poll: the data's version and when it

@@ -41,10 +41,10 @@ func TestLakeSameBytes(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	if _, err := store.WriteLake(ctx, dir); err != nil {
+	if _, err := store.WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	lake, err := data.OpenLake(ctx, dir)
+	lake, err := data.OpenLake(ctx, dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,13 +93,13 @@ func TestLakeTwoServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := writer.WriteLake(ctx, dir); err != nil {
+	if _, err := writer.WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var servers []*Server
 	for range 2 {
-		l, err := data.OpenLake(ctx, dir)
+		l, err := data.OpenLake(ctx, dir, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func TestLakeTwoServers(t *testing.T) {
 	if _, err := writer.Import(ctx, changed, data.ImportOptions{Name: "prefs", Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := writer.WriteLake(ctx, dir); err != nil {
+	if _, err := writer.WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, s := range servers {
@@ -128,15 +128,37 @@ func TestLakeTwoServers(t *testing.T) {
 			t.Errorf("server %d still serves the old generation", i)
 		}
 	}
+	// A new generation with a damaged file: both go on serving the last
+	// good generation, and their home pages name the file.
+	doc["metadata"].(map[string]any)["description"] = "damaged"
+	out, _ = json.Marshal(doc)
+	os.WriteFile(changed, out, 0o644)
+	if _, err := writer.Import(ctx, changed, data.ImportOptions{Name: "prefs", Replace: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writer.WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := data.ReadLakeManifest(dir)
+	bad := filepath.Join(dir, "ap_datasets", "dataset=prefs", "gen="+m.Datasets["prefs"], "data.parquet")
+	body, _ := os.ReadFile(bad)
+	os.WriteFile(bad, body[:len(body)-1], 0o644)
+	for i, s := range servers {
+		if body := mustGet(t, s, "/pairs/prefs", http.StatusOK, "text/html").Body; !strings.Contains(body, "changed in the lake") {
+			t.Errorf("server %d lost the last good generation", i)
+		}
+		contains(t, "home page", mustGet(t, s, "/", http.StatusOK, "text/html").Body, `data-testid="lake-problem"`, bad, "cut short")
+	}
 	// A broken manifest: both go on serving the last good generation.
 	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte("{"), 0o644)
 	for i, s := range servers {
 		if body := mustGet(t, s, "/pairs/prefs", http.StatusOK, "text/html").Body; !strings.Contains(body, "changed in the lake") {
 			t.Errorf("server %d lost the last good generation", i)
 		}
+		contains(t, "home page", mustGet(t, s, "/", http.StatusOK, "text/html").Body, `data-testid="lake-problem"`, "manifest.json")
 	}
 	// A lake that is not there cannot be opened, and says where it looked.
-	if _, err := data.OpenLake(ctx, filepath.Join(dir, "nope")); err == nil || !strings.Contains(err.Error(), "nope") {
+	if _, err := data.OpenLake(ctx, filepath.Join(dir, "nope"), ""); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("missing lake: %v", err)
 	}
 }
@@ -152,10 +174,10 @@ func TestLakeDemoSameBytes(t *testing.T) {
 	ctx := context.Background()
 	db := mustDemo(t)
 	dir := t.TempDir()
-	if _, err := db.store.WriteLake(ctx, dir); err != nil {
+	if _, err := db.store.WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	lake, err := data.OpenLake(ctx, dir)
+	lake, err := data.OpenLake(ctx, dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,12 +219,12 @@ func TestLakeCorruptFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := store.WriteLake(ctx, dir); err != nil {
+	if _, err := store.WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "audits", "*", "*", "data.parquet"))
 	os.WriteFile(files[0], []byte("not parquet"), 0o644)
-	_, err = data.OpenLake(ctx, dir)
+	_, err = data.OpenLake(ctx, dir, "")
 	if err == nil || !strings.Contains(err.Error(), files[0]) || strings.Contains(err.Error(), "LINE") {
 		t.Errorf("corrupt file: %v", err)
 	}

@@ -12,6 +12,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.Use(securityHeaders)
 	e.Use(limitQuery)
 	e.Use(unescapeParams)
+	e.Use(validText)
 	e.Use(noNUL)
 	// The data's state is fixed before the response cache looks, so a
 	// cached page is one of the data as it is now.

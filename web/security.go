@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/url"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 )
@@ -36,6 +37,43 @@ func limitQuery(next echo.HandlerFunc) echo.HandlerFunc {
 		// the page would then ignore it silently: refuse it instead.
 		if _, err := url.ParseQuery(c.Request().URL.RawQuery); err != nil {
 			return badRequestf("the query string cannot be read (%v): separate parameters with & and escape values", err)
+		}
+		return next(c)
+	}
+}
+
+// validText refuses a request whose query or path parameters are not valid
+// UTF-8 once decoded (?eval=%ff, /experiments/%ff): every value is text a
+// query binds or a page shows, and DuckDB refuses to bind such a string,
+// which would otherwise surface as a server error. It runs after
+// unescapeParams, on the parameters as handlers see them.
+func validText(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		for k, vs := range c.QueryParams() {
+			if !utf8.ValidString(k) {
+				return badRequestf("a query parameter's name is not valid UTF-8 text (%q)", k)
+			}
+			for _, v := range vs {
+				if !utf8.ValidString(v) {
+					return badRequestf("%s: the value is not valid UTF-8 text (%q)", k, v)
+				}
+			}
+		}
+		names := c.ParamNames()
+		for i, v := range c.ParamValues() {
+			if utf8.ValidString(v) {
+				continue
+			}
+			name := "path"
+			if i < len(names) {
+				name = names[i]
+			}
+			return badRequestf("the path segment %s is not valid UTF-8 text (%q)", name, v)
+		}
+		// A path no route matched has no parameters: its segments are
+		// checked as they are, so its 404 page never shows broken text.
+		if !utf8.ValidString(c.Request().URL.Path) {
+			return badRequestf("the path is not valid UTF-8 text (%q)", c.Request().URL.Path)
 		}
 		return next(c)
 	}

@@ -67,12 +67,16 @@ func New(store *data.Store, logger *slog.Logger, cfg Config) *Server {
 }
 
 // version is what the pages show changes by: the data's version, and with
-// --watch the changes to the watched folders' problems (the home page
-// lists them).
+// --watch or --lake the changes to the watched folders' problems or to why
+// the lake's newest manifest is not served (the home page shows both).
 func (s *Server) version() int64 {
 	v := s.store.Version()
+	if s.cfg.ProblemsVersion == nil && !s.store.IsLake() {
+		return v
+	}
+	v = v<<20 + s.store.LakeProblemVersion()
 	if s.cfg.ProblemsVersion != nil {
-		v = v<<20 + s.cfg.ProblemsVersion()
+		v += s.cfg.ProblemsVersion()
 	}
 	return v
 }

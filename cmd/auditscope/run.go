@@ -59,7 +59,7 @@ Usage:
                                   write a large AnnotatedPairs file for benchmarks
   auditscope export --db FILE URLPATH --out FILE
                                   write what a dashboard URL serves (figure or CSV)
-  auditscope lake write --lake DIR (--db FILE | PATH...)
+  auditscope lake write --lake DIR [--force] (--db FILE | PATH...)
                                   write the data as a Parquet lake other engines read
 
 Run 'auditscope COMMAND --help' for a command's flags.
@@ -179,7 +179,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
 	var store *data.Store
 	if *lakeDir != "" {
-		store, err = data.OpenLake(ctx, *lakeDir)
+		store, err = data.OpenLake(ctx, *lakeDir, *memLimit)
 	} else {
 		store, err = data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: openReadOnly, MemoryLimit: *memLimit})
 	}
@@ -495,11 +495,12 @@ func maxValueFlag(fs *flag.FlagSet) *sizeValue {
 
 func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "write" {
-		return usageError{"usage: auditscope lake write --lake DIR (--db FILE | PATH...)"}
+		return usageError{"usage: auditscope lake write --lake DIR [--force] (--db FILE | PATH...)"}
 	}
-	fs := newFlags("lake write", "Usage: auditscope lake write --lake DIR (--db FILE | PATH...)\n\nWrites every dataset and experiment as hive-partitioned Parquet files under\nDIR with a manifest naming each one's current generation (docs/FORMAT.md,\n\"The Parquet lake\"). A dataset or experiment whose content the lake has\nalready is not written again; the manifest is replaced atomically.\n", stdout, stderr)
+	fs := newFlags("lake write", "Usage: auditscope lake write --lake DIR [--force] (--db FILE | PATH...)\n\nWrites every dataset and experiment as hive-partitioned Parquet files under\nDIR with a manifest naming each one's current generation (docs/FORMAT.md,\n\"The Parquet lake\"). A dataset or experiment whose content the lake has\nalready is not written again; the manifest is replaced atomically. A write\nthat would put an older import of a dataset or experiment in place of the\nlake's newer one is refused before anything is written, unless --force.\n", stdout, stderr)
 	lake := fs.String("lake", "", "the lake `folder` (created if missing; required)")
 	dbPath := fs.String("db", "", "DuckDB database `file` to write from (opened read-only)")
+	force := fs.Bool("force", false, "write even where the lake holds a newer import of a dataset or experiment (a roll-back)")
 	maxValue := maxValueFlag(fs)
 	if err := parse(fs, args[1:], stdout); err != nil {
 		return err
@@ -524,7 +525,7 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	res, err := store.WriteLake(ctx, *lake)
+	res, err := store.WriteLake(ctx, *lake, data.LakeWriteOptions{Force: *force, Log: func(msg string) { fmt.Fprintln(stderr, "auditscope: "+msg) }})
 	if err != nil {
 		return err
 	}

@@ -115,7 +115,7 @@ type Choice struct{ Value, Label string }
 // AuditChoices are the values the audit browser's id filters can take in a
 // selection: auditors and runs by name, behaviors by description, targets.
 type AuditChoices struct {
-	Auditors, Runs, Behaviors, Targets []Choice
+	Auditors, Runs, Behaviors, Targets, Evals []Choice
 }
 
 // Auditor is a baseline model or a training checkpoint. The run's fields

@@ -1,0 +1,323 @@
+package data
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// lakeStore is a store with one dataset and one experiment.
+func lakeStore(t *testing.T) *Store {
+	t.Helper()
+	s := mustOpenStore(t)
+	for _, p := range []string{fixture(t, "annotated-pairs", "icai-example-v2-models.json"), "testdata/bundle-small"} {
+		if _, err := s.Import(context.Background(), p, ImportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+// TestLakeGlobNames: a lake in a folder whose name holds glob characters,
+// beside lakes its name would match as a pattern, reads its own files
+// only (issue #27: 'l*ke' read three lakes).
+func TestLakeGlobNames(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	s := lakeStore(t)
+	// The neighbours: lakes whose files a pattern would pick up.
+	other := mustOpenStore(t)
+	if _, err := other.Import(ctx, "testdata/bundle-small", ImportOptions{Name: "small"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.ImportAnnotatedPairsBytes(ctx, []byte(`{"comparisons":[{"id":"1","text_a":"A","text_b":"B","annotations":{"h":{"pref":"text_a"}}}]}`),
+		"x.json", ImportOptions{Name: "icai-example-v2-models"}); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"lake", "lzke", "l*ke", "l?ke", "l[a]ke", "l ke", "l'ke", `l"ke`, "l\\ke", "~", "l{a,b}ke"}
+	for _, n := range names[:2] {
+		if _, err := other.WriteLake(ctx, filepath.Join(base, n), LakeWriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range names[2:] {
+		dir := filepath.Join(base, n)
+		if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
+			t.Fatalf("write %q: %v", n, err)
+		}
+		l, err := OpenLake(ctx, dir, "")
+		if err != nil {
+			t.Fatalf("open %q: %v", n, err)
+		}
+		want, got := contentState(t, s), contentState(t, l)
+		for _, tb := range lakeTables {
+			if want[tb.name] != got[tb.name] {
+				t.Errorf("lake %q: table %s is not the store's (read another lake's files?)", n, tb.name)
+			}
+		}
+		l.Close()
+	}
+	// Relative paths too: "~" must not be the home folder.
+	t.Chdir(base)
+	l, err := OpenLake(ctx, "~", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+}
+
+// TestLakeNoRollback: writing an older import of a dataset after a newer
+// one is refused, naming both generations, and changes nothing; --force
+// writes it; a generation the lake replaced is refused even when its data
+// was imported again later.
+func TestLakeNoRollback(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ap := fixture(t, "annotated-pairs", "icai-example-v2-models.json")
+	older := mustOpenStore(t)
+	if _, err := older.Import(ctx, ap, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(ap)
+	changed := filepath.Join(t.TempDir(), filepath.Base(ap))
+	os.WriteFile(changed, append(b[:len(b)-2:len(b)-2], []byte("\n}\n")...), 0o644)
+	newer := mustOpenStore(t)
+	if _, err := newer.Import(ctx, changed, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newer.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	m, _ := ReadLakeManifest(dir)
+	name := m.LakeNames("dataset")[0]
+	_, err := older.WriteLake(ctx, dir, LakeWriteOptions{})
+	var rb *RollbackError
+	if !errors.As(err, &rb) || rb.Superseded || !strings.Contains(err.Error(), m.Datasets[name]) || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("older import written over a newer one: %v", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "manifest.json")); string(after) != string(before) {
+		t.Error("a refused write changed the manifest")
+	}
+	// Forced: the older generation is current, the newer one superseded.
+	if _, err := older.WriteLake(ctx, dir, LakeWriteOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	m2, _ := ReadLakeManifest(dir)
+	if m2.Datasets[name] == m.Datasets[name] {
+		t.Fatal("--force did not write the older generation")
+	}
+	// The newer store's generation was replaced by the forced write: it is
+	// refused now as superseded, though it was imported later.
+	_, err = newer.WriteLake(ctx, dir, LakeWriteOptions{})
+	if !errors.As(err, &rb) || !rb.Superseded {
+		t.Fatalf("a superseded generation written again: %v", err)
+	}
+	// A new import of the same older content (imported now, so later than
+	// anything in the lake) is the same generation: unchanged, not refused.
+	again := mustOpenStore(t)
+	if _, err := again.Import(ctx, ap, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := again.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil || len(res.Unchanged) != 1 {
+		t.Fatalf("same content again: %+v %v", res, err)
+	}
+}
+
+// TestLakeChecksums: the manifest records each file's size and SHA-256; a
+// server refuses a generation one of whose files does not match, names the
+// file, and keeps serving the last good generation.
+func TestLakeChecksums(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := lakeStore(t)
+	if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := ReadLakeManifest(dir)
+	if len(m.Files) != len(lakeTables) {
+		t.Fatalf("manifest records %d files, want %d", len(m.Files), len(lakeTables))
+	}
+	for rel, f := range m.Files {
+		got, err := checksumFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil || got != f {
+			t.Errorf("%s: recorded %+v, file %+v (%v)", rel, f, got, err)
+		}
+	}
+	l, err := OpenLake(ctx, dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	want := contentState(t, l)
+	// A new generation of the dataset whose comparisons file is damaged:
+	// one byte changed, same size (Parquet's own checks may not see it).
+	ap := fixture(t, "annotated-pairs", "icai-example-v2-models.json")
+	b, _ := os.ReadFile(ap)
+	changed := filepath.Join(t.TempDir(), filepath.Base(ap))
+	os.WriteFile(changed, append(b[:len(b)-2:len(b)-2], []byte("\n}\n")...), 0o644)
+	name := m.LakeNames("dataset")[0]
+	if _, err := s.Import(ctx, changed, ImportOptions{Name: name, Replace: true}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil || len(res.Written) != 1 {
+		t.Fatal(res, err)
+	}
+	m, _ = ReadLakeManifest(dir)
+	bad := filepath.Join(dir, filepath.FromSlash(lakeFileRel("ap_comparisons", "dataset", name, m.Datasets[name])))
+	body, _ := os.ReadFile(bad)
+	body[len(body)/2] ^= 0xff
+	os.WriteFile(bad, body, 0o644)
+	if _, err := l.Refresh(ctx); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "SHA-256") {
+		t.Fatalf("damaged file: %v", err)
+	}
+	if p := l.LakeProblem(); p == nil || p.File != bad {
+		t.Errorf("the problem does not name the file: %+v", p)
+	}
+	got := contentState(t, l)
+	for _, tb := range lakeTables {
+		if want[tb.name] != got[tb.name] {
+			t.Errorf("table %s changed: the damaged generation was served", tb.name)
+		}
+	}
+	// Cut short: the size says so.
+	os.WriteFile(bad, body[:len(body)-10], 0o644)
+	if _, err := OpenLake(ctx, dir, ""); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "cut short") {
+		t.Errorf("short file: %v", err)
+	}
+}
+
+// TestLakeMemoryLimit: serve --lake takes --memory-limit, and refuses one
+// that is not a size.
+func TestLakeMemoryLimit(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if _, err := lakeStore(t).WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenLake(ctx, dir, "banana"); err == nil || !strings.Contains(err.Error(), "banana") {
+		t.Errorf("memory limit banana: %v", err)
+	}
+	l, err := OpenLake(ctx, dir, "300MB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var got string
+	if err := l.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit')`).Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(got, "286.1 MiB") && !strings.HasPrefix(got, "300.0 MB") {
+		t.Errorf("memory limit %q, want 300MB", got)
+	}
+}
+
+// lakeLockHelperEnv, when set (to a lake folder), makes TestLakeKilledWriter
+// the child: it takes the lake's writer lock, says so, and waits to be
+// killed; with the value "write:DIR" it writes a lake there instead.
+const lakeLockHelperEnv = "AUDITSCOPE_LAKE_LOCK_HELPER"
+
+// TestLakeKilledWriter: a writer killed while it holds the lock does not
+// keep later writes out: the next write takes the lock over, with a line
+// to the log naming the dead writer. A live writer's lock is respected.
+// Writes killed at random points leave the lake readable, old or new.
+func TestLakeKilledWriter(t *testing.T) {
+	if v := os.Getenv(lakeLockHelperEnv); v != "" {
+		if dir, ok := strings.CutPrefix(v, "write:"); ok {
+			s := lakeStore(t)
+			os.Stdout.WriteString("ready\n")
+			if _, err := s.WriteLake(context.Background(), dir, LakeWriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		if _, err := acquireLakeLock(v, nil); err != nil {
+			t.Fatal(err)
+		}
+		os.Stdout.WriteString("locked\n")
+		time.Sleep(time.Minute)
+		return
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	child := func(env string) (*exec.Cmd, *bufio.Scanner) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLakeKilledWriter$")
+		cmd.Env = append(os.Environ(), lakeLockHelperEnv+"="+env)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd, bufio.NewScanner(out)
+	}
+	cmd, sc := child(dir)
+	if !sc.Scan() || sc.Text() != "locked" {
+		cmd.Process.Kill()
+		t.Fatalf("helper: %q", sc.Text())
+	}
+	s := lakeStore(t)
+	// Live: refused, naming the holder.
+	if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err == nil || !strings.Contains(err.Error(), "another lake write is running") {
+		t.Errorf("a live writer's lock was not respected: %v", err)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if _, err := os.Stat(filepath.Join(dir, ".write.lock")); err != nil {
+		t.Fatalf("the killed writer left no lock to take over: %v", err)
+	}
+	var logged []string
+	if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{Log: func(m string) { logged = append(logged, m) }}); err != nil {
+		t.Fatalf("write after a killed writer: %v", err)
+	}
+	if len(logged) != 1 || !strings.Contains(logged[0], "took over") || !strings.Contains(logged[0], "pid "+itoa(cmd.Process.Pid)) {
+		t.Errorf("log: %q", logged)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".write.lock")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the lock is left after a write: %v", err)
+	}
+	// Lock files of a dead process on this host, as an older auditscope
+	// left them (no flock): taken over too.
+	os.WriteFile(filepath.Join(dir, ".write.lock"), []byte("pid "+itoa(cmd.Process.Pid)+" on "+hostname()+" since 2026-11-30T00:00:00Z\n"), 0o644)
+	if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
+		t.Errorf("an older build's stale lock: %v", err)
+	}
+	// Real writes killed at random points: the next write goes through and
+	// the lake opens, each time.
+	kills := 4
+	if testing.Short() {
+		kills = 2
+	}
+	for i := range kills {
+		d := filepath.Join(t.TempDir(), "lake")
+		cmd, sc := child("write:" + d)
+		if !sc.Scan() {
+			t.Fatal("helper died")
+		}
+		time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		if _, err := s.WriteLake(ctx, d, LakeWriteOptions{}); err != nil {
+			t.Fatalf("kill %d: write after it: %v", i, err)
+		}
+		l, err := OpenLake(ctx, d, "")
+		if err != nil {
+			t.Fatalf("kill %d: %v", i, err)
+		}
+		l.Close()
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func hostname() string { h, _ := os.Hostname(); return h }
