@@ -34,7 +34,7 @@ type lakeState struct {
 	// checked are the files whose size and checksum matched the manifest,
 	// by path, with what they matched: files are written once, so each is
 	// read through once, when a generation naming it is first adopted.
-	checked map[string]LakeFile
+	checked  map[string]LakeFile
 	problem  atomic.Pointer[InputError] // why the newest manifest is not served
 	problems atomic.Int64               // changes to problem, for caches of the pages that show it
 }
