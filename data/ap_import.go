@@ -133,6 +133,7 @@ func newAPLoader(tx *importTx, file, hash string, opts ImportOptions, format str
 	l := &apLoader{tx: tx, file: file, hash: hash, replace: opts.Replace, synthetic: opts.Synthetic, format: format, merge: opts.Texts,
 		annIdx: map[string]int{}, annDecl: map[string]apAnnotatorDecl{}, metaKeySeen: map[string]bool{}, seenIDs: map[idKey]struct{}{},
 		idSeed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+	tx.source = file
 	if opts.Name != "" {
 		l.finalName, l.nameFixed = opts.Name, true
 	} else {

@@ -41,6 +41,9 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 		return ImportResult{}, fmt.Errorf("data: append: experiment %q was imported from a %s, not from logs", name, format)
 	}
 	opts.Name, opts.Files, opts.Replace = name, rels, false
+	if err := CheckWithin(root, rels); err != nil {
+		return ImportResult{}, err
+	}
 	hash, err := hashFiles(root, rels)
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("append to %s: %w", name, err)

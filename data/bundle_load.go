@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math"
@@ -61,7 +62,9 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 		return ImportResult{}, err
 	}
 	kind := sourceKind(src)
-	if err := tx.claim(kind, id, hash, opts.Replace); err != nil {
+	tx.source = src.Name()
+	id, err = claimExperiment(tx, kind, id, hash, src, &exp, opts)
+	if err != nil {
 		return ImportResult{}, err
 	}
 	l := &bundleLoad{ctx: ctx, tx: tx, src: src, opts: opts, id: id, counts: map[string]int64{},
@@ -95,6 +98,36 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 }
 
 // experimentID is --name, else the bundle's id, else its name made URL-safe.
+// claimExperiment claims the experiment's name. An Inspect log named after
+// its file (no --name) whose name holds another run already (an earlier
+// import, or another file of this import) takes the next of the names that
+// tell runs apart: the file's name with the log's model, then with its run
+// id as well. It returns the name claimed.
+func claimExperiment(tx *importTx, kind, id, hash string, src bundle.Source, exp *bundle.Experiment, opts ImportOptions) (string, error) {
+	alt, _ := src.(interface{ runNames() []string })
+	if opts.Name != "" || opts.Replace || alt == nil {
+		return id, tx.claim(kind, id, hash, opts.Replace)
+	}
+	names := append([]string{id}, alt.runNames()...)
+	var first error
+	for _, n := range names {
+		err := tx.claim(kind, n, hash, false)
+		if err == nil || errors.Is(err, errUnchanged) {
+			if n != id {
+				exp.Name = n
+			}
+			return n, err
+		}
+		if !errors.Is(err, ErrExists) {
+			return n, err
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return id, fmt.Errorf("%w (the names that tell its run apart, %s, are taken too)", first, strings.Join(names[1:], ", "))
+}
+
 func experimentID(exp *bundle.Experiment, opts ImportOptions) (string, error) {
 	expPos := bundle.Pos{File: bundle.FileExperiment}
 	if strings.TrimSpace(exp.Name) == "" {

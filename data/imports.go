@@ -162,11 +162,16 @@ func (tx *importTx) claim(kind, name, hash string, replace bool) error {
 // claimLater is claim for an import whose hash is still being worked out:
 // it waits for it only when the name was imported before.
 func (tx *importTx) claimLater(kind, name string, hashOf func() (string, error), replace bool) error {
-	var oldHash string
+	if b := batchOf(tx.ctx); b != nil {
+		if err := b.claimName(kind, name); err != nil {
+			return fmt.Errorf("%w: %s %q: %w; give one of them another name (import it alone with --name)", ErrExists, familySQLName(kind), name, err)
+		}
+	}
+	var oldHash, oldSource string
 	var oldID int64
 	err := tx.conn.QueryRowContext(tx.ctx,
-		`SELECT id, hash FROM imports WHERE name = ? AND base IS NULL AND kind IN (SELECT unnest(?::VARCHAR[])) ORDER BY id DESC LIMIT 1`,
-		name, familyOf(kind)).Scan(&oldID, &oldHash)
+		`SELECT id, hash, source FROM imports WHERE name = ? AND base IS NULL AND kind IN (SELECT unnest(?::VARCHAR[])) ORDER BY id DESC LIMIT 1`,
+		name, familyOf(kind)).Scan(&oldID, &oldHash, &oldSource)
 	switch {
 	case errors.Is(err, errNoRows):
 		return nil
@@ -186,11 +191,15 @@ func (tx *importTx) claimLater(kind, name string, hashOf func() (string, error),
 		return errUnchanged
 	}
 	if !replace {
-		what := "dataset"
-		if isExperimentKind(kind) {
-			what = "experiment"
+		// --replace is offered only for a new version of the same input:
+		// for another input that happens to take the name (another run of
+		// a task, a folder of the same name elsewhere) it would drop that
+		// one's data.
+		what := familySQLName(kind)
+		if !sameSource(oldSource, tx.source) {
+			return fmt.Errorf("%w: %s %q holds another input already (%s); import this one under another name with --name (--replace would drop that %s)", ErrExists, what, name, oldSource, what)
 		}
-		return fmt.Errorf("%w: %s %q was imported before with different content; use --replace to replace it", ErrExists, what, name)
+		return fmt.Errorf("%w: %s %q was imported before from %s with different content; use --replace to replace it", ErrExists, what, name, oldSource)
 	}
 	tx.superseded = append(tx.superseded, oldID)
 	// Its appends go with it.
@@ -387,4 +396,49 @@ func jsonKindOf(path string) (kind string, object bool, err error) {
 		}
 	}
 	return "", true, nil
+}
+
+// CheckWithin refuses any of the files rels (relative to the folder root)
+// that is a symbolic link, or that a link among its parent folders leads
+// out of root: serve --watch reads only what lies in its folders. It is
+// checked just before the files are read; a file swapped for a link in the
+// moments between is not caught (docs/SECURITY.md).
+func CheckWithin(root string, rels []string) error {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	defer r.Close()
+	for _, rel := range rels {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		st, err := r.Lstat(filepath.FromSlash(rel))
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes") {
+				return &InputError{File: p, Offset: -1, Msg: "a link among its folders leads out of the watched folder; links are not followed"}
+			}
+			return fmt.Errorf("import %s: %w", p, err)
+		}
+		if st.Mode()&os.ModeSymlink != 0 {
+			return &InputError{File: p, Offset: -1, Msg: "a symbolic link: links are not followed (one could lead out of the folder)"}
+		}
+		if !st.Mode().IsRegular() {
+			return &InputError{File: p, Offset: -1, Msg: "not a regular file"}
+		}
+	}
+	return nil
+}
+
+// sameSource reports whether two import sources name the same input: the
+// same path, or the same file or folder reached another way.
+func sameSource(a, b string) bool {
+	if a == "" || b == "" {
+		return a == b
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }

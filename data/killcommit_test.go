@@ -51,6 +51,10 @@ func runKillCase(s *Store, c killCase) error {
 		_, err = s.AppendLogs(ctx, c.as, c.input, rels, ImportOptions{PrefixLogs: true})
 		return err
 	}
+	if paths := filepath.SplitList(c.input); len(paths) > 1 {
+		_, err := s.ImportAll(ctx, paths, func(string) ImportOptions { return ImportOptions{} })
+		return err
+	}
 	_, err := s.Import(ctx, c.input, ImportOptions{Name: c.as, Replace: c.replace})
 	return err
 }
@@ -126,6 +130,8 @@ func TestKillAnyPoint(t *testing.T) {
 		{name: "petri", input: petriDir},
 		{name: "inspect", input: fixture(t, "inspect", "docent-sample.eval")},
 		{name: "append (serve --watch)", input: petriDir, as: "watched", append: true},
+		// auditscope import with several PATHs: they land together.
+		{name: "several files", input: strings.Join([]string{csvPath, fixture(t, "inspect", "docent-sample.eval"), petriDir}, string(filepath.ListSeparator))},
 	}
 	survived := 0
 	for _, c := range cases {

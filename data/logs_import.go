@@ -56,6 +56,9 @@ func (s *Store) importLogs(ctx context.Context, path string, opts ImportOptions)
 	var hash string
 	var err error
 	if opts.Files != nil {
+		if err := CheckWithin(path, opts.Files); err != nil {
+			return ImportResult{}, err
+		}
 		hash, err = hashFiles(path, opts.Files)
 	} else {
 		hash, err = hashBundle(path)
@@ -81,6 +84,30 @@ func (s *Store) importLogs(ctx context.Context, path string, opts ImportOptions)
 		return ImportResult{}, err
 	}
 	return s.ImportBundle(ctx, src, hash, opts)
+}
+
+// runNames are the names an import of one Inspect log takes when its file's
+// name holds another run already (claimExperiment): the file's name with
+// the log's model, then with its run id too. A folder, or a Petri
+// transcript, has none: its name is the folder's or the file's.
+func (s *logSource) runNames() []string {
+	if len(s.files) != 1 || s.files[0].kind != KindInspect {
+		return nil
+	}
+	if st, err := os.Stat(s.root); err != nil || st.IsDir() {
+		return nil
+	}
+	f := s.files[0]
+	var out []string
+	name := s.exp.ID
+	if m := Slugify(f.model); m != "" {
+		name += "-" + m
+		out = append(out, name)
+	}
+	if r := Slugify(f.runID); r != "" {
+		out = append(out, name+"-"+r)
+	}
+	return out
 }
 
 func isEval(e string) bool {
@@ -110,6 +137,8 @@ type logFile struct {
 	paper bool
 	// log is the Inspect log's header as recorded.
 	log *bundle.InspectLog
+	// model and runID are the Inspect log's, to tell runs of one task apart.
+	model, runID string
 }
 
 // logSource is a set of Petri transcripts and Inspect logs seen as a
@@ -263,6 +292,7 @@ func (s *logSource) indexInspect(f *logFile, x *logIndex) error {
 	}
 	defer l.Close()
 	h := &l.Header
+	f.model, f.runID = h.Eval.Model, h.Eval.RunID
 	s.addAuditor(x, inspectAuditor(h))
 	f.paper = s.opts.Eval != "" || s.opts.Behavior != "" || h.Eval.RoleModel("auditor") != ""
 	// in[name]: every value of the scalar scorer name so far is a number

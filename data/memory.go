@@ -25,11 +25,12 @@ var (
 
 // lowMemoryImport runs fn with DuckDB's memory limit lowered to mib MiB,
 // when the store is a file and the user set no limit of their own. The
-// limit is the database's, not the connection's, so it is lowered only
-// before serving starts (see Serving): auditscope serve imports its PATHs
-// first, and serve --watch's later imports run at the server's limit.
-// Overlapping imports share one lowering, at the largest limit any of them
-// asked for, that ends with the last of them.
+// limit is the database's, not the connection's: while the store serves
+// pages (serve --watch, see Serving) it is lowered to mib plus what DuckDB
+// holds when the import starts plus ServingHeadroomMiB for the pages
+// computed meanwhile, so a watched import is bounded as the CLI's is, on
+// top of what the server holds. Overlapping imports share one lowering, at
+// the largest limit any of them asked for, that ends with the last of them.
 func (s *Store) lowMemoryImport(ctx context.Context, mib int64, fn func() error) (err error) {
 	if !s.lowersMemory() {
 		return fn()
@@ -53,8 +54,21 @@ func (s *Store) lowerMemory(ctx context.Context, mib int64) error {
 			return err
 		}
 	}
+	if s.lowMem.users == 0 {
+		s.lowMem.reserve = 0
+		if s.serving.Load() {
+			// What the pages hold now (their cache of blocks included, so
+			// the import does not evict it) and room for those computed
+			// while it runs.
+			var inUse int64
+			if err := s.db.QueryRowContext(ctx, `SELECT coalesce(sum(memory_usage_bytes), 0)::BIGINT FROM duckdb_memory()`).Scan(&inUse); err != nil {
+				return err
+			}
+			s.lowMem.reserve = inUse>>20 + ServingHeadroomMiB
+		}
+	}
 	if s.lowMem.users == 0 || mib > s.lowMem.mib {
-		if _, err := s.db.ExecContext(ctx, fmt.Sprintf("SET memory_limit = '%dMiB'", mib)); err != nil {
+		if _, err := s.db.ExecContext(ctx, fmt.Sprintf("SET memory_limit = '%dMiB'", mib+s.lowMem.reserve)); err != nil {
 			// DuckDB may take the limit and still fail the statement
 			// (when it holds more already).
 			if s.lowMem.users == 0 {
@@ -78,7 +92,7 @@ func (s *Store) raiseLoweredMemory(ctx context.Context, mib int64) error {
 	if s.lowMem.users == 0 || mib <= s.lowMem.mib {
 		return nil
 	}
-	if _, err := s.db.ExecContext(ctx, fmt.Sprintf("SET memory_limit = '%dMiB'", mib)); err != nil {
+	if _, err := s.db.ExecContext(ctx, fmt.Sprintf("SET memory_limit = '%dMiB'", mib+s.lowMem.reserve)); err != nil {
 		return fmt.Errorf("raise the import's memory limit to %d MiB: %w", mib, err)
 	}
 	s.lowMem.mib = mib
@@ -120,12 +134,18 @@ func isOutOfMemory(err error) bool {
 
 // lowersMemory reports whether imports run under a lowered memory limit.
 func (s *Store) lowersMemory() bool {
-	return s.path != "" && !s.userLimit && !s.readOnly && !s.serving.Load()
+	return s.path != "" && !s.userLimit && !s.readOnly
 }
 
+// ServingHeadroomMiB is the room a watched import leaves for the pages the
+// server computes while it runs, beyond what DuckDB held when it started.
+// Their operators spill to the database's temporary folder past it.
+const ServingHeadroomMiB = 64
+
 // Serving tells the store that queries now run beside imports (serve
-// --watch imports while it serves): from here on an import no longer
-// lowers the database's memory limit, which every query shares.
+// --watch imports while it serves): from here on an import lowers the
+// database's memory limit, which every query shares, only to its own bound
+// plus what the pages hold and need (lowerMemory).
 func (s *Store) Serving() { s.serving.Store(true) }
 
 // The allocator's settings are the process's, shared by every store in it:

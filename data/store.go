@@ -61,9 +61,10 @@ type Store struct {
 	// keeps the limit to put back when the last one ends.
 	lowMem struct {
 		sync.Mutex
-		users int
-		mib   int64  // the lowered limit
-		orig  string // the limit before any import
+		users   int
+		mib     int64  // the lowered limit
+		reserve int64  // MiB kept for the pages while serving (added to mib)
+		orig    string // the limit before any import
 	}
 
 	ver      versions   // see versions.go
@@ -270,6 +271,9 @@ type importTx struct {
 	gen        int64
 	marker     *importMarker // the imports row, written after the commit
 	superseded []int64       // generations a --replace deletes once marked
+	// source is the input as the imports row records it, for the claim's
+	// message when its name holds another input.
+	source string
 }
 
 // importMarker is an imports row: written once the import's rows have
@@ -329,6 +333,13 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 	}
 	committed = true
 	if tx.marker == nil {
+		return nil
+	}
+	if b := batchOf(ctx); b != nil {
+		// Marked with the rest of its batch (batch.go).
+		b.mu.Lock()
+		b.landed = append(b.landed, batchImport{gen: tx.gen, marker: tx.marker, superseded: tx.superseded})
+		b.mu.Unlock()
 		return nil
 	}
 	defer s.landed(tx.marker.name)

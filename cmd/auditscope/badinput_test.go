@@ -110,18 +110,27 @@ func TestImportBadInputExits(t *testing.T) {
 		})
 	}
 
-	// Paths import one by one, each in its own transaction: a good one
-	// before a bad one lands, and the command still exits 1.
+	// Several paths land together or not at all: a good one before a bad
+	// one does not land, and the command exits 1 saying so.
 	ok := write("ok.csv", mustRead(t, filepath.Join(apFixtures(t), "icai-example.csv")))
 	out, _, err := runCmd(t, "import", "--db", db, ok, write("png.json", []byte("\x89PNG\r\n\x1a\n")))
-	if exitCode(err) != 1 || !strings.Contains(err.Error(), "png.json:1: invalid JSON") {
+	if exitCode(err) != 1 || !strings.Contains(err.Error(), "png.json:1: invalid JSON") || !strings.Contains(err.Error(), "nothing was imported") {
 		t.Errorf("good then bad path: exit %d, %v", exitCode(err), err)
 	}
-	if !strings.Contains(out, "preference_csv ok:") {
-		t.Errorf("the good path's import is not reported: %q", out)
+	if strings.Contains(out, "preference_csv ok:") {
+		t.Errorf("the good path's import is reported: %q", out)
 	}
-	if got, was := tableDigest(t, db)["ap_datasets"], before["ap_datasets"]; strings.Fields(got)[0] != "2" || strings.Fields(was)[0] != "1" {
-		t.Errorf("ap_datasets %q after, %q before; want the CSV's dataset added", got, was)
+	if got, was := tableDigest(t, db)["ap_datasets"], before["ap_datasets"]; got != was {
+		t.Errorf("ap_datasets %q after, %q before; want nothing added", got, was)
+	}
+	// Both good: both land.
+	out, _, err = runCmd(t, "import", "--db", db, ok, filepath.Join(apFixtures(t), "icai-example-v2-models.json"))
+	if err != nil || !strings.Contains(out, "preference_csv ok:") {
+		t.Errorf("two good paths: %q %v", out, err)
+	}
+	// The JSON was imported before (unchanged): the CSV is the one added.
+	if got, was := tableDigest(t, db)["ap_datasets"], before["ap_datasets"]; strings.Fields(got)[0] != "2" || strings.Fields(was)[0] != "1" || !strings.Contains(out, "unchanged") {
+		t.Errorf("ap_datasets %q after two good paths, %q before; want the CSV's added (%q)", got, was, out)
 	}
 }
 

@@ -224,8 +224,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		// The watcher stops, and its import in flight ends, before the
 		// store closes (deferred earlier, so run later).
 		defer func() { stop(); <-w.Done() }()
-		// From now on queries run beside its imports: the imports keep
-		// the server's memory limit.
+		// From now on queries run beside its imports: an import's memory
+		// bound leaves room for them.
 		store.Serving()
 		cfg.Problems = func() []views.WatchProblem {
 			var out []views.WatchProblem
@@ -294,14 +294,24 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer store.Close()
-	for _, p := range paths {
-		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue), Texts: merge}, stderr)
+	opts := data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue), Texts: merge}
+	if len(paths) > 1 {
+		// Several PATHs land together or not at all.
+		results, err := store.ImportAll(ctx, paths, func(string) data.ImportOptions { return opts })
 		if err != nil {
-			return err
+			return fmt.Errorf("%w\nnothing was imported: the %d PATHs land together or not at all", err, len(paths))
 		}
 		for _, r := range results {
 			fmt.Fprintln(stdout, r.String())
 		}
+		return nil
+	}
+	results, err := importWithProgress(ctx, store, paths[0], opts, stderr)
+	if err != nil {
+		return err
+	}
+	for _, r := range results {
+		fmt.Fprintln(stdout, r.String())
 	}
 	return nil
 }

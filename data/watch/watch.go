@@ -91,8 +91,14 @@ type root struct {
 type fileState struct {
 	size int64
 	mod  time.Time
+	// mode is part of what is compared: a file or folder made readable
+	// again changes only its mode.
+	mode fs.FileMode
 	ok   bool   // imported as it is now (or skipped as not ours)
 	kind string // of a log imported: data.KindPetri or data.KindInspect
+	// unread: a link or a path that could not be read (entry.err), not a
+	// file whose import failed.
+	unread bool
 }
 
 // New prepares a watcher of dirs; Start imports and begins watching.
@@ -221,11 +227,17 @@ func (w *Watcher) Start(ctx context.Context) error {
 // Done is closed when the watcher has stopped.
 func (w *Watcher) Done() <-chan struct{} { return w.done }
 
-// addTree watches dir and every folder under it but hidden ones.
+// addTree watches dir and every folder under it but hidden ones. Links
+// are not followed. A folder that cannot be read is left out: its parent's
+// notifications tell when it changes (a chmod), and it is added then. Only
+// the folder itself failing is an error.
 func addTree(fw *fsnotify.Watcher, dir string) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			if p == dir && d == nil {
+				return err
+			}
+			return filepath.SkipDir
 		}
 		if !d.IsDir() {
 			return nil
@@ -233,7 +245,13 @@ func addTree(fw *fsnotify.Watcher, dir string) error {
 		if p != dir && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		return fw.Add(p)
+		if err := fw.Add(p); err != nil {
+			if p == dir && !errors.Is(err, fs.ErrPermission) {
+				return err
+			}
+			return filepath.SkipDir
+		}
+		return nil
 	})
 }
 
@@ -269,8 +287,10 @@ func (w *Watcher) notifyLoop(ctx context.Context, fw *fsnotify.Watcher) {
 			if !ok {
 				return
 			}
-			if ev.Has(fsnotify.Create) {
-				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+			// A new folder, or one made readable: watched from now on
+			// (Lstat: a link to a folder is not).
+			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Chmod) {
+				if st, err := os.Lstat(ev.Name); err == nil && st.IsDir() {
 					addTree(fw, ev.Name)
 				}
 			}
@@ -347,18 +367,50 @@ type entry struct {
 	mod    time.Time
 	bundle string // the bundle folder it belongs to (relative), "" for none
 	kind   string // for a log: data.KindPetri or data.KindInspect
+	mode   fs.FileMode
+	// err is why the path is not read: a symbolic link, a file or folder
+	// that cannot be read. It is a problem until the path changes.
+	err error
 }
 
-// scan lists the files under r: hidden ones are left out.
+// errLink is a symbolic link in a watched folder: never followed, at start
+// or later, since it may lead out of the folder (to any file the server's
+// user can read).
+var errLink = errors.New("a symbolic link: the watcher reads no links (one could lead out of the watched folder); copy the file in instead")
+
+// unreadable is the problem of a path the watcher cannot read.
+func unreadable(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("cannot be read (%v); tried again when it changes", err)
+}
+
+// scan lists the files under r: hidden ones are left out. A symbolic link
+// (to a file or a folder) and a file or folder that cannot be read are
+// listed with the reason, and nothing under them is read.
 func (r *root) scan() ([]entry, error) {
 	var out []entry
 	bundles := map[string]bool{}
 	err := filepath.WalkDir(r.dir, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(r.dir, p)
+		rel = filepath.ToSlash(rel)
 		if err != nil {
 			if p != r.dir && errors.Is(err, fs.ErrNotExist) {
 				return nil // gone while we looked
 			}
-			return err
+			if p == r.dir && d == nil {
+				return err // the folder itself is not there
+			}
+			// A folder that cannot be listed (or the folder itself): a
+			// problem, the rest goes on.
+			var mode fs.FileMode
+			if d != nil {
+				mode = d.Type()
+			}
+			out = append(out, entry{rel: rel, path: p, mode: mode, err: unreadable(err)})
+			return filepath.SkipDir
 		}
 		if p != r.dir && strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
@@ -366,10 +418,12 @@ func (r *root) scan() ([]entry, error) {
 			}
 			return nil
 		}
-		rel, _ := filepath.Rel(r.dir, p)
-		rel = filepath.ToSlash(rel)
+		if d.Type()&fs.ModeSymlink != 0 {
+			out = append(out, linkEntry(rel, p))
+			return nil
+		}
 		if d.IsDir() {
-			if _, err := os.Stat(filepath.Join(p, "experiment.json")); err == nil {
+			if st, err := os.Lstat(filepath.Join(p, "experiment.json")); err == nil && st.Mode().IsRegular() {
 				bundles[rel] = true
 			}
 			return nil
@@ -381,7 +435,7 @@ func (r *root) scan() ([]entry, error) {
 		if err != nil {
 			return nil
 		}
-		out = append(out, entry{rel: rel, path: p, size: info.Size(), mod: info.ModTime()})
+		out = append(out, entry{rel: rel, path: p, size: info.Size(), mod: info.ModTime(), mode: info.Mode()})
 		return nil
 	})
 	for i := range out {
@@ -394,11 +448,21 @@ func (r *root) scan() ([]entry, error) {
 	return out, err
 }
 
+// linkEntry is a symbolic link found at rel, with what the link says (its
+// size and time, so a changed link is a change).
+func linkEntry(rel, p string) entry {
+	e := entry{rel: rel, path: p, mode: fs.ModeSymlink, err: errLink}
+	if st, err := os.Lstat(p); err == nil {
+		e.size, e.mod = st.Size(), st.ModTime()
+	}
+	return e
+}
+
 // entries stats the given paths under r, without scanning the rest: a
-// folder among them is scanned whole (it may be new), a file in a bundle
-// names its bundle.
-func (r *root) entries(paths []string) ([]entry, error) {
-	var out []entry
+// folder among them is scanned whole (it may be new, or readable again),
+// a file in a bundle names its bundle. gone lists the paths no longer
+// there.
+func (r *root) entries(paths []string) (out []entry, gone []string, err error) {
 	seen := map[string]bool{}
 	for _, p := range paths {
 		rel, err := filepath.Rel(r.dir, p)
@@ -409,15 +473,24 @@ func (r *root) entries(paths []string) ([]entry, error) {
 		if hidden(rel) {
 			continue
 		}
-		info, err := os.Stat(p)
+		// Lstat: a link is reported as one, never followed.
+		info, err := os.Lstat(p)
 		if err != nil {
-			continue // gone again
+			gone = append(gone, p)
+			continue
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			if !seen[rel] {
+				seen[rel] = true
+				out = append(out, linkEntry(rel, p))
+			}
+			continue
 		}
 		if info.IsDir() {
 			sub := &root{dir: p}
 			list, err := sub.scan()
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			for _, e := range list {
 				e.rel = filepath.ToSlash(filepath.Join(rel, e.rel))
@@ -433,16 +506,16 @@ func (r *root) entries(paths []string) ([]entry, error) {
 			continue
 		}
 		seen[rel] = true
-		out = append(out, entry{rel: rel, path: p, size: info.Size(), mod: info.ModTime(), bundle: r.bundleOf(rel)})
+		out = append(out, entry{rel: rel, path: p, size: info.Size(), mod: info.ModTime(), mode: info.Mode(), bundle: r.bundleOf(rel)})
 	}
-	return out, nil
+	return out, gone, nil
 }
 
 // bundleOf is the bundle folder (relative to r) holding rel, if any: the
 // nearest folder up from it, up to r itself, with an experiment.json.
 func (r *root) bundleOf(rel string) string {
 	for d := filepath.ToSlash(filepath.Dir(rel)); ; d = filepath.ToSlash(filepath.Dir(d)) {
-		if _, err := os.Stat(filepath.Join(r.dir, filepath.FromSlash(d), "experiment.json")); err == nil {
+		if st, err := os.Lstat(filepath.Join(r.dir, filepath.FromSlash(d), "experiment.json")); err == nil && st.Mode().IsRegular() {
 			return d
 		}
 		if d == "." || d == "/" || d == "" {
@@ -478,28 +551,41 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 	w.syncMu.Lock()
 	defer w.syncMu.Unlock()
 	var list []entry
+	var gone []string
 	if paths == nil {
 		list, err = r.scan()
 	} else {
-		list, err = r.entries(paths)
+		list, gone, err = r.entries(paths)
 	}
 	if err != nil {
 		return false, err
 	}
+	// Problems of paths gone, or of links and folders that are no longer
+	// links or unreadable, are cleared; those still there are kept.
+	under := paths
+	if paths == nil {
+		under = []string{r.dir}
+	}
+	w.clearStale(r, list, under, gone)
 	now := time.Now()
 	bundles := map[string]bool{}
 	var logs []entry
 	rebuild := false
 	for _, e := range list {
 		st, seen := r.files[e.rel]
-		if seen && st.size == e.size && st.mod.Equal(e.mod) {
+		if seen && st.size == e.size && st.mod.Equal(e.mod) && st.mode == e.mode && st.unread == (e.err != nil) {
 			continue // as last seen: imported, or failed and waiting for a change
+		}
+		if e.err != nil {
+			w.setProblem(e.path, e.err)
+			r.files[e.rel] = fileState{size: e.size, mod: e.mod, mode: e.mode, unread: true}
+			continue
 		}
 		if now.Sub(e.mod) < w.opts.Settle {
 			again = true // still being written
 			continue
 		}
-		state := fileState{size: e.size, mod: e.mod}
+		state := fileState{size: e.size, mod: e.mod, mode: e.mode}
 		if e.bundle != "" {
 			bundles[e.bundle] = true
 			r.files[e.rel] = state
@@ -510,7 +596,12 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 			r.files[e.rel] = state
 			continue
 		}
-		kind, err := data.DetectKind(e.path)
+		// Checked again just before it is read: a link put in its place
+		// since the scan is not followed.
+		kind, err := "", data.CheckWithin(r.dir, []string{e.rel})
+		if err == nil {
+			kind, err = data.DetectKind(e.path)
+		}
 		if err != nil {
 			w.setProblem(e.path, err)
 			r.files[e.rel] = state
@@ -562,6 +653,54 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 	return again, nil
 }
 
+// clearStale clears the problems of paths under the given ones (each a
+// path or a folder) that list no longer reports as they were: files gone,
+// links removed, folders readable again. Their last-seen state goes too,
+// so the same problem coming back is reported again.
+func (w *Watcher) clearStale(r *root, list []entry, under, gone []string) {
+	keep := map[string]bool{}
+	for _, e := range list {
+		if e.err != nil || !r.files[e.rel].unread {
+			keep[e.path] = true
+		}
+		if e.bundle != "" {
+			keep[filepath.Join(r.dir, filepath.FromSlash(e.bundle))] = true
+		}
+	}
+	within := func(p string, dirs []string) bool {
+		for _, d := range dirs {
+			if p == d || strings.HasPrefix(p, d+string(filepath.Separator)) {
+				return true
+			}
+		}
+		return false
+	}
+	for rel, st := range r.files {
+		p := filepath.Join(r.dir, filepath.FromSlash(rel))
+		if st.unread && !keep[p] && (within(p, under) || within(p, gone)) {
+			delete(r.files, rel)
+			w.clearProblem(p)
+		}
+	}
+	w.mu.Lock()
+	var stale []string
+	for p := range w.problems {
+		if !keep[p] && (within(p, gone) || within(p, under) && !w.exists(p)) {
+			stale = append(stale, p)
+		}
+	}
+	w.mu.Unlock()
+	for _, p := range stale {
+		w.clearProblem(p)
+	}
+}
+
+// exists reports whether p is there (not following a link).
+func (w *Watcher) exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
 // importLogs brings new and changed transcripts and logs into r's
 // experiment. New files are appended; the experiment is imported whole
 // from every log file of the folder when it does not exist yet, on the
@@ -596,7 +735,7 @@ func (w *Watcher) importLogs(ctx context.Context, r *root, batch []entry, rebuil
 			delete(r.files, rel) // deleted: what it gave stays until a whole import
 			continue
 		}
-		whole = append(whole, entry{rel: rel, path: p, size: st.size, mod: st.mod, kind: st.kind})
+		whole = append(whole, entry{rel: rel, path: p, size: st.size, mod: st.mod, mode: st.mode, kind: st.kind})
 	}
 	whole = append(whole, batch...)
 	for len(whole) > 0 {
@@ -610,7 +749,7 @@ func (w *Watcher) importLogs(ctx context.Context, r *root, batch []entry, rebuil
 		_, err := w.store.ImportPetri(ctx, r.dir, opts)
 		if err == nil {
 			for _, e := range whole {
-				r.files[e.rel] = fileState{size: e.size, mod: e.mod, ok: true, kind: e.kind}
+				r.files[e.rel] = fileState{size: e.size, mod: e.mod, mode: e.mode, ok: true, kind: e.kind}
 				w.clearProblem(e.path)
 			}
 			r.synced = true
@@ -622,7 +761,7 @@ func (w *Watcher) importLogs(ctx context.Context, r *root, batch []entry, rebuil
 			return w.setAside(r, whole, err)
 		}
 		w.setProblem(whole[bad].path, err)
-		r.files[whole[bad].rel] = fileState{size: whole[bad].size, mod: whole[bad].mod}
+		r.files[whole[bad].rel] = fileState{size: whole[bad].size, mod: whole[bad].mod, mode: whole[bad].mode}
 		if exists {
 			// Give the whole import up rather than lose the file's audits;
 			// the new files are appended meanwhile.
@@ -653,7 +792,7 @@ func (w *Watcher) appendLogs(ctx context.Context, r *root, left []entry) error {
 		_, err := w.store.AppendLogs(ctx, r.name, r.dir, rels, opts)
 		if err == nil {
 			for _, e := range left {
-				r.files[e.rel] = fileState{size: e.size, mod: e.mod, ok: true, kind: e.kind}
+				r.files[e.rel] = fileState{size: e.size, mod: e.mod, mode: e.mode, ok: true, kind: e.kind}
 				w.clearProblem(e.path)
 			}
 			w.log.Info("watch: appended", "experiment", r.name, "files", len(left))
@@ -664,7 +803,7 @@ func (w *Watcher) appendLogs(ctx context.Context, r *root, left []entry) error {
 			return w.setAside(r, left, err)
 		}
 		w.setProblem(left[bad].path, err)
-		r.files[left[bad].rel] = fileState{size: left[bad].size, mod: left[bad].mod}
+		r.files[left[bad].rel] = fileState{size: left[bad].size, mod: left[bad].mod, mode: left[bad].mode}
 		left = slices.Delete(left, bad, bad+1)
 	}
 	return nil
@@ -693,7 +832,7 @@ func (w *Watcher) setAside(r *root, files []entry, err error) error {
 	}
 	for _, e := range files {
 		w.setProblem(e.path, err)
-		r.files[e.rel] = fileState{size: e.size, mod: e.mod}
+		r.files[e.rel] = fileState{size: e.size, mod: e.mod, mode: e.mode}
 	}
 	return nil
 }
