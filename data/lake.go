@@ -131,11 +131,11 @@ func (e *RollbackError) Error() string {
 	if e.LakeTime != "" {
 		lake += " (imported " + e.LakeTime + ")"
 	}
-	why := "an older import than the lake's"
+	why := "older than the lake's " + lake
 	if e.Superseded {
-		why = "a generation the lake has already replaced"
+		why = "which the lake has already replaced; it holds " + lake + " now"
 	}
-	return fmt.Sprintf("lake: %s: this data holds %s, %s %s; writing it would roll the lake back. Nothing was written; use --force to write it anyway", e.What, mine, why, lake)
+	return fmt.Sprintf("lake: %s: this data holds %s, %s. Writing it would roll the lake back, so nothing was written; use --force to write it anyway", e.What, mine, why)
 }
 
 // WriteLake writes the store's datasets and experiments into the lake at

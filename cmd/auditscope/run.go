@@ -201,10 +201,20 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 		}()
 	}
-	for _, p := range paths {
-		results, err := importWithProgress(ctx, store, p, data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue)}, stderr)
+	importOpts := data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue)}
+	if len(paths) == 1 {
+		results, err := importWithProgress(ctx, store, paths[0], importOpts, stderr)
 		if err != nil {
 			return err
+		}
+		for _, r := range results {
+			fmt.Fprintln(stdout, r.String())
+		}
+	} else if len(paths) > 1 {
+		// Several PATHs land together or not at all, as with import.
+		results, err := store.ImportAll(ctx, paths, func(string) data.ImportOptions { return importOpts })
+		if err != nil {
+			return fmt.Errorf("%w\nnothing was imported: the %d PATHs land together or not at all", err, len(paths))
 		}
 		for _, r := range results {
 			fmt.Fprintln(stdout, r.String())
