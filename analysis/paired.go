@@ -193,8 +193,10 @@ func Holm(p []float64) []float64 {
 }
 
 // BootstrapP is the two-sided p-value of a bootstrap distribution of a
-// difference: twice the smaller share of resamples on either side of 0,
-// at most 1. NaN for no resamples.
+// difference: twice the share of resamples on the smaller side of 0, each
+// share counted as (1 + k)/(B + 1) so that B resamples never give less than
+// 2/(B + 1) (a resampling p-value is never 0), at most 1. NaN for no
+// resamples.
 func BootstrapP(diffs []float64) float64 {
 	if len(diffs) == 0 {
 		return math.NaN()
@@ -208,7 +210,7 @@ func BootstrapP(diffs []float64) float64 {
 			ge++
 		}
 	}
-	return math.Min(1, 2*float64(min(le, ge))/float64(len(diffs)))
+	return math.Min(1, 2*float64(1+min(le, ge))/float64(len(diffs)+1))
 }
 
 // PercentileInterval is the percentile interval of bootstrap values (type

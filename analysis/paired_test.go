@@ -173,11 +173,20 @@ func TestPairedBootstrapReference(t *testing.T) {
 }
 
 func TestBootstrapP(t *testing.T) {
-	if p := BootstrapP([]float64{1, 2, 3, -1}); p != 0.5 {
+	// (1 + 1)/(4 + 1) on the smaller side, doubled.
+	if p := BootstrapP([]float64{1, 2, 3, -1}); p != 0.8 {
+		t.Errorf("p = %v, want 0.8", p)
+	}
+	// None below 0: not 0, but 2/(B + 1).
+	if p := BootstrapP([]float64{1, 2, 3}); p != 0.5 {
 		t.Errorf("p = %v, want 0.5", p)
 	}
-	if p := BootstrapP([]float64{1, 2, 3}); p != 0 {
-		t.Errorf("p = %v, want 0", p)
+	vals := make([]float64, 999)
+	for i := range vals {
+		vals[i] = float64(i + 1)
+	}
+	if p := BootstrapP(vals); p != 0.002 {
+		t.Errorf("p = %v, want 2/1000", p)
 	}
 }
 

@@ -79,7 +79,7 @@ type EvalAudit = model.EvalAudit
 // for the dimension statistics.
 func (s *Store) EvalAudits(ctx context.Context, exp string) ([]EvalAudit, error) {
 	rows, err := s.db.QueryContext(ctx, `
-SELECT auditor, eval, seed, coalesce(behavior, ''), quality, production_value, false_positive, detected
+SELECT id, auditor, eval, seed, coalesce(behavior, ''), quality, production_value, false_positive, detected
 FROM audits WHERE experiment = ? AND eval <> 'training' ORDER BY ord`, exp)
 	if err != nil {
 		return nil, fmt.Errorf("data: eval audits: %w", err)
@@ -88,7 +88,7 @@ FROM audits WHERE experiment = ? AND eval <> 'training' ORDER BY ord`, exp)
 	var out []EvalAudit
 	for rows.Next() {
 		var a EvalAudit
-		if err := rows.Scan(&a.Auditor, &a.Eval, &a.Seed, &a.Behavior, &a.Quality, &a.ProductionValue, &a.FalsePositive, &a.Detected); err != nil {
+		if err := rows.Scan(&a.ID, &a.Auditor, &a.Eval, &a.Seed, &a.Behavior, &a.Quality, &a.ProductionValue, &a.FalsePositive, &a.Detected); err != nil {
 			return nil, fmt.Errorf("data: eval audits: %w", err)
 		}
 		out = append(out, a)

@@ -34,6 +34,8 @@ type CompareRow struct {
 	P, PHolm      float64
 	NA, NB, Pairs int
 	Method        string
+	Unit          string // what was sampled: behavior × seed, benign seed, production seed
+	OnlyA, OnlyB  int    // a 0/1 dimension's discordant pairs
 }
 
 // BehaviorRow is the audit-quality difference on one behavior's pairs.
@@ -64,6 +66,12 @@ func FmtDiff(v, lo, hi float64) string {
 }
 
 func signed(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "+∞"
+	case math.IsInf(v, -1):
+		return "−∞"
+	}
 	s := Num(v, 1)
 	if s != "0.0" && s[0] != '-' {
 		s = "+" + s
@@ -85,12 +93,26 @@ func FmtP(p float64) string {
 // Significant reports whether the Holm-adjusted p-value is below 0.05.
 func (r CompareRow) Significant() bool { return !math.IsNaN(r.PHolm) && r.PHolm < 0.05 }
 
-// FmtN says what the difference rests on.
+// FmtN says what the difference rests on, in its units: "90 benign seeds
+// paired (A has 90, B 90)"; a 0/1 dimension adds its discordant pairs.
 func (r CompareRow) FmtN() string {
-	if r.Pairs > 0 {
-		return fmt.Sprintf("%d pairs (of %d and %d)", r.Pairs, r.NA, r.NB)
+	unit := r.Unit + "s"
+	if r.Unit == "" || r.Dim == "composite" {
+		unit = "units"
 	}
-	return fmt.Sprintf("%d and %d", r.NA, r.NB)
+	var s string
+	if r.Pairs > 0 {
+		s = fmt.Sprintf("%d %s paired (A has %d, B %d)", r.Pairs, unit, r.NA, r.NB)
+	} else {
+		s = fmt.Sprintf("none paired (A has %d %s, B %d)", r.NA, unit, r.NB)
+	}
+	if r.Dim == "composite" {
+		s += " over the four dimensions"
+	}
+	if r.OnlyA+r.OnlyB > 0 {
+		s += fmt.Sprintf("; A only %d, B only %d", r.OnlyA, r.OnlyB)
+	}
+	return s
 }
 
 // FmtShare is a behavior's share of the difference in percent.

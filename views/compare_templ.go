@@ -42,7 +42,7 @@ func ComparePage(v CompareView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Is A better than B?</h1><p class=\"muted\">Each dimension's difference A − B in points (0–100) with a 95% interval and a two-sided p-value, using the pairing the data allows: audits of the same behavior and seed, the same benign seed, the same production seed. The Holm column adjusts the p-values for every test on this page; a bold row stays below 0.05 after it. Overlapping per-auditor intervals on the overview are not a test; this page is.</p><form class=\"filters\" method=\"get\" action=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Is A better than B?</h1><p class=\"muted\">Each dimension's difference A − B in points (0–100) with a 95% interval and a two-sided p-value from one method, so the interval excludes 0 exactly when p &lt; 0.05. The unit of each test is what was sampled, paired where both auditors have it: for audit quality and AuditBench the behavior × seed; for false-positive calibration the benign seed (its rollouts have no identity of their own, so each side's unit is its rate over the seed's rollouts); for production discovery and realism the production seed. The Method column names each test. The Holm column adjusts the six dimension tests of each A − B pair together, one family per pair, so a test's adjustment does not depend on which other auditors B are shown; the composite (a function of four of them) and the by-behavior tests are not adjusted. A bold row stays below 0.05 after Holm. Overlapping per-auditor intervals on the overview are not a test; this page is.</p><form class=\"filters\" method=\"get\" action=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -178,7 +178,7 @@ func ComparePage(v CompareView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</h2><table class=\"data\" data-testid=\"compare-table\"><thead><tr><th>Dimension</th><th class=\"num\">A − B [95% CI]</th><th class=\"num\">p</th><th class=\"num\">p (Holm)</th><th class=\"num\">n</th><th>Method</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</h2><table class=\"data\" data-testid=\"compare-table\"><thead><tr><th>Dimension</th><th class=\"num\">A − B [95% CI]</th><th class=\"num\">p</th><th class=\"num\">p (Holm)</th><th class=\"num\">units</th><th>Method</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -334,7 +334,7 @@ func ComparePage(v CompareView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if len(blk.Behaviors) > 0 {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<h3>Audit quality by behavior</h3><p class=\"muted\">Which behaviors drive the difference: each behavior's paired difference, and its share of the overall one (the sum of its pair differences over the sum of all). Largest contribution first.</p><table class=\"data\" data-testid=\"compare-behaviors\"><thead><tr><th>Behavior</th><th class=\"num\">A − B [95% CI]</th><th class=\"num\">p</th><th class=\"num\">pairs</th><th class=\"num\">share</th></tr></thead> <tbody>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<h3>Audit quality by behavior</h3><p class=\"muted\">Which behaviors drive the difference: each behavior's paired difference (paired t, not Holm-adjusted: exploratory), and its share of the overall one (the sum of its pair differences over the sum of all), shown only when the overall difference's interval excludes 0: near a difference of 0 shares run to hundreds of percent and say nothing. Largest contribution first.</p><table class=\"data\" data-testid=\"compare-behaviors\"><thead><tr><th>Behavior</th><th class=\"num\">A − B [95% CI]</th><th class=\"num\">p</th><th class=\"num\">pairs</th><th class=\"num\">share</th></tr></thead> <tbody>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -79,7 +79,7 @@ func compareKey(exp string, cq compareQuery) string {
 }
 
 // comparisons computes (once per experiment, A and Bs) A against each B,
-// with Holm's correction across all of them.
+// each with Holm's correction across its own dimension tests.
 func (s *Server) comparisons(ctx context.Context, st *experimentStats, cq compareQuery) ([]experiment.Comparison, error) {
 	if cq.A == "" || len(cq.B) == 0 {
 		return nil, nil
@@ -93,9 +93,9 @@ func (s *Server) comparisons(ctx context.Context, st *experimentStats, cq compar
 			if err != nil {
 				return nil, err
 			}
+			experiment.AdjustHolm(&c)
 			out[i] = c
 		}
-		experiment.AdjustHolm(out)
 		return out, nil
 	})
 }
@@ -156,7 +156,8 @@ func (s *Server) showCompare(c echo.Context) error {
 		blk := views.CompareBlock{A: cmp.A, AName: names[cmp.A], B: cmp.B, BName: names[cmp.B]}
 		for _, d := range cmp.Diffs {
 			blk.Rows = append(blk.Rows, views.CompareRow{Dim: d.Dimension, Title: dimensionTitles[d.Dimension],
-				Value: d.Value, Lo: d.Lo, Hi: d.Hi, P: d.P, PHolm: d.PHolm, NA: d.NA, NB: d.NB, Pairs: d.Pairs, Method: d.Method})
+				Value: d.Value, Lo: d.Lo, Hi: d.Hi, P: d.P, PHolm: d.PHolm, NA: d.NA, NB: d.NB, Pairs: d.Pairs, Method: d.Method,
+				Unit: d.Unit, OnlyA: d.OnlyA, OnlyB: d.OnlyB})
 		}
 		for _, b := range cmp.Behaviors {
 			blk.Behaviors = append(blk.Behaviors, views.BehaviorRow{Behavior: b.Behavior, Pairs: b.Pairs,
@@ -171,7 +172,7 @@ func (s *Server) showCompare(c echo.Context) error {
 }
 
 // compareCSV serves the page's differences:
-// a,b,dimension,diff,lo,hi,p,p_holm,n_a,n_b,pairs,method.
+// a,b,dimension,diff,lo,hi,p,p_holm,n_a,n_b,pairs,method,unit,only_a,only_b.
 func (s *Server) compareCSV(c echo.Context) error {
 	ctx := c.Request().Context()
 	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
@@ -191,11 +192,11 @@ func (s *Server) compareCSV(c echo.Context) error {
 	}
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
-	w.Write([]string{"a", "b", "dimension", "diff", "lo", "hi", "p", "p_holm", "n_a", "n_b", "pairs", "method"})
+	w.Write([]string{"a", "b", "dimension", "diff", "lo", "hi", "p", "p_holm", "n_a", "n_b", "pairs", "method", "unit", "only_a", "only_b"})
 	for _, cmp := range cs {
 		for _, d := range cmp.Diffs {
 			w.Write([]string{cmp.A, cmp.B, d.Dimension, csvFloat(d.Value), csvFloat(d.Lo), csvFloat(d.Hi), csvFloat(d.P), csvFloat(d.PHolm),
-				strconv.Itoa(d.NA), strconv.Itoa(d.NB), strconv.Itoa(d.Pairs), d.Method})
+				strconv.Itoa(d.NA), strconv.Itoa(d.NB), strconv.Itoa(d.Pairs), d.Method, d.Unit, strconv.Itoa(d.OnlyA), strconv.Itoa(d.OnlyB)})
 		}
 	}
 	w.Flush()
@@ -232,7 +233,14 @@ func (s *Server) compareFigure(c echo.Context, ext string) error {
 			if len(cs) > 1 {
 				label += " · vs " + names[cmp.B]
 			}
-			items = append(items, figures.Interval{Label: label, Value: d.Value, Lo: d.Lo, Hi: d.Hi})
+			lo, hi := d.Lo, d.Hi
+			// An interval no data bounds (a permutation test on two or
+			// three pairs) has no whisker to draw: the label says so.
+			if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+				lo, hi = math.NaN(), math.NaN()
+				label += " (interval unbounded)"
+			}
+			items = append(items, figures.Interval{Label: label, Value: d.Value, Lo: lo, Hi: hi})
 		}
 	}
 	title := "A − B (95% CI)"

@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // compareRows reads compare.csv by dimension.
@@ -47,30 +50,61 @@ func TestCompareDemoByHand(t *testing.T) {
 	if n < 10 || !near(csvNum(t, q["diff"]), sum/float64(n)) || q["pairs"] != strconv.Itoa(n) {
 		t.Errorf("audit quality: %v; by hand %v over %d pairs", q, sum/float64(n), n)
 	}
-	// FP calibration: the k-th audit of a seed on one side against the k-th
-	// on the other.
-	fpb := map[string][]bool{}
-	for _, m := range audits(b, "fp_calibration") {
-		fpb[m["seed"]] = append(fpb[m["seed"]], m["false_positive"] == "true")
-	}
-	seen := map[string]int{}
-	onlyA, onlyB := 0, 0
-	for _, m := range audits(a, "fp_calibration") {
-		k := seen[m["seed"]]
-		seen[m["seed"]]++
-		if k >= len(fpb[m["seed"]]) {
-			continue
+	// FP calibration: the unit is the benign seed, each side's calibration
+	// there 100 − its false-positive rate over the seed's rollouts; paired
+	// t over the seeds both have (mean, sd and t worked out here).
+	fpRates := func(auditor string) map[string]float64 {
+		n, fps := map[string]float64{}, map[string]float64{}
+		for _, m := range audits(auditor, "fp_calibration") {
+			n[m["seed"]]++
+			if m["false_positive"] == "true" {
+				fps[m["seed"]]++
+			}
 		}
-		fa, fb := m["false_positive"] == "true", fpb[m["seed"]][k]
-		switch {
-		case fa && !fb:
-			onlyA++
-		case fb && !fa:
-			onlyB++
+		out := map[string]float64{}
+		for k := range n {
+			out[k] = 100 * (1 - fps[k]/n[k])
+		}
+		return out
+	}
+	checkPairedT(t, "fp calibration", rows[b+"/fp_calibration"], fpRates(a), fpRates(b), "benign seed")
+	// Realism: the unit is the production seed of the realism audit, judged
+	// against the same real conversation; 100 × the win share, a tie half.
+	realism := func(auditor string) map[string]float64 {
+		seed := map[string]string{}
+		for _, m := range audits(auditor, "realism") {
+			seed[m["id"]] = m["seed"]
+		}
+		sum, n := map[string]float64{}, map[string]float64{}
+		for _, m := range csvRows(t, mustGet(t, s, "/experiments/demo/judgments.csv?auditor="+auditor, http.StatusOK, "text/csv").Body) {
+			if m["kind"] != "realism" || m["other_auditor"] != "" || m["auditor"] != auditor {
+				continue
+			}
+			k := seed[m["audit"]]
+			n[k]++
+			sum[k] += map[string]float64{"win": 100, "tie": 50}[m["result"]]
+		}
+		out := map[string]float64{}
+		for k := range n {
+			out[k] = sum[k] / n[k]
+		}
+		return out
+	}
+	ra, rb := realism(a), realism(b)
+	var rsum float64
+	var rn int
+	for k, v := range ra {
+		if w, ok := rb[k]; ok {
+			rsum += v - w
+			rn++
 		}
 	}
-	if f := rows[b+"/fp_calibration"]; !strings.Contains(f["method"], "("+strconv.Itoa(onlyA)+" and "+strconv.Itoa(onlyB)+" discordant)") {
-		t.Errorf("fp calibration: %v; by hand %d and %d discordant", f, onlyA, onlyB)
+	r := rows[b+"/realism"]
+	if rn < 10 || !near(csvNum(t, r["diff"]), rsum/float64(rn)) || r["pairs"] != strconv.Itoa(rn) || r["unit"] != "production seed" || !strings.Contains(r["method"], "sign-flip permutation test") {
+		t.Errorf("realism: %v; by hand %v over %d production seeds", r, rsum/float64(rn), rn)
+	}
+	if lo, hi, p := csvNum(t, r["lo"]), csvNum(t, r["hi"]), csvNum(t, r["p"]); (lo > 0 || hi < 0) != (p < 0.05) {
+		t.Errorf("realism: interval [%v, %v] and p %v disagree", lo, hi, p)
 	}
 	// The composite difference is the overview's.
 	comp := map[string]float64{}
@@ -86,13 +120,46 @@ func TestCompareDemoByHand(t *testing.T) {
 	if lo, hi := csvNum(t, c["lo"]), csvNum(t, c["hi"]); !(lo < csvNum(t, c["diff"]) && csvNum(t, c["diff"]) < hi) {
 		t.Errorf("composite interval [%v, %v] around %v", lo, hi, c["diff"])
 	}
-	// Holm never lowers a p-value and caps at 1.
+	// Holm never lowers a p-value and caps at 1; the composite is not in
+	// the family.
 	for k, m := range rows {
-		if m["p"] == "" {
+		if m["p"] == "" || m["dimension"] == "composite" {
+			if m["dimension"] == "composite" && m["p_holm"] != "" {
+				t.Errorf("composite in the Holm family: %v", m)
+			}
 			continue
 		}
 		if p, ph := csvNum(t, m["p"]), csvNum(t, m["p_holm"]); ph < p || ph > 1 {
 			t.Errorf("%s: p %v, Holm %v", k, p, ph)
+		}
+	}
+}
+
+// checkPairedT checks a row against a paired t worked out from the units
+// of both sides: the mean of the differences over the keys both have, the
+// interval mean ± t(0.975, n−1)·sd/√n, and the two-sided p.
+func checkPairedT(t *testing.T, what string, row map[string]string, a, b map[string]float64, unit string) {
+	t.Helper()
+	var d []float64
+	for k, v := range a {
+		if w, ok := b[k]; ok {
+			d = append(d, v-w)
+		}
+	}
+	mean, sd := stat.MeanStdDev(d, nil)
+	se := sd / math.Sqrt(float64(len(d)))
+	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(d) - 1)}
+	h := dist.Quantile(0.975) * se
+	p := 2 * dist.Survival(math.Abs(mean)/se)
+	if len(d) < 10 || row["pairs"] != strconv.Itoa(len(d)) || row["unit"] != unit {
+		t.Errorf("%s: %v; by hand %d %ss paired", what, row, len(d), unit)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"diff", csvNum(t, row["diff"]), mean}, {"lo", csvNum(t, row["lo"]), mean - h}, {"hi", csvNum(t, row["hi"]), mean + h}, {"p", csvNum(t, row["p"]), p}} {
+		if math.Abs(c.got-c.want) > 1e-9*math.Max(1, math.Abs(c.want)) {
+			t.Errorf("%s %s: %v, by hand %v", what, c.name, c.got, c.want)
 		}
 	}
 }
@@ -103,7 +170,8 @@ func TestComparePage(t *testing.T) {
 	s := mustDemo(t)
 	r := mustGet(t, s, "/experiments/demo/compare?a=ref-pairwise-cal50@e3&b=claude-opus-4.6&b=claude-haiku-4.5", http.StatusOK, "text/html")
 	contains(t, "compare page", r.Body, `data-testid="compare-table"`, `data-testid="compare-behaviors"`, "p (Holm)",
-		"paired t on 30 behavior × seed pairs", "Newcombe paired interval", "paired percentile bootstrap",
+		"paired t over 30 behavior × seeds both have", "exact McNemar test with its Clopper–Pearson interval", "paired percentile bootstrap",
+		"sign-flip permutation test", "paired t over 90 benign seeds both have", "one family per pair",
 		`data-testid="compare-presets"`, "epoch 3 against epoch 1", "against its base model Claude Haiku 4.5",
 		"Reference pairwise, refresh 50, 4/8 calibration, multi-target against Reference pairwise, refresh 50, 4/8 calibration (headline), step 450")
 	if n := strings.Count(r.Body, `data-testid="compare-table"`); n != 2 {

@@ -122,9 +122,14 @@ func computeExperimentStats(ctx context.Context, store *data.Store, exp string) 
 	for i, a := range auditors {
 		ids[i] = a.ID
 	}
+	// A realism judgment's unit is the production seed its audit ran on.
+	seedOf := make(map[string]string, len(audits))
+	for _, a := range audits {
+		seedOf[a.ID] = a.Seed
+	}
 	judgments := make([]experiment.RealismJudgment, len(realism))
 	for i, j := range realism {
-		judgments[i] = experiment.RealismJudgment{Auditor: j.Auditor, OtherAuditor: j.OtherAuditor, Outcome: j.Outcome}
+		judgments[i] = experiment.RealismJudgment{Auditor: j.Auditor, OtherAuditor: j.OtherAuditor, Outcome: j.Outcome, Seed: seedOf[j.Audit]}
 	}
 	per := experiment.Gather(ids, evalAudits(audits), judgments)
 	st := &experimentStats{Exp: e, Runs: runs, Auditors: make([]auditorScores, len(auditors)), Audits: audits, Realism: judgments}

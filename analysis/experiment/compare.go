@@ -11,16 +11,26 @@ import (
 )
 
 // Diff is one dimension of a comparison of auditor A against auditor B:
-// A − B in points of the 0–100 scale, with a 95% interval and a p-value.
+// A − B in points of the 0–100 scale, with a 95% interval and a p-value
+// from one method, so that the interval excludes 0 exactly when p < 0.05.
 type Diff struct {
 	Dimension string
 	analysis.Estimate
-	P     float64 // two-sided; NaN when no test applies
-	PHolm float64 // P adjusted by Holm across the comparisons shown (AdjustHolm)
-	// NA and NB are the units each side has (audits, seeds, judgments);
-	// Pairs how many of them were matched, 0 for an unpaired comparison.
+	P float64 // two-sided; NaN when no test applies
+	// PHolm is P adjusted by Holm's method within the comparison's family
+	// (AdjustHolm); NaN for the composite, which is not in it.
+	PHolm float64
+	// Unit is what was sampled and what the test counts: "behavior × seed",
+	// "benign seed", "production seed".
+	Unit string
+	// NA and NB are the units each side has; Pairs how many of them both
+	// have (0 for an unpaired comparison).
 	NA, NB, Pairs int
-	Method        string // how the interval and p-value were made, for the page
+	// OnlyA and OnlyB are the discordant pairs of a 0/1 dimension: the
+	// units where only A, or only B, has the outcome that counts for it
+	// (a detection). Both 0 elsewhere.
+	OnlyA, OnlyB int
+	Method       string // how the interval and p-value were made, for the page
 }
 
 // BehaviorDiff is the audit-quality difference on one behavior's pairs.
@@ -44,29 +54,33 @@ type Comparison struct {
 // CompareDimensions are the dimensions a comparison covers, in order.
 var CompareDimensions = []string{AuditQuality, FPCalibration, Production, Realism, Composite, AuditBenchSTC, AuditBenchDefault}
 
-// Compare compares auditor a with auditor b using the pairing the data
-// allows (docs/DOMAIN.md):
+// Compare compares auditor a with auditor b. The unit of each dimension is
+// what was sampled (docs/DOMAIN.md), and A's and B's units are paired where
+// both have them:
 //
-//   - audit quality: audits matched by behavior × seed (the k-th audit of a
-//     behavior and seed on one side with the k-th on the other), paired t
-//     on the differences; Welch's t when nothing pairs;
-//   - AuditBench detection: matched the same way, Newcombe's interval for
-//     paired proportions and McNemar's test;
-//   - false-positive calibration: matched by seed (the same benign
-//     scenario), Newcombe's paired interval and McNemar; unmatched, the
-//     independent Newcombe interval and a two-proportion z-test;
-//   - production discovery: per-seed means matched by seed, paired t;
-//   - realism: each side's audit-versus-real judgments are its own, so the
-//     independent Newcombe interval on the win shares (ties count half)
-//     and a two-proportion z-test;
-//   - composite: the overview's composites (every audit), with a paired
-//     percentile bootstrap that redraws the matched units of each
-//     dimension jointly and the unmatched ones per side; its p-value is
-//     twice the smaller share of resamples on either side of 0.
+//   - audit quality: behavior × seed; paired t on the per-unit differences,
+//     Welch's t when nothing pairs;
+//   - false-positive calibration: the benign seed. Its rollouts have no
+//     identity of their own, so each side's unit is its rate over the
+//     seed's rollouts, on the dimension's scale (100 − the false-positive
+//     rate); paired t over the seeds both have, Welch's t when none;
+//   - production discovery: the production seed, each side's mean over its
+//     rollouts; paired t, Welch's t when nothing pairs;
+//   - realism: the production seed the realism audit ran on, judged against
+//     the same real conversation; each unit is 100 × the win share (a tie
+//     half) and the test an exact sign-flip permutation test on the paired
+//     differences, with the interval that inverts it; Welch's t when no
+//     seed pairs;
+//   - AuditBench detection: behavior × seed, one audit each; the exact
+//     McNemar test with its conditional Clopper–Pearson interval, which
+//     agree; units with several audits are rates, compared as quality is;
+//   - composite: the mean over the four dimensions of the difference of
+//     the two sides' unit means, with a percentile bootstrap that redraws
+//     each dimension's units, the paired ones together and the others per
+//     side; its p-value is twice the smaller tail, never below 2/(B + 1).
 //
-// Only the matched units enter a paired difference; Pairs says how many.
 // A dimension either side has no data for is NaN. PHolm is left NaN for
-// AdjustHolm. The same seed gives the same bootstrap.
+// AdjustHolm. The same seed gives the same bootstrap and resamples.
 func Compare(a, b string, audits []Audit, realism []RealismJudgment, resamples int, seed uint64) (Comparison, error) {
 	c := Comparison{A: a, B: b}
 	side := map[string]*sideData{a: {}, b: {}}
@@ -83,7 +97,7 @@ func Compare(a, b string, audits []Audit, realism []RealismJudgment, resamples i
 		case au.Eval == EvalAuditQuality && au.Quality != nil:
 			s.quality.add(key, *au.Quality, au.Behavior)
 		case au.Eval == EvalFPCalibration && au.FalsePositive != nil:
-			s.fp.add(key, b01(*au.FalsePositive), "")
+			s.fp.add(key, 100*(1-b01(*au.FalsePositive)), "")
 		case au.Eval == EvalProduction && au.ProductionValue != nil:
 			s.prod.add(au.Seed, *au.ProductionValue, "")
 		case au.Eval == EvalAuditBenchSTC && au.Detected != nil:
@@ -97,70 +111,75 @@ func Compare(a, b string, audits []Audit, realism []RealismJudgment, resamples i
 		if s == nil || j.OtherAuditor != "" {
 			continue
 		}
+		var v float64
 		switch j.Outcome {
 		case analysis.OutcomeWin:
-			s.realism = append(s.realism, 1)
+			v = 100
 		case analysis.OutcomeTie:
-			s.realism = append(s.realism, 0.5)
+			v = 50
 		case analysis.OutcomeLoss:
-			s.realism = append(s.realism, 0)
 		default:
 			return c, fmt.Errorf("experiment: Compare: realism outcome %q", j.Outcome)
 		}
+		s.realism.add(j.Seed, v, "")
 	}
 	sa, sb := side[a], side[b]
-	quality := match(&sa.quality, &sb.quality)
-	fp := match(&sa.fp, &sb.fp)
-	prod := match(sa.prod.seedMeans(), sb.prod.seedMeans())
+	quality := match(sa.quality.keyMeans(), sb.quality.keyMeans())
+	fp := match(sa.fp.keyMeans(), sb.fp.keyMeans())
+	prod := match(sa.prod.keyMeans(), sb.prod.keyMeans())
+	re := match(sa.realism.keyMeans(), sb.realism.keyMeans())
 	diffs := map[string]Diff{}
 	var err error
 	if diffs[AuditQuality], err = meanDiff(AuditQuality, quality, "behavior × seed"); err != nil {
 		return c, err
 	}
-	if diffs[Production], err = meanDiff(Production, prod, "seed"); err != nil {
+	if diffs[Production], err = meanDiff(Production, prod, "production seed"); err != nil {
 		return c, err
 	}
-	if diffs[FPCalibration], err = rateDiff(FPCalibration, fp, true); err != nil {
+	if diffs[FPCalibration], err = meanDiff(FPCalibration, fp, "benign seed"); err != nil {
 		return c, err
 	}
-	for k, u := range map[string]*units{AuditBenchSTC: &sa.stc, AuditBenchDefault: &sa.def} {
-		other := &sb.stc
-		if k == AuditBenchDefault {
-			other = &sb.def
-		}
-		if diffs[k], err = rateDiff(k, match(u, other), false); err != nil {
-			return c, err
-		}
+	if diffs[FPCalibration].Method != "" {
+		d := diffs[FPCalibration]
+		d.Method += "; each unit 100 − the seed's false-positive rate over its rollouts"
+		diffs[FPCalibration] = d
 	}
-	re := matched{onlyA: sa.realism, onlyB: sb.realism}
-	if diffs[Realism], err = realismDiff(re); err != nil {
+	if diffs[AuditBenchSTC], err = detectionDiff(AuditBenchSTC, &sa.stc, &sb.stc); err != nil {
+		return c, err
+	}
+	if diffs[AuditBenchDefault], err = detectionDiff(AuditBenchDefault, &sa.def, &sb.def); err != nil {
+		return c, err
+	}
+	if diffs[Realism], err = realismDiff(re, resamples, seed); err != nil {
 		return c, err
 	}
 	diffs[Composite] = compositeDiff(quality, fp, prod, re, resamples, seed)
 	for _, k := range CompareDimensions {
 		c.Diffs = append(c.Diffs, diffs[k])
 	}
-	c.Behaviors, err = behaviorDiffs(quality)
+	c.Behaviors, err = behaviorDiffs(quality, diffs[AuditQuality])
 	return c, err
 }
 
-// AdjustHolm sets PHolm of every difference of the comparisons, adjusting
-// their p-values together with Holm's method: the family is everything a
-// page shows.
-func AdjustHolm(cs []Comparison) {
+// AdjustHolm sets PHolm of the differences of one comparison with Holm's
+// method. The family is the comparison's own dimension tests (audit
+// quality, false-positive calibration, production, realism and the two
+// AuditBench detections): not the composite, a function of four of them,
+// nor the by-behavior tests, nor another comparison's, so one test's
+// adjustment does not change with what else a page shows.
+func AdjustHolm(c *Comparison) {
 	var ps []float64
-	for _, c := range cs {
-		for _, d := range c.Diffs {
-			ps = append(ps, d.P)
+	var idx []int
+	for j, d := range c.Diffs {
+		c.Diffs[j].PHolm = math.NaN()
+		if d.Dimension == Composite {
+			continue
 		}
+		ps = append(ps, d.P)
+		idx = append(idx, j)
 	}
-	adj := analysis.Holm(ps)
-	k := 0
-	for i := range cs {
-		for j := range cs[i].Diffs {
-			cs[i].Diffs[j].PHolm = adj[k]
-			k++
-		}
+	for k, p := range analysis.Holm(ps) {
+		c.Diffs[idx[k]].PHolm = p
 	}
 }
 
@@ -173,8 +192,7 @@ func b01(v bool) float64 {
 
 // sideData is one auditor's units per dimension.
 type sideData struct {
-	quality, fp, prod, stc, def units
-	realism                     []float64
+	quality, fp, prod, stc, def, realism units
 }
 
 // units are values under a pairing key, each key's values in audit order.
@@ -195,22 +213,28 @@ func (u *units) add(key string, v float64, behavior string) {
 	u.vals[key] = append(u.vals[key], v)
 }
 
-// seedMeans turns production audits into one unit per seed, its mean.
-func (u *units) seedMeans() *units {
+// keyMeans makes each key one unit: the mean of its values (its rollouts).
+func (u *units) keyMeans() *units {
 	out := &units{}
 	for _, k := range u.keys {
 		v := u.vals[k]
-		var s float64
-		for _, x := range v {
-			s += x
-		}
-		out.add(k, s/float64(len(v)), "")
+		out.add(k, sumOf(v)/float64(len(v)), u.behavior[k])
 	}
 	return out
 }
 
-// matched is a dimension's units after matching: pairs (a[i], b[i]) and
-// what either side has left.
+// single reports whether every key has one value.
+func (u *units) single() bool {
+	for _, v := range u.vals {
+		if len(v) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// matched is a dimension's units after matching: pairs (a[i], b[i]) of the
+// keys both sides have, and the units either side has alone.
 type matched struct {
 	a, b         []float64
 	behaviors    []string // of each pair
@@ -220,8 +244,9 @@ type matched struct {
 func (m matched) nA() int { return len(m.a) + len(m.onlyA) }
 func (m matched) nB() int { return len(m.b) + len(m.onlyB) }
 
-// match pairs the k-th value of a key on one side with the k-th on the
-// other.
+// match pairs the units of one key on both sides; each key has one value
+// (keyMeans), or the k-th value of one side pairs with the k-th of the
+// other (single 0/1 outcomes, checked by the caller).
 func match(ua, ub *units) matched {
 	var m matched
 	for _, k := range ua.keys {
@@ -245,10 +270,11 @@ func nanDiff(dim string, m matched) Diff {
 		P: math.NaN(), PHolm: math.NaN(), NA: m.nA(), NB: m.nB()}
 }
 
-// meanDiff compares means (0–100 values): paired t on the pairs when two
-// or more pair, else Welch's t on everything.
-func meanDiff(dim string, m matched, by string) (Diff, error) {
+// meanDiff compares the means of 0–100 unit values: paired t on the units
+// both sides have when two or more do, else Welch's t on every unit.
+func meanDiff(dim string, m matched, unit string) (Diff, error) {
 	d := nanDiff(dim, m)
+	d.Unit = unit
 	switch {
 	case len(m.a) >= 2:
 		e, p, err := analysis.PairedT(m.a, m.b, 0.95)
@@ -256,94 +282,110 @@ func meanDiff(dim string, m matched, by string) (Diff, error) {
 			return d, err
 		}
 		d.Estimate, d.P, d.Pairs = e, p, len(m.a)
-		d.Method = fmt.Sprintf("paired t on %d %s pairs", len(m.a), by)
+		d.Method = fmt.Sprintf("paired t over %d %ss both have", len(m.a), unit)
 	case m.nA() >= 2 && m.nB() >= 2:
 		e, p, err := analysis.WelchT(append(append([]float64{}, m.a...), m.onlyA...), append(append([]float64{}, m.b...), m.onlyB...), 0.95)
 		if err != nil {
 			return d, err
 		}
 		d.Estimate, d.P = e, p
-		d.Method = "Welch's t (nothing pairs by " + by + ")"
+		d.Method = fmt.Sprintf("Welch's t, independent samples (fewer than two %ss both have)", unit)
 	}
 	return d, nil
 }
 
-// rateDiff compares 0/1 rates: Newcombe's paired interval and McNemar on
-// the pairs when any pair, else the independent Newcombe interval and a
-// z-test. For FP calibration (flip) the values are false positives and
-// the dimension is 100 − the rate, so the difference changes sign.
-func rateDiff(dim string, m matched, flip bool) (Diff, error) {
-	d := nanDiff(dim, m)
-	scale := 100.0
-	if flip {
-		scale = -100
-	}
-	put := func(e analysis.Estimate) {
-		lo, hi := scale*e.Lo, scale*e.Hi
-		if flip {
-			lo, hi = hi, lo
-		}
-		d.Estimate = analysis.Estimate{Value: scale * e.Value, Lo: lo, Hi: hi}
-	}
-	if len(m.a) > 0 {
-		var n11, n10, n01, n00 int
-		for i := range m.a {
-			switch {
-			case m.a[i] == 1 && m.b[i] == 1:
-				n11++
-			case m.a[i] == 1:
-				n10++
-			case m.b[i] == 1:
-				n01++
-			default:
-				n00++
+// detectionDiff compares AuditBench detection rates over behavior × seed
+// units. With one audit per unit on both sides, the exact McNemar test and
+// its Clopper–Pearson interval on the pairs (the difference is A's rate
+// minus B's over the pairs); with several, each unit's rate, as meanDiff.
+func detectionDiff(dim string, ua, ub *units) (Diff, error) {
+	const unit = "behavior × seed"
+	if !ua.single() || !ub.single() {
+		ma, mb := ua.keyMeans(), ub.keyMeans()
+		for _, u := range []*units{ma, mb} {
+			for k, v := range u.vals {
+				u.vals[k] = []float64{100 * v[0]}
 			}
 		}
-		e, err := analysis.NewcombePaired(n11, n10, n01, n00, 0.95)
-		if err != nil {
-			return d, err
+		d, err := meanDiff(dim, match(ma, mb), unit)
+		if d.Method != "" {
+			d.Method += "; each unit the detection rate of its audits"
 		}
-		put(e)
-		p, exact, err := analysis.McNemar(n10, n01)
-		if err != nil {
-			return d, err
-		}
-		d.P, d.Pairs = p, len(m.a)
-		test := "McNemar χ² with continuity correction"
-		if exact {
-			test = "McNemar exact"
-		}
-		d.Method = fmt.Sprintf("Newcombe paired interval, %s, on %d matched pairs (%d and %d discordant)", test, len(m.a), n10, n01)
-		return d, nil
-	}
-	if m.nA() == 0 || m.nB() == 0 {
-		return d, nil
-	}
-	xa, xb := sumOf(m.onlyA), sumOf(m.onlyB)
-	e, err := analysis.NewcombeDiff(xa, m.nA(), xb, m.nB(), 0.95)
-	if err != nil {
 		return d, err
 	}
-	put(e)
-	d.P = analysis.TwoProportionZ(xa, m.nA(), xb, m.nB())
-	d.Method = "Newcombe interval, two-proportion z-test (independent samples)"
-	return d, nil
-}
-
-// realismDiff compares the win shares of the two sides' judgments.
-func realismDiff(m matched) (Diff, error) {
-	d := nanDiff(Realism, m)
-	if m.nA() == 0 || m.nB() == 0 {
+	m := match(ua, ub)
+	d := nanDiff(dim, m)
+	d.Unit = unit
+	if len(m.a) == 0 {
+		if m.nA() < 2 || m.nB() < 2 {
+			return d, nil
+		}
+		// Nothing pairs: Welch's t on the 0/1 outcomes (in points).
+		scale := func(v []float64) []float64 {
+			out := make([]float64, len(v))
+			for i, x := range v {
+				out[i] = 100 * x
+			}
+			return out
+		}
+		e, p, err := analysis.WelchT(scale(m.onlyA), scale(m.onlyB), 0.95)
+		if err != nil {
+			return d, err
+		}
+		d.Estimate, d.P = e, p
+		d.Method = "Welch's t, independent samples (no behavior × seed both have)"
 		return d, nil
 	}
-	xa, xb := sumOf(m.onlyA), sumOf(m.onlyB)
-	e, err := analysis.NewcombeDiff(xa, m.nA(), xb, m.nB(), 0.95)
+	for i := range m.a {
+		switch {
+		case m.a[i] == 1 && m.b[i] == 0:
+			d.OnlyA++
+		case m.a[i] == 0 && m.b[i] == 1:
+			d.OnlyB++
+		}
+	}
+	e, p, err := analysis.McNemarExact(d.OnlyA, d.OnlyB, len(m.a), 0.95)
 	if err != nil {
 		return d, err
 	}
 	d.Estimate = analysis.Estimate{Value: 100 * e.Value, Lo: 100 * e.Lo, Hi: 100 * e.Hi}
-	d.P = analysis.TwoProportionZ(xa, m.nA(), xb, m.nB())
-	d.Method = "Newcombe interval, two-proportion z-test (each side's own judgments; ties count half)"
+	d.P, d.Pairs = p, len(m.a)
+	d.Method = fmt.Sprintf("exact McNemar test with its Clopper–Pearson interval, over %d %s pairs (detected by A only %d, by B only %d)",
+		len(m.a), unit, d.OnlyA, d.OnlyB)
+	return d, nil
+}
+
+// signFlipResamples is the fewest sign patterns realism's test draws past
+// analysis.SignFlipExactMax pairs: the p-value's Monte Carlo error is then
+// about 0.002 near 0.05.
+const signFlipResamples = 10000
+
+// realismDiff compares realism over production seeds: the exact sign-flip
+// test on the paired differences (resamples drawn past
+// analysis.SignFlipExactMax pairs), Welch's t when no seed pairs.
+func realismDiff(m matched, resamples int, seed uint64) (Diff, error) {
+	d := nanDiff(Realism, m)
+	d.Unit = "production seed"
+	if len(m.a) == 0 {
+		return meanDiff(Realism, m, "production seed")
+	}
+	diffs := make([]float64, len(m.a))
+	for i := range m.a {
+		diffs[i] = m.a[i] - m.b[i]
+	}
+	e, p, exact, err := analysis.SignFlip(diffs, 0.95, max(resamples, signFlipResamples), seed)
+	if err != nil {
+		return d, err
+	}
+	d.Estimate, d.P, d.Pairs = e, p, len(m.a)
+	how := "all sign patterns"
+	if !exact {
+		how = fmt.Sprintf("%d drawn sign patterns", max(resamples, signFlipResamples))
+	}
+	d.Method = fmt.Sprintf("sign-flip permutation test (%s) with the interval that inverts it, over %d production seeds both have; each unit 100 × the win share against the real conversation, a tie half", how, len(m.a))
+	if math.IsInf(e.Lo, 0) || math.IsInf(e.Hi, 0) {
+		d.Method += "; with so few seeds no difference can be rejected, so the interval is unbounded"
+	}
 	return d, nil
 }
 
@@ -358,8 +400,9 @@ func sumOf(v []float64) float64 {
 // streamCompare is the PCG stream of the composite comparison.
 const streamCompare = 0x636f6d7061726573 // "compares"
 
-// compositeDiff is composite(A) − composite(B) with a paired percentile
-// bootstrap (see Compare).
+// compositeDiff is composite(A) − composite(B), each the mean of its four
+// dimensions' unit means, with a percentile bootstrap over the same units
+// (see Compare).
 func compositeDiff(quality, fp, prod, re matched, resamples int, seed uint64) Diff {
 	d := nanDiff(Composite, matched{})
 	dims := []matched{quality, fp, prod, re}
@@ -368,31 +411,20 @@ func compositeDiff(quality, fp, prod, re matched, resamples int, seed uint64) Di
 			return d
 		}
 	}
-	// The value of each dimension from one side's drawn sum and count:
-	// FP is 100 − the false-positive rate, realism 100 × the win share.
-	value := func(k int, sum float64, n int) float64 {
-		mean := sum / float64(n)
-		switch k {
-		case 1:
-			return 100 * (1 - mean)
-		case 3:
-			return 100 * mean
-		}
-		return mean
-	}
-	composite := func(draw func(k int, m matched) (sa, sb float64)) float64 {
+	composite := func(draw func(m matched) (sa, sb float64)) float64 {
 		var total float64
-		for k, m := range dims {
-			sa, sb := draw(k, m)
-			total += value(k, sa, m.nA()) - value(k, sb, m.nB())
+		for _, m := range dims {
+			sa, sb := draw(m)
+			total += sa/float64(m.nA()) - sb/float64(m.nB())
 		}
 		return total / 4
 	}
-	d.Value = composite(func(_ int, m matched) (float64, float64) {
+	d.Value = composite(func(m matched) (float64, float64) {
 		return sumOf(m.a) + sumOf(m.onlyA), sumOf(m.b) + sumOf(m.onlyB)
 	})
 	d.NA, d.NB = quality.nA()+fp.nA()+prod.nA()+re.nA(), quality.nB()+fp.nB()+prod.nB()+re.nB()
-	d.Pairs = len(quality.a) + len(fp.a) + len(prod.a)
+	d.Pairs = len(quality.a) + len(fp.a) + len(prod.a) + len(re.a)
+	d.Unit = "the dimensions' units"
 	if resamples <= 0 {
 		return d
 	}
@@ -406,7 +438,7 @@ func compositeDiff(quality, fp, prod, re matched, resamples int, seed uint64) Di
 	}
 	vals := make([]float64, resamples)
 	for r := range vals {
-		vals[r] = composite(func(_ int, m matched) (float64, float64) {
+		vals[r] = composite(func(m matched) (float64, float64) {
 			var sa, sb float64
 			for range m.a {
 				i := rng.IntN(len(m.a))
@@ -418,12 +450,25 @@ func compositeDiff(quality, fp, prod, re matched, resamples int, seed uint64) Di
 	}
 	d.P = analysis.BootstrapP(vals)
 	d.Lo, d.Hi = analysis.PercentileInterval(vals, 0.95)
-	d.Method = fmt.Sprintf("paired percentile bootstrap, %d resamples (matched units drawn together)", resamples)
+	kind := "paired"
+	if d.Pairs == 0 {
+		kind = "independent"
+	}
+	d.Method = fmt.Sprintf("%s percentile bootstrap, %d resamples, redrawing each dimension's units (behavior × seed, benign seed, production seed): the ones both sides have together, the others per side", kind, resamples)
+	partial := false
+	for _, m := range dims {
+		partial = partial || len(m.onlyA)+len(m.onlyB) > 0
+	}
+	if partial {
+		d.Method += "; the dimension rows compare only the units both sides have, so with units on one side only the composite is not the mean of those rows"
+	}
 	return d
 }
 
-// behaviorDiffs breaks the audit-quality pairs down by behavior.
-func behaviorDiffs(m matched) ([]BehaviorDiff, error) {
+// behaviorDiffs breaks the audit-quality pairs down by behavior. Shares
+// are NaN unless the overall difference's interval excludes 0: near 0 they
+// run to hundreds of percent either way.
+func behaviorDiffs(m matched, overall Diff) ([]BehaviorDiff, error) {
 	if len(m.a) == 0 {
 		return nil, nil
 	}
@@ -446,7 +491,7 @@ func behaviorDiffs(m matched) ([]BehaviorDiff, error) {
 			sum += m.a[i] - m.b[i]
 		}
 		bd := BehaviorDiff{Behavior: b, Pairs: len(xa), P: math.NaN(), Share: math.NaN()}
-		if total != 0 {
+		if total != 0 && (overall.Lo > 0 || overall.Hi < 0) {
 			bd.Share = sum / total
 		}
 		e, p, err := analysis.PairedT(xa, xb, 0.95)

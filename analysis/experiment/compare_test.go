@@ -35,8 +35,9 @@ func TestCompareByHand(t *testing.T) {
 		Audit{Auditor: "A", Eval: EvalProduction, Seed: "p2", ProductionValue: fp(30)},
 		Audit{Auditor: "B", Eval: EvalProduction, Seed: "p1", ProductionValue: fp(5)},
 		Audit{Auditor: "B", Eval: EvalProduction, Seed: "p2", ProductionValue: fp(25)})
-	realism := []RealismJudgment{{Auditor: "A", Outcome: "win"}, {Auditor: "A", Outcome: "loss"},
-		{Auditor: "B", Outcome: "tie"}, {Auditor: "B", Outcome: "loss"}, {Auditor: "B", Outcome: "loss"}, {Auditor: "B", Outcome: "loss"}}
+	// Realism: A's audits on production seeds r1, r2; B's on r1 to r4.
+	realism := []RealismJudgment{{Auditor: "A", Outcome: "win", Seed: "r1"}, {Auditor: "A", Outcome: "loss", Seed: "r2"},
+		{Auditor: "B", Outcome: "tie", Seed: "r1"}, {Auditor: "B", Outcome: "loss", Seed: "r2"}, {Auditor: "B", Outcome: "loss", Seed: "r3"}, {Auditor: "B", Outcome: "loss", Seed: "r4"}}
 	c, err := Compare("A", "B", audits, realism, 2000, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -53,17 +54,22 @@ func TestCompareByHand(t *testing.T) {
 	if q := d[AuditQuality]; math.Abs(q.Lo-want.Lo) > 1e-12 || q.P != p {
 		t.Errorf("quality interval %+v, want %+v p %v", q, want, p)
 	}
-	// FP: rates 1/4 and 2/4, calibration 75 vs 50: +25; one discordant
-	// pair (s2), McNemar exact p = 1.
-	if f := d[FPCalibration]; f.Value != 25 || f.Pairs != 4 || f.P != 1 || !(f.Lo < 25 && f.Hi > 25) {
-		t.Errorf("fp = %+v", f)
+	// FP: the unit is the benign seed; per-seed calibration A 0, 100,
+	// 100, 100 and B 0, 0, 100, 100: differences 0, 100, 0, 0, mean 25,
+	// sd 50, t = 1 on 3 df.
+	want, p, _ = analysis.PairedT([]float64{0, 100, 100, 100}, []float64{0, 0, 100, 100}, 0.95)
+	if f := d[FPCalibration]; f.Value != 25 || f.Pairs != 4 || f.Unit != "benign seed" || math.Abs(f.P-p) > 1e-15 || math.Abs(f.P-0.3910022189) > 1e-9 || f.Lo != want.Lo {
+		t.Errorf("fp = %+v, want p %v", f, p)
 	}
 	// Production: seed means A 15, 30; B 5, 25: differences 10 and 5.
 	if pr := d[Production]; pr.Value != 7.5 || pr.Pairs != 2 {
 		t.Errorf("production = %+v", pr)
 	}
-	// Realism: 50 vs 12.5.
-	if r := d[Realism]; r.Value != 37.5 || r.Pairs != 0 || r.NA != 2 || r.NB != 4 {
+	// Realism pairs by production seed: r1 100 vs 50, r2 0 vs 0;
+	// differences 50 and 0, mean 25. Every one of the 4 sign patterns is as
+	// extreme (|±50 ± 0| = 50): p = 1, and no shift is rejected with two
+	// pairs, so the interval is unbounded.
+	if r := d[Realism]; r.Value != 25 || r.Pairs != 2 || r.NA != 2 || r.NB != 4 || r.P != 1 || !math.IsInf(r.Lo, -1) || !math.IsInf(r.Hi, 1) {
 		t.Errorf("realism = %+v", r)
 	}
 	// Composite: A (65 + 75 + 22.5 + 50)/4, B (48.8 + 50 + 15 + 12.5)/4
@@ -72,20 +78,78 @@ func TestCompareByHand(t *testing.T) {
 	if cp := d[Composite]; math.Abs(cp.Value-wantComp) > 1e-9 || !(cp.Lo <= cp.Value && cp.Value <= cp.Hi) || math.IsNaN(cp.P) {
 		t.Errorf("composite = %+v, want %v", cp, wantComp)
 	}
-	// Behaviors: x carries 16 of the 16 total, y 0.
-	if len(c.Behaviors) != 2 || c.Behaviors[0].Behavior != "x" || c.Behaviors[0].Share != 1 || c.Behaviors[1].Share != 0 {
+	// Behaviors: x first (8 on 2 pairs), y 0. The overall difference's
+	// interval includes 0, so no shares (x would carry 16 of the 16 total).
+	if len(c.Behaviors) != 2 || c.Behaviors[0].Behavior != "x" || !math.IsNaN(c.Behaviors[0].Share) || !math.IsNaN(c.Behaviors[1].Share) {
 		t.Errorf("behaviors = %+v", c.Behaviors)
 	}
 	// No AuditBench audits: NaN.
 	if s := d[AuditBenchSTC]; !math.IsNaN(s.Value) {
 		t.Errorf("stc = %+v", s)
 	}
-	AdjustHolm([]Comparison{c})
-	if q := c.Diffs[0]; q.PHolm < q.P {
-		t.Errorf("Holm lowered a p-value: %+v", q)
+	// Holm within the comparison: quality, FP, production and realism
+	// have p-values (AuditBench none), so m = 4; the composite is outside.
+	AdjustHolm(&c)
+	var ps []float64
+	for _, x := range c.Diffs {
+		if x.Dimension != Composite {
+			ps = append(ps, x.P)
+		}
+	}
+	adj := analysis.Holm(ps)
+	k := 0
+	for _, x := range c.Diffs {
+		if x.Dimension == Composite {
+			if !math.IsNaN(x.PHolm) {
+				t.Errorf("the composite is in the Holm family: %+v", x)
+			}
+			continue
+		}
+		if !(x.PHolm == adj[k] || math.IsNaN(x.PHolm) && math.IsNaN(adj[k])) {
+			t.Errorf("%s: Holm %v, want %v", x.Dimension, x.PHolm, adj[k])
+		}
+		k++
 	}
 	if _, err := Compare("A", "A", audits, nil, 10, 1); err == nil {
 		t.Error("A against itself: want an error")
+	}
+}
+
+// TestCompareShares: with a clear overall difference, each behavior's
+// share of it; AuditBench by the exact McNemar test.
+func TestCompareShares(t *testing.T) {
+	var audits []Audit
+	for i, d := range []float64{10, 12, 11, 9} {
+		b := []string{"x", "x", "y", "y"}[i]
+		seed := fmt.Sprint(i)
+		audits = append(audits, Audit{Auditor: "A", Eval: EvalAuditQuality, Behavior: b, Seed: seed, Quality: fp(50 + d)},
+			Audit{Auditor: "B", Eval: EvalAuditQuality, Behavior: b, Seed: seed, Quality: fp(50)})
+	}
+	// AuditBench STC: A detects on 3 of 4 units, B on 1 (the one A does):
+	// A only 2, B only 0; p = 2·P(X ≤ 0 | 2, ½) = 0.5; +50 points.
+	for i, det := range [][2]bool{{true, true}, {true, false}, {true, false}, {false, false}} {
+		seed := fmt.Sprint(i)
+		audits = append(audits, Audit{Auditor: "A", Eval: EvalAuditBenchSTC, Behavior: "q", Seed: seed, Detected: bp(det[0])},
+			Audit{Auditor: "B", Eval: EvalAuditBenchSTC, Behavior: "q", Seed: seed, Detected: bp(det[1])})
+	}
+	c, err := Compare("A", "B", audits, nil, 100, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	share := map[string]float64{}
+	for _, b := range c.Behaviors {
+		share[b.Behavior] = b.Share
+	}
+	if math.Abs(share["x"]-22.0/42) > 1e-15 || math.Abs(share["y"]-20.0/42) > 1e-15 {
+		t.Errorf("shares %v, want 22/42 and 20/42", share)
+	}
+	for _, d := range c.Diffs {
+		if d.Dimension != AuditBenchSTC {
+			continue
+		}
+		if d.Value != 50 || d.P != 0.5 || d.OnlyA != 2 || d.OnlyB != 0 || d.Pairs != 4 || d.Unit != "behavior × seed" || !(d.Lo < 0 && d.Hi > 0) {
+			t.Errorf("stc = %+v", d)
+		}
 	}
 }
 

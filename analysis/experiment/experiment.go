@@ -37,6 +37,9 @@ type RealismJudgment struct {
 	Auditor      string
 	OtherAuditor string // "" when the other side is a real conversation
 	Outcome      string // win, loss or tie from the auditor's side
+	// Seed is the production seed of the auditor's audit: the real
+	// conversation both sides of a realism comparison are judged against.
+	Seed string
 }
 
 // Inputs is what one auditor's statistics are computed from.

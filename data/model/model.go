@@ -135,7 +135,7 @@ type Auditor struct {
 // EvalAudit is the part of an audit the evaluation dimensions need; a nil
 // outcome is one the audit does not carry.
 type EvalAudit struct {
-	Auditor, Eval, Seed, Behavior string
+	ID, Auditor, Eval, Seed, Behavior string
 	Quality, ProductionValue      *float64
 	FalsePositive, Detected       *bool
 }

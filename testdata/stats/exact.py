@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""Reference values for the exact paired tests and the intervals that go
+with them (issue #28: interval and test agree).
+
+Run with Debian 12's Python and packages (apt-get install python3-scipy
+python3-statsmodels) from the repository root:
+
+    /usr/bin/python3 testdata/stats/exact.py
+
+It writes mcnemar_exact.json and signflip.json beside itself. Floats are
+written with repr, so Go reads back the same float64.
+"""
+import itertools
+import json
+import math
+import os
+import sys
+
+import numpy as np
+import scipy
+import statsmodels
+from scipy import stats
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.proportion import proportion_confint
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VERSIONS = "Python %s, numpy %s, scipy %s, statsmodels %s" % (
+    ".".join(map(str, sys.version_info[:3])), np.__version__, scipy.__version__, statsmodels.__version__)
+
+
+def write(name, source, cases):
+    with open(os.path.join(HERE, name), "w") as f:
+        json.dump({"source": source + " (" + VERSIONS + ")", "cases": cases}, f, indent=1)
+        f.write("\n")
+
+
+# McNemar exact with the Clopper-Pearson interval on the discordant split.
+# statsmodels' mcnemar(exact=True) gives p; proportion_confint(method="beta")
+# the interval for pi = b/(b+c); the difference is (b+c)/n * (2*pi - 1).
+# Checked against scipy.stats.binomtest: its two-sided p (equal for pi0 = 1/2)
+# and its proportion_ci(method="exact").
+cases = []
+for name, b, c, n, conf in [
+    ("stc-like", 3, 10, 96, 0.95), ("balanced", 7, 7, 40, 0.95), ("one-sided", 0, 6, 30, 0.95),
+    ("all-b", 9, 0, 9, 0.95), ("large", 41, 22, 500, 0.95), ("ninety", 5, 1, 20, 0.90),
+    ("single", 1, 0, 12, 0.99), ("near", 12, 4, 64, 0.95),
+]:
+    d = b + c
+    p = mcnemar(np.array([[n - d, b], [c, 0]]), exact=True).pvalue
+    lo, hi = proportion_confint(b, d, alpha=1 - conf, method="beta")
+    bt = stats.binomtest(b, d, 0.5)
+    ci = bt.proportion_ci(confidence_level=conf, method="exact")
+    assert abs(bt.pvalue - p) < 1e-12, (name, bt.pvalue, p)
+    assert abs(ci.low - lo) < 1e-10 and abs(ci.high - hi) < 1e-10, (name, ci, lo, hi)
+    s = d / n
+    cases.append({"name": name, "b": b, "c": c, "n": n, "confidence": conf, "diff": (b - c) / n,
+                  "lower": s * (2 * lo - 1), "upper": s * (2 * hi - 1), "p": float(p)})
+write("mcnemar_exact.json",
+      "statsmodels.stats.contingency_tables.mcnemar(exact=True) and proportion_confint(method='beta'), "
+      "checked against scipy.stats.binomtest", cases)
+
+
+# Sign-flip permutation test on paired differences, exact (all 2^n sign
+# patterns): scipy.stats.permutation_test((d, 0), mean of x - y,
+# permutation_type="samples", n_resamples=inf), which swaps each pair, that
+# is, flips the sign of each difference. The interval is the test inverted:
+# shifts delta whose p-value on d - delta is at least 1 - confidence, found
+# by bisection with a brute-force count over every sign pattern (numpy),
+# independent of scipy and of the Go code.
+def p_at(d, delta, signs):
+    x = d - delta
+    obs = abs(x.sum())
+    t = np.abs(signs @ x)
+    return float(np.mean(t >= obs - 1e-9 * max(1.0, obs)))
+
+
+def bound(d, signs, alpha, direction):
+    mean = d.mean()
+    span = max(abs(d.max()), abs(d.min())) + 1
+    inside, out = mean, mean + direction * span
+    i = 0
+    while p_at(d, out, signs) >= alpha:
+        inside, out = out, out + direction * span * 2 ** i
+        i += 1
+        if i == 40:
+            return None
+    for _ in range(200):
+        mid = (inside + out) / 2
+        if p_at(d, mid, signs) >= alpha:
+            inside = mid
+        else:
+            out = mid
+    return float(inside)
+
+
+cases = []
+rng = np.random.default_rng(20261201)
+for name, d, conf in [
+    ("realism-like", list(rng.choice([-100.0, -50.0, 0.0, 50.0, 100.0], 14, p=[.1, .15, .4, .15, .2])), 0.95),
+    ("half-wins", [50.0, 0.0, 100.0, 50.0, 0.0, 100.0, 50.0, 100.0, -50.0, 100.0, 50.0, 0.0], 0.95),
+    ("negative", [-3.5, -1.0, -2.25, 0.5, -4.0, -1.5, -2.0, -0.75], 0.95),
+    ("ninety", [1.0, 2.0, 4.0, 3.5, 0.5, 2.5, -1.0, 0.0, 1.5], 0.90),
+    ("sixteen", list(np.round(rng.normal(2, 5, 16), 2)), 0.95),
+    ("few", [10.0, 20.0, 30.0], 0.95),
+]:
+    d = np.array(d, dtype=float)
+    signs = np.array(list(itertools.product([1.0, -1.0], repeat=len(d))))
+    res = stats.permutation_test((d, np.zeros_like(d)), lambda x, y, axis: np.mean(x - y, axis=axis),
+                                 permutation_type="samples", n_resamples=np.inf, vectorized=True)
+    p = p_at(d, 0.0, signs)
+    assert abs(res.pvalue - p) < 1e-12, (name, res.pvalue, p)
+    lo, hi = bound(d, signs, 1 - conf, -1), bound(d, signs, 1 - conf, 1)
+    cases.append({"name": name, "d": [float(x) for x in d], "confidence": conf, "mean": float(d.mean()),
+                  "p": float(res.pvalue), "lower": lo, "upper": hi})
+write("signflip.json",
+      "scipy.stats.permutation_test(permutation_type='samples', n_resamples=inf) for p; "
+      "the interval by inverting an exact numpy count over all sign patterns", cases)
