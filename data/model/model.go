@@ -136,8 +136,8 @@ type Auditor struct {
 // outcome is one the audit does not carry.
 type EvalAudit struct {
 	ID, Auditor, Eval, Seed, Behavior string
-	Quality, ProductionValue      *float64
-	FalsePositive, Detected       *bool
+	Quality, ProductionValue          *float64
+	FalsePositive, Detected           *bool
 }
 
 // InspectLog is an imported Inspect log's header: what it ran and what it
