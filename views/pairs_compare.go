@@ -1,6 +1,7 @@
 package views
 
 import (
+	"net/url"
 	"fmt"
 	"math"
 
@@ -10,6 +11,7 @@ import (
 // PairsCompareView compares two annotators of an AnnotatedPairs dataset
 // against the same reference on the same comparisons.
 type PairsCompareView struct {
+	Query                 url.Values // the page's state, for the CSV link
 	Dataset, DatasetName  string
 	Synthetic             bool
 	A, B, Ref             string // annotator keys
@@ -24,13 +26,29 @@ type PairsCompareView struct {
 // PairsCompareRow is one metric: each annotator's value and the paired
 // difference.
 type PairsCompareRow struct {
-	Metric, Test    string
-	A, B            float64
-	Diff, Lo, Hi, P float64
+	Metric, Definition, Test string
+	A, ALo, AHi              float64 // A's level with its 95% interval
+	B, BLo, BHi              float64
+	Diff, Lo, Hi, P          float64
+	N                        int // the comparisons the measure is paired on
+	OnlyA, OnlyB             int // discordant comparisons of a rate
 }
 
-// FmtMetric formats an agreement or strength value.
-func FmtMetric(v float64) string { return Num(v, 3) }
+// FmtLevel formats a level with its interval: "0.612 [0.571, 0.651]".
+func FmtLevel(v, lo, hi float64) string {
+	if math.IsNaN(v) {
+		return Undefined
+	}
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return Num(v, 3)
+	}
+	return Num(v, 3) + " [" + Num(lo, 3) + ", " + Num(hi, 3) + "]"
+}
+
+// CSVURL is the page's table as CSV.
+func (v PairsCompareView) CSVURL() templ.SafeURL {
+	return PathQuery(v.Query, "pairs", v.Dataset, "compare.csv")
+}
 
 // FmtDiffMetric formats a difference of metrics with its interval.
 func FmtDiffMetric(v, lo, hi float64) string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/auditscope/auditscope/views"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -193,12 +194,47 @@ func TestComparePage(t *testing.T) {
 	mustGet(t, s, "/experiments/demo/compare.csv?a=claude-opus-4.6", http.StatusBadRequest, "")
 }
 
-// TestPairsCompare: two annotators against one reference.
+// TestPairsCompare: two annotators against one reference, the page and its
+// CSV twin (byte-stable, the page's numbers at full precision).
 func TestPairsCompare(t *testing.T) {
 	s := mustDemo(t)
-	r := mustGet(t, s, "/pairs/synthetic-personality-demo/compare?a=2b7373d4&b=fe99eeb3&ref=a81a4d29", http.StatusOK, "text/html")
-	contains(t, "pairs compare", r.Body, `data-testid="pairs-compare-table"`, "agreement", "strength", "McNemar", "paired t on")
+	const q = "a=2b7373d4&b=fe99eeb3&ref=a81a4d29"
+	r := mustGet(t, s, "/pairs/synthetic-personality-demo/compare?"+q, http.StatusOK, "text/html")
+	contains(t, "pairs compare", r.Body, `data-testid="pairs-compare-table"`, "agreement rate", "accuracy", "strength",
+		"agree ÷ valid votes", "exact McNemar test with its Clopper–Pearson interval", "paired t on", `href="/pairs/synthetic-personality-demo/compare.csv?`)
+	body := mustGet(t, s, "/pairs/synthetic-personality-demo/compare.csv?"+q, http.StatusOK, "text/csv").Body
+	if again := get(t, s, "/pairs/synthetic-personality-demo/compare.csv?"+q).Body; again != body {
+		t.Error("compare.csv differs between two requests")
+	}
+	rows := csvRows(t, body)
+	if len(rows) != 3 || rows[0]["metric"] != "agreement rate" || rows[1]["metric"] != "accuracy" || rows[2]["metric"] != "strength" {
+		t.Fatalf("compare.csv rows: %v", rows)
+	}
+	for _, m := range rows {
+		// Each level lies in its interval, and the difference's interval
+		// excludes 0 exactly when p < 0.05.
+		for _, side := range []string{"a", "b"} {
+			v, lo, hi := csvNum(t, m[side+"_value"]), csvNum(t, m[side+"_lo"]), csvNum(t, m[side+"_hi"])
+			if !(lo <= v && v <= hi) {
+				t.Errorf("%s: %s level %v outside [%v, %v]", m["metric"], side, v, lo, hi)
+			}
+		}
+		lo, hi, p := csvNum(t, m["lo"]), csvNum(t, m["hi"]), csvNum(t, m["p"])
+		if (lo > 0 || hi < 0) != (p < 0.05) {
+			t.Errorf("%s: interval [%v, %v] and p %v disagree", m["metric"], lo, hi, p)
+		}
+		// The page shows the CSV's numbers at three decimals.
+		if !strings.Contains(r.Body, views.Num(csvNum(t, m["a_value"]), 3)) {
+			t.Errorf("%s: A's value %s is not on the page", m["metric"], m["a_value"])
+		}
+	}
+	// Accuracy as the explorer defines it: agree ÷ valid votes (checked on
+	// its own counts: the levels are rates of the pairs both voted on).
+	if n := csvNum(t, rows[1]["n"]); n <= 0 || n > csvNum(t, rows[0]["n"]) {
+		t.Errorf("accuracy on %v comparisons, agreement on %v", n, rows[0]["n"])
+	}
 	mustGet(t, s, "/pairs/synthetic-personality-demo/compare", http.StatusOK, "text/html")
+	mustGet(t, s, "/pairs/synthetic-personality-demo/compare.csv", http.StatusBadRequest, "")
 	mustGet(t, s, "/pairs/synthetic-personality-demo/compare?a=nobody&b=fe99eeb3", http.StatusBadRequest, "")
 	mustGet(t, s, "/pairs/synthetic-personality-demo/compare?a=fe99eeb3&b=fe99eeb3", http.StatusBadRequest, "")
 	ex := mustGet(t, s, "/pairs/synthetic-personality-demo", http.StatusOK, "text/html")

@@ -48,6 +48,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/pairs/:dataset/overview.csv", s.pairsOverviewCSV, heavy)
 	e.GET("/pairs/:dataset/comparisons", s.listPairComparisons, heavy)
 	e.GET("/pairs/:dataset/compare", s.showPairsCompare, heavy)
+	e.GET("/pairs/:dataset/compare.csv", s.pairsCompareCSV, heavy)
 	e.GET("/pairs/:dataset/comparisons/:id", s.showPairComparison, heavy)
 
 	// Experiments and audits.
