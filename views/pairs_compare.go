@@ -1,9 +1,9 @@
 package views
 
 import (
-	"net/url"
 	"fmt"
 	"math"
+	"net/url"
 
 	"github.com/a-h/templ"
 )
