@@ -18,11 +18,13 @@ import (
 
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/inspect"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/petri"
 
 	"github.com/auditscope/auditscope/data/internal/limit"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
+	"gonum.org/v1/gonum/stat"
 )
 
 // Petri transcript files and Inspect logs are imported by presenting them
@@ -373,13 +375,25 @@ func inspectLogRecord(f *logFile, l *inspect.Log, samples int) (*bundle.InspectL
 		Value *float64 `json:"value"`
 	}
 	type score struct {
-		Name    string   `json:"name"`
-		Scorer  string   `json:"scorer"`
-		Metrics []metric `json:"metrics"`
+		Name    string               `json:"name"`
+		Scorer  string               `json:"scorer"`
+		Metrics []metric             `json:"metrics"`
+		Reduced *model.ReducedScores `json:"reduced,omitempty"`
+	}
+	reduced, err := reducedScores(l)
+	if err != nil {
+		return nil, logErr(f.path, err)
 	}
 	out := make([]score, 0, len(res.Scores))
 	for _, sc := range res.Scores {
 		o := score{Name: sc.Name, Scorer: sc.Scorer, Metrics: []metric{}}
+		// A scalar scorer's reductions are under its name; a dictionary
+		// scorer's under the scorer, by the key its result names.
+		if r, ok := reduced[[2]string{sc.Name, ""}]; ok {
+			o.Reduced = r
+		} else if r, ok := reduced[[2]string{sc.Scorer, sc.Name}]; ok && sc.Scorer != "" {
+			o.Reduced = r
+		}
 		for _, name := range sc.MetricNames() {
 			m := metric{Name: name}
 			if v, ok := sc.Metrics[name].Number(); ok {
@@ -391,6 +405,60 @@ func inspectLogRecord(f *logFile, l *inspect.Log, samples int) (*bundle.InspectL
 	}
 	rec.Results, err = json.Marshal(out)
 	return rec, err
+}
+
+// reducedScores summarises a .eval log's epoch-reduced scores
+// (reductions.json) by scorer and, for a dictionary value, key: one value
+// per sample, mapped as Inspect's value_to_float does.
+func reducedScores(l *inspect.Log) (map[[2]string]*model.ReducedScores, error) {
+	reds, err := l.Reductions()
+	if err != nil || len(reds) == 0 {
+		return nil, err
+	}
+	type acc struct {
+		reducer     string
+		vals        []float64
+		unconverted int
+	}
+	by := map[[2]string]*acc{}
+	add := func(k [2]string, reducer string, raw json.RawMessage) {
+		a := by[k]
+		if a == nil {
+			a = &acc{reducer: reducer}
+			by[k] = a
+		}
+		v, ok := inspect.ValueToFloat(raw)
+		if !ok {
+			a.unconverted++
+		}
+		a.vals = append(a.vals, v)
+	}
+	for _, r := range reds {
+		for _, smp := range r.Samples {
+			var dict map[string]json.RawMessage
+			if raw := bytes.TrimSpace(smp.Value); len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &dict) == nil {
+				for key, v := range dict {
+					add([2]string{r.Scorer, key}, r.Reducer, v)
+				}
+				continue
+			}
+			add([2]string{r.Scorer, ""}, r.Reducer, smp.Value)
+		}
+	}
+	out := make(map[[2]string]*model.ReducedScores, len(by))
+	for k, a := range by {
+		mean, sd := stat.MeanStdDev(a.vals, nil)
+		if len(a.vals) == 1 {
+			sd = 0
+		}
+		binary := true
+		for _, v := range a.vals {
+			binary = binary && (v == 0 || v == 1)
+		}
+		out[k] = &model.ReducedScores{Reducer: a.reducer, N: len(a.vals), Mean: mean, SD: sd, Binary: binary,
+			Min: slices.Min(a.vals), Max: slices.Max(a.vals), Unconverted: a.unconverted}
+	}
+	return out, nil
 }
 
 // InspectLogs hands over the headers of the Inspect logs, in path order.

@@ -57,10 +57,10 @@ func (s *Store) ScorerValues(ctx context.Context, exp string) ([]model.ScorerVal
 	// stderr and intervals are over samples. The sample is the audit's seed
 	// (the sample id, with the log's prefix).
 	rows, err := s.db.QueryContext(ctx, `WITH per AS (
-			SELECT s.log, s.scorer, s.key, a.seed, avg(s.num) AS v, count(*) FILTER (WHERE NOT s.converted) AS unconverted
+			SELECT s.log, s.scorer, s.key, a.seed, avg(s.num) AS v, count(*) AS records, count(*) FILTER (WHERE NOT s.converted) AS unconverted
 			FROM sample_scores s JOIN audits a ON a.experiment = s.experiment AND a.id = s.audit
 			WHERE s.experiment = ? GROUP BY s.log, s.scorer, s.key, a.seed)
-		SELECT log, scorer, key, count(*), avg(v), stddev_samp(v), bool_and(v = 0 OR v = 1), sum(unconverted)::BIGINT
+		SELECT log, scorer, key, count(*), sum(records)::BIGINT, avg(v), stddev_samp(v), min(v), max(v), bool_and(v = 0 OR v = 1), sum(unconverted)::BIGINT
 		FROM per GROUP BY log, scorer, key ORDER BY log, scorer, key`, exp)
 	if err != nil {
 		return nil, fmt.Errorf("data: scorer values: %w", err)
@@ -70,7 +70,7 @@ func (s *Store) ScorerValues(ctx context.Context, exp string) ([]model.ScorerVal
 	for rows.Next() {
 		var v model.ScorerValues
 		var sd sql.NullFloat64
-		if err := rows.Scan(&v.Log, &v.Scorer, &v.Key, &v.N, &v.Mean, &sd, &v.Binary, &v.Unconverted); err != nil {
+		if err := rows.Scan(&v.Log, &v.Scorer, &v.Key, &v.N, &v.Records, &v.Mean, &sd, &v.Min, &v.Max, &v.Binary, &v.Unconverted); err != nil {
 			return nil, fmt.Errorf("data: scorer values: %w", err)
 		}
 		v.SD = math.NaN()

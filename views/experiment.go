@@ -1,6 +1,8 @@
 package views
 
 import (
+	"strings"
+	"strconv"
 	"fmt"
 	"math"
 	"net/url"
@@ -213,6 +215,9 @@ func FmtCorr(r, p float64) string {
 type ScorerRow struct {
 	Log, Task, Model, Status, Scorer, Metric string
 	N, Samples, Total, Unconverted           int
+	Records                                  int  // sample × epoch records the recomputation reduced
+	Epochs                                   int  // per sample, when known (0: not)
+	FromReductions                           bool // recomputed from the log's own epoch-reduced scores
 	Value, Lo, Hi                            float64 // the recomputation; Value NaN when not recomputed
 	Method                                   string  // wilson, t or ""
 	Reported, ReportedStderr                 float64 // NaN when the log gives none
@@ -238,18 +243,57 @@ func (r ScorerRow) FmtValue() string {
 	return FmtEstimate(r.Value, r.Lo, r.Hi, 3)
 }
 
-// Partial reports whether the file holds fewer samples than the log scored.
-func (r ScorerRow) Partial() bool { return r.Total > 0 && r.Samples < r.Total }
+// Partial reports whether the recomputation read a subset of what the log
+// scored (the file holds some of its sample × epoch results, and the log's
+// own reductions were not there).
+func (r ScorerRow) Partial() bool { return !r.FromReductions && r.Total > 0 && r.Samples < r.Total }
 
-// MethodNote says how the interval was made.
+// FmtScored is what the log scored, in samples and epochs: "79 samples ×
+// 10 epochs", "4 samples", or "790 sample × epoch results" when the split
+// is not known.
+func (r ScorerRow) FmtScored() string {
+	switch {
+	case r.Total <= 0:
+		return ""
+	case r.Epochs == 1:
+		return strconv.Itoa(r.Total) + plural(r.Total, " sample", " samples")
+	case r.Epochs > 1 && r.Total%r.Epochs == 0:
+		n := r.Total / r.Epochs
+		return strconv.Itoa(n) + plural(n, " sample", " samples") + " × " + strconv.Itoa(r.Epochs) + " epochs"
+	}
+	return strconv.Itoa(r.Total) + plural(r.Total, " sample × epoch result", " sample × epoch results")
+}
+
+// FmtRead is what the recomputation read: its samples, and the sample ×
+// epoch records they were reduced from.
+func (r ScorerRow) FmtRead() string {
+	s := strconv.Itoa(r.N) + plural(r.N, " sample", " samples")
+	switch {
+	case r.FromReductions:
+		return s + ", the log's own epoch-reduced scores"
+	case r.Records > r.N:
+		return s + " (" + strconv.Itoa(r.Records) + " sample × epoch records)"
+	}
+	return s
+}
+
+// MethodNote says how the recomputation and its interval were made.
 func (r ScorerRow) MethodNote() string {
+	var s string
 	switch r.Method {
 	case "wilson":
-		return "Wilson 95% interval (0/1 values)"
+		s = "Wilson 95% interval (0/1 values)"
 	case "t":
-		return "Student t 95% interval"
+		s = "Student t 95% interval"
+	case "t, clipped to [0, 1]":
+		s = "Student t 95% interval, clipped to [0, 1] (every value lies there)"
 	}
-	return ""
+	if r.FromReductions {
+		s += "; from the log's reductions.json: every sample it scored, its epochs reduced by the log's reducer"
+	} else {
+		s += "; from the records in the file, each sample's epochs reduced to their mean"
+	}
+	return strings.TrimPrefix(s, "; ")
 }
 
 // ScorerSortLink sorts the scorer table by key, flipping the direction

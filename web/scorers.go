@@ -116,6 +116,13 @@ func (s *Server) scorerRows(ctx context.Context, exp string) ([]scorer.Row, erro
 		}
 		for _, sc := range l.Scores {
 			r := scorer.Reported{Name: sc.Name, Scorer: sc.Scorer}
+			if d := sc.Reduced; d != nil {
+				r.Reduced = &scorer.Values{Log: l.Log, Scorer: sc.Scorer, Key: sc.Name, N: d.N, Mean: d.Mean, SD: d.SD,
+					Min: d.Min, Max: d.Max, Binary: d.Binary, Unconverted: d.Unconverted}
+				if d.N == 1 {
+					r.Reduced.SD = math.NaN()
+				}
+			}
 			for _, m := range sc.Metrics {
 				v := math.NaN()
 				if m.Value != nil {
@@ -128,7 +135,8 @@ func (s *Server) scorerRows(ctx context.Context, exp string) ([]scorer.Row, erro
 	}
 	vs := make([]scorer.Values, len(vals))
 	for i, v := range vals {
-		vs[i] = scorer.Values{Log: v.Log, Scorer: v.Scorer, Key: v.Key, N: v.N, Mean: v.Mean, SD: v.SD, Binary: v.Binary, Unconverted: v.Unconverted}
+		vs[i] = scorer.Values{Log: v.Log, Scorer: v.Scorer, Key: v.Key, N: v.N, Records: v.Records, Mean: v.Mean, SD: v.SD,
+			Min: v.Min, Max: v.Max, Binary: v.Binary, Unconverted: v.Unconverted}
 	}
 	return scorer.Table(in, vs), nil
 }
@@ -139,6 +147,7 @@ func scorerView(rows []scorer.Row) []views.ScorerRow {
 	for i, r := range rows {
 		out[i] = views.ScorerRow{Log: r.Log, Task: r.Task, Model: r.Model, Status: r.Status, Scorer: r.Scorer, Metric: r.Metric,
 			N: r.N, Samples: r.Samples, Total: r.Total, Unconverted: r.Unconverted,
+			Records: r.Records, Epochs: r.Epochs(), FromReductions: r.FromReductions,
 			Value: r.Value.Value, Lo: r.Value.Lo, Hi: r.Value.Hi, Method: r.Value.Method,
 			Reported: r.Reported, ReportedStderr: r.ReportedStderr}
 	}
@@ -146,7 +155,11 @@ func scorerView(rows []scorer.Row) []views.ScorerRow {
 }
 
 // scorersCSV serves the scorer table:
-// log,task,model,scorer,metric,n,value,lo,hi,reported,reported_stderr.
+// log,task,model,scorer,metric,n,value,lo,hi,reported,reported_stderr,
+// sample_records,epochs,from. n counts samples; sample_records the sample ×
+// epoch records in the file they were reduced from; epochs is per sample
+// when known (else empty); from is "reductions" (the log's own
+// epoch-reduced scores) or "file".
 func (s *Server) scorersCSV(c echo.Context) error {
 	sq, err := parseScorerQuery(c.QueryParams())
 	if err != nil {
@@ -165,10 +178,18 @@ func (s *Server) scorersCSV(c echo.Context) error {
 	sq.sort(rows)
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
-	w.Write([]string{"log", "task", "model", "scorer", "metric", "n", "value", "lo", "hi", "reported", "reported_stderr"})
+	w.Write([]string{"log", "task", "model", "scorer", "metric", "n", "value", "lo", "hi", "reported", "reported_stderr", "sample_records", "epochs", "from"})
 	for _, r := range rows {
+		epochs, from := "", "file"
+		if e := r.Epochs(); e > 0 {
+			epochs = strconv.Itoa(e)
+		}
+		if r.FromReductions {
+			from = "reductions"
+		}
 		w.Write([]string{r.Log, r.Task, r.Model, r.Scorer, r.Metric, strconv.Itoa(r.N),
-			csvFloat(r.Value.Value), csvFloat(r.Value.Lo), csvFloat(r.Value.Hi), csvFloat(r.Reported), csvFloat(r.ReportedStderr)})
+			csvFloat(r.Value.Value), csvFloat(r.Value.Lo), csvFloat(r.Value.Hi), csvFloat(r.Reported), csvFloat(r.ReportedStderr),
+			strconv.Itoa(r.Records), epochs, from})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
@@ -198,13 +219,21 @@ func (s *Server) scorersFigure(c echo.Context, ext string) error {
 	for _, r := range rows {
 		label := r.Model + " · " + r.Scorer + " · " + r.Metric
 		if !math.IsNaN(r.Value.Value) {
-			items = append(items, figures.Interval{Label: label + fmt.Sprintf(" (file, n=%d)", r.N), Group: "recomputed",
+			src := "file"
+			if r.FromReductions {
+				src = "reductions"
+			}
+			items = append(items, figures.Interval{Label: label + fmt.Sprintf(" (%s, %d samples)", src, r.N), Group: "recomputed",
 				Value: r.Value.Value, Lo: r.Value.Lo, Hi: r.Value.Hi})
 		}
 		if !math.IsNaN(r.Reported) {
 			it := figures.Interval{Label: label + " (reported)", Group: "reported", Value: r.Reported, Lo: math.NaN(), Hi: math.NaN()}
 			if !math.IsNaN(r.ReportedStderr) {
 				it.Lo, it.Hi = r.Reported-1.96*r.ReportedStderr, r.Reported+1.96*r.ReportedStderr
+				// An accuracy cannot leave [0, 1]: nor does its whisker.
+				if r.Metric == "accuracy" {
+					it.Lo, it.Hi = math.Max(it.Lo, 0), math.Min(it.Hi, 1)
+				}
 			}
 			if r.Total > 0 {
 				it.Label = label + fmt.Sprintf(" (reported, n=%d)", r.Total)

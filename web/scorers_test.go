@@ -31,6 +31,7 @@ type scorerCase struct {
 	Scorer   string             `json:"scorer"`
 	N        int                `json:"n"`
 	Rows     int                `json:"rows"`
+	Reduced  bool               `json:"reduced"`
 	Total    int                `json:"total"`
 	Mean     float64            `json:"mean"`
 	Stderr   float64            `json:"stderr"`
@@ -124,7 +125,7 @@ func TestScorersAgainstReference(t *testing.T) {
 		t.Run(c.Log, func(t *testing.T) {
 			exp := data.Slugify(c.Log)
 			r := mustGet(t, s, "/experiments/"+exp+"/scorers.csv", http.StatusOK, "text/csv")
-			if !strings.HasPrefix(r.Body, "log,task,model,scorer,metric,n,value,lo,hi,reported,reported_stderr\n") {
+			if !strings.HasPrefix(r.Body, "log,task,model,scorer,metric,n,value,lo,hi,reported,reported_stderr,sample_records,epochs,from\n") {
 				t.Fatalf("header: %q", strings.SplitN(r.Body, "\n", 2)[0])
 			}
 			var row map[string]string
@@ -153,8 +154,15 @@ func TestScorersAgainstReference(t *testing.T) {
 			if v := csvNum(t, row["reported_stderr"]); v != c.Reported["stderr"] {
 				t.Errorf("reported_stderr = %v, want %v", v, c.Reported["stderr"])
 			}
-			if c.Rows == c.Total {
-				// The file holds every sample: auditscope's number is the log's.
+			if want := map[bool]string{true: "reductions", false: "file"}[c.Reduced]; row["from"] != want {
+				t.Errorf("from = %q, want %q", row["from"], want)
+			}
+			if lo, hi := csvNum(t, row["lo"]), csvNum(t, row["hi"]); lo < 0 || hi > 1 {
+				t.Errorf("the interval [%v, %v] leaves [0, 1]", lo, hi)
+			}
+			if c.Rows == c.Total || c.Reduced {
+				// The file holds every sample, or the log's own reductions of
+				// every sample: auditscope's number is the log's.
 				if v, rep := csvNum(t, row["value"]), csvNum(t, row["reported"]); !near(v, rep) {
 					t.Errorf("recomputed %v != reported %v although the file holds all %d samples", v, rep, c.N)
 				}
@@ -167,10 +175,12 @@ func TestScorersAgainstReference(t *testing.T) {
 	}
 }
 
-// TestScorersByHand checks the Docent sample by hand: of its 15 samples, 9
-// are scored C by includes (19, 31, 50, 61, 64, 65, 72, 93, 97), so
-// accuracy is 9/15 = 0.6; the log reports 0.676 over 790 samples, and the
-// page says the file holds a subset.
+// TestScorersByHand checks the Docent sample by hand: of the 15 sample
+// records in the file (epoch 1 of 10), 9 are scored C by includes (19, 31,
+// 50, 61, 64, 65, 72, 93, 97). The log's reductions.json holds all 79
+// samples' scores reduced over their 10 epochs, whose mean is the reported
+// 0.676 (stderr 0.0419 = sd/√79): the table recomputes from those, with the
+// t interval 0.676 ± t(0.975, 78)·0.0419 = [0.593, 0.759], and says so.
 func TestScorersByHand(t *testing.T) {
 	s := inspectServer(t)
 	r := mustGet(t, s, "/audits?exp=docent-sample.eval&score=includes>=1", http.StatusOK, "text/html")
@@ -181,8 +191,22 @@ func TestScorersByHand(t *testing.T) {
 		t.Errorf("sorted by includes: first %q, last %q of %d", csv[0]["score:includes"], csv[len(csv)-1]["score:includes"], len(csv))
 	}
 	r = mustGet(t, s, "/experiments/docent-sample.eval", http.StatusOK, "text/html")
-	contains(t, "experiment page", r.Body, `data-testid="scorer-table"`, "0.600 [0.357, 0.802]", "0.676 ± 0.042",
-		"790 samples", `data-testid="partial"`, "15", "inspect_evals/luce_intercode_ctf", "openai/gpt-4o")
+	contains(t, "experiment page", r.Body, `data-testid="scorer-table"`, "0.676 [0.593, 0.759]", "0.676 ± 0.042",
+		"over 79 samples × 10 epochs", "79 samples, the log&#39;s own epoch-reduced scores", "inspect_evals/luce_intercode_ctf", "openai/gpt-4o")
+	if strings.Contains(r.Body, `data-testid="partial"`) {
+		t.Error("the table says the recomputation read a subset, though it read the log's reductions of every sample")
+	}
+	rows := csvRows(t, mustGet(t, s, "/experiments/docent-sample.eval/scorers.csv", http.StatusOK, "text/csv").Body)
+	if m := rows[0]; m["n"] != "79" || m["sample_records"] != "15" || m["epochs"] != "10" || m["from"] != "reductions" {
+		t.Errorf("scorers.csv: %v", m)
+	}
+	// log_streaming: 2 samples × 2 epochs whose means are 0.5 and 1: the t
+	// interval [−2.43, 3.93] is clipped to [0, 1].
+	rows = csvRows(t, mustGet(t, s, "/experiments/log_streaming.eval/scorers.csv", http.StatusOK, "text/csv").Body)
+	if m := rows[0]; m["n"] != "2" || m["epochs"] != "2" || csvNum(t, m["lo"]) != 0 || csvNum(t, m["hi"]) != 1 || m["value"] != "0.75" {
+		t.Errorf("log_streaming: %v", m)
+	}
+	contains(t, "log_streaming", mustGet(t, s, "/experiments/log_streaming.eval", http.StatusOK, "text/html").Body, "over 2 samples × 2 epochs")
 	// No table or figure of dashes: the suite is left out, with one line.
 	for _, bad := range []string{`data-testid="scores-table"`, `data-testid="scores-figure"`, `data-testid="overview-filters"`} {
 		if strings.Contains(r.Body, bad) {

@@ -22,10 +22,14 @@ type Values struct {
 	Log    string // the log's file, relative to the import
 	Scorer string // the key in the sample's scores
 	Key    string // for a scorer whose value is a dictionary, the key; else ""
-	N      int
-	Mean   float64
-	SD     float64 // sample standard deviation (divisor n-1); NaN for one value
-	Binary bool    // every value is 0 or 1
+	N      int    // samples
+	// Records are the sample × epoch records the values were reduced from
+	// (0 when not known: the log's own reductions).
+	Records  int
+	Mean     float64
+	SD       float64 // sample standard deviation (divisor n-1); NaN for one value
+	Min, Max float64 // of the samples' values
+	Binary   bool    // every value is 0 or 1
 	// Unconverted counts values value_to_float could not read (counted as
 	// 0, as Inspect does).
 	Unconverted int
@@ -39,7 +43,11 @@ type Estimate struct {
 }
 
 // Mean recomputes a mean (Inspect's accuracy and mean metrics) with its
-// 95% interval: Wilson when every value is 0 or 1, else Student's t.
+// 95% interval: Wilson when every value is 0 or 1; else Student's t,
+// clipped to [0, 1] when every value lies there (a mean of 0/1 scores over
+// epochs, or of C/P/I grades, cannot leave it: 2 samples of 0.5 and 1 would
+// otherwise give [−2.43, 3.93]). Min and Max must bound Mean to count: a
+// Values without them (both 0) is not taken to lie in [0, 1].
 func Mean(v Values) (Estimate, error) {
 	if v.N <= 0 {
 		return Estimate{Estimate: analysis.Estimate{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}}, nil
@@ -51,8 +59,12 @@ func Mean(v Values) (Estimate, error) {
 	}
 	e, err := analysis.MeanCIFromMoments(v.N, v.Mean, v.SD, 0.95)
 	method := "t"
-	if math.IsNaN(e.Lo) {
+	switch {
+	case math.IsNaN(e.Lo):
 		method = ""
+	case v.Min >= 0 && v.Max <= 1 && v.Min <= v.Mean && v.Mean <= v.Max && (e.Lo < 0 || e.Hi > 1):
+		e.Lo, e.Hi = math.Max(e.Lo, 0), math.Min(e.Hi, 1)
+		method = "t, clipped to [0, 1]"
 	}
 	return Estimate{Estimate: e, Method: method}, err
 }

@@ -69,3 +69,42 @@ func TestMeanOneValue(t *testing.T) {
 		t.Errorf("Mean = %+v, %v", e, err)
 	}
 }
+
+// TestMeanClipped: a mean of values in [0, 1] keeps its interval there
+// (log_streaming: two samples whose epoch means are 0.5 and 1).
+func TestMeanClipped(t *testing.T) {
+	v := Values{N: 2, Mean: 0.75, SD: math.Sqrt(0.125), Min: 0.5, Max: 1}
+	e, err := Mean(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Lo != 0 || e.Hi != 1 || e.Method != "t, clipped to [0, 1]" {
+		t.Errorf("clipped: %+v", e)
+	}
+	v.Min, v.Max = -3, 4 // a scale that is not bounded by [0, 1]
+	if e, _ := Mean(v); !(e.Lo < -2 && e.Hi > 3) || e.Method != "t" {
+		t.Errorf("unclipped: %+v", e)
+	}
+}
+
+// TestTableReductions: a log's own reductions (every sample, epochs
+// reduced) are used before the file's records, and the row says so.
+func TestTableReductions(t *testing.T) {
+	logs := []Log{{Log: "d.eval", Samples: 15, Total: 790, Scores: []Reported{{Name: "includes", Scorer: "includes",
+		Metrics: []Metric{{"accuracy", 0.6759}, {"stderr", 0.0419}},
+		Reduced: &Values{N: 79, Mean: 0.6759, SD: 0.0419 * math.Sqrt(79), Min: 0, Max: 1}}}}}
+	vals := []Values{{Log: "d.eval", Scorer: "includes", N: 15, Records: 15, Mean: 0.6, SD: 0.5, Min: 0, Max: 1, Binary: true}}
+	rows := Table(logs, vals)
+	if len(rows) != 1 {
+		t.Fatalf("rows: %+v", rows)
+	}
+	r := rows[0]
+	if !r.FromReductions || r.N != 79 || r.Records != 15 || r.Partial() || r.Epochs() != 10 || r.Value.Value != 0.6759 {
+		t.Errorf("row %+v (partial %v, epochs %d)", r, r.Partial(), r.Epochs())
+	}
+	logs[0].Scores[0].Reduced = nil
+	r = Table(logs, vals)[0]
+	if r.FromReductions || r.N != 15 || !r.Partial() || r.Epochs() != 1 || r.Value.Value != 0.6 {
+		t.Errorf("without reductions: %+v (partial %v, epochs %d)", r, r.Partial(), r.Epochs())
+	}
+}

@@ -19,6 +19,10 @@ type Log struct {
 type Reported struct {
 	Name, Scorer string
 	Metrics      []Metric
+	// Reduced, when set, are the log's own epoch-reduced values of the
+	// scorer, one per sample it scored (a .eval log's reductions.json):
+	// the recomputation uses them rather than the records in the file.
+	Reduced *Values
 }
 
 // Metric is one reported metric; Value is NaN when it is not a number.
@@ -31,10 +35,14 @@ type Metric struct {
 // reported and recomputed.
 type Row struct {
 	Log, Task, Model, Status, Scorer, Metric string
-	// N is how many sample values the recomputation read; Samples and
-	// Total are the log's (see Log).
-	N, Samples, Total int
-	Unconverted       int
+	// N is how many samples the recomputation read (each sample's epochs
+	// reduced); Records the sample × epoch records in the file it was
+	// reduced from; Samples and Total are the log's (see Log).
+	N, Records, Samples, Total int
+	Unconverted                int
+	// FromReductions: the recomputation read the log's own epoch-reduced
+	// values (every sample it scored), not the records in the file.
+	FromReductions bool
 	// Value is the recomputation with its interval; its Value is NaN when
 	// auditscope does not recompute this metric (see Recomputable).
 	Value Estimate
@@ -43,8 +51,23 @@ type Row struct {
 	Reported, ReportedStderr float64
 }
 
-// Partial reports whether the file holds fewer samples than the log scored.
-func (r Row) Partial() bool { return r.Total > 0 && r.Samples < r.Total }
+// Partial reports whether the recomputation read fewer sample × epoch
+// results than the log scored: the file holds a subset, and the log's own
+// reductions were not there to use.
+func (r Row) Partial() bool { return !r.FromReductions && r.Total > 0 && r.Samples < r.Total }
+
+// Epochs is how many epochs the log ran per sample, when its numbers tell
+// (its total over the samples of its reductions, or the file's records
+// over its samples when the file holds them all); 0 when not known.
+func (r Row) Epochs() int {
+	switch {
+	case r.FromReductions && r.N > 0 && r.Total > 0 && r.Total%r.N == 0:
+		return r.Total / r.N
+	case !r.FromReductions && r.N > 0 && r.Records > 0 && r.Records%r.N == 0:
+		return r.Records / r.N
+	}
+	return 0
+}
 
 // Recomputable lists the metrics recomputed from the samples: Inspect's
 // accuracy and mean (the mean of the mapped values) and stderr.
@@ -92,8 +115,12 @@ func Table(logs []Log, vals []Values) []Row {
 				if m.Name == "stderr" {
 					r.ReportedStderr = math.NaN()
 				}
-				r.N, r.Unconverted = v.N, v.Unconverted
+				r.N, r.Records, r.Unconverted = v.N, v.Records, v.Unconverted
 				r.Value = recompute(m.Name, v, ok)
+				if sc.Reduced != nil && sc.Reduced.N > 0 {
+					r.N, r.Unconverted, r.FromReductions = sc.Reduced.N, sc.Reduced.Unconverted, true
+					r.Value = recompute(m.Name, *sc.Reduced, true)
+				}
 				rows = append(rows, r)
 			}
 		}
@@ -117,7 +144,7 @@ func Table(logs []Log, vals []Values) []Row {
 				r.Metric = "accuracy"
 			}
 			r.Reported, r.ReportedStderr = math.NaN(), math.NaN()
-			r.N, r.Unconverted = v.N, v.Unconverted
+			r.N, r.Records, r.Unconverted = v.N, v.Records, v.Unconverted
 			r.Value = recompute(r.Metric, v, true)
 			rows = append(rows, r)
 		}

@@ -126,3 +126,38 @@ func stringToFloat(s string) (float64, bool) {
 	}
 	return f, true
 }
+
+// Reduction is one scorer's epoch-reduced scores, as a .eval log keeps
+// them in reductions.json: one value per sample, its epochs reduced by the
+// scorer's reducer (the mean by default). A log holds them for every
+// sample it scored, also when the file keeps the records of only some.
+type Reduction struct {
+	Scorer  string          `json:"scorer"`
+	Reducer string          `json:"reducer"`
+	Samples []ReducedSample `json:"samples"`
+}
+
+// ReducedSample is one sample's reduced score.
+type ReducedSample struct {
+	SampleID json.RawMessage `json:"sample_id"`
+	Value    json.RawMessage `json:"value"`
+}
+
+// Reductions reads a .eval log's reductions.json; nil when the log has
+// none (a .json log, or a log still running). Errors are *Error naming the
+// member.
+func (l *Log) Reductions() ([]Reduction, error) {
+	const member = "reductions.json"
+	if l.members == nil || l.members[member] == nil {
+		return nil, nil
+	}
+	b, err := l.read(member)
+	if err != nil {
+		return nil, err
+	}
+	var out []Reduction
+	if err := petri.Decode(b, &out); err != nil {
+		return nil, l.decodeErr(member, "", -1, err)
+	}
+	return out, nil
+}

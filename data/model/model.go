@@ -154,6 +154,23 @@ type ReportedScore struct {
 	Name    string           `json:"name"`
 	Scorer  string           `json:"scorer"`
 	Metrics []ReportedMetric `json:"metrics"`
+	// Reduced summarises the log's own epoch-reduced scores of this scorer
+	// (a .eval log's reductions.json): every sample the log scored, also
+	// when the file keeps the records of only some. Nil without them.
+	Reduced *ReducedScores `json:"reduced,omitempty"`
+}
+
+// ReducedScores summarises a scorer's epoch-reduced values, one per
+// sample, mapped to numbers as Inspect's value_to_float does.
+type ReducedScores struct {
+	Reducer     string  `json:"reducer,omitempty"`
+	N           int     `json:"n"`
+	Mean        float64 `json:"mean"`
+	SD          float64 `json:"sd"` // divisor n-1; 0 for one value
+	Binary      bool    `json:"binary"`
+	Min         float64 `json:"min"`
+	Max         float64 `json:"max"`
+	Unconverted int     `json:"unconverted,omitempty"`
 }
 
 // ReportedMetric is one reported metric; Value is nil when not a number.
@@ -166,8 +183,10 @@ type ReportedMetric struct {
 // the file (see analysis/scorer.Values).
 type ScorerValues struct {
 	Log, Scorer, Key string
-	N                int
+	N                int     // samples
+	Records          int     // sample × epoch records in the file
 	Mean, SD         float64 // SD has divisor n-1; NaN for one value
+	Min, Max         float64 // of the samples' reduced values
 	Binary           bool    // every value is 0 or 1
 	Unconverted      int
 }

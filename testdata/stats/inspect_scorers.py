@@ -4,7 +4,9 @@
 Reads every Inspect log in testdata/fixtures/inspect with the standard
 library only (json, zipfile), maps each sample's scalar score values as
 Inspect's value_to_float() does, reduces a sample's epochs to their mean
-(Inspect's default reducer), and computes per log and scorer: n, the
+(Inspect's default reducer) or, when a .eval log keeps its own
+epoch-reduced scores (reductions.json, every sample it scored), takes
+those, and computes per log and scorer: n, the
 mean, the 95% Wilson interval when every value is 0 or 1 (the formula of
 statsmodels proportion_confint(method="wilson"), with z from
 statistics.NormalDist), Inspect's stderr (sample sd / sqrt(n)), and the
@@ -62,10 +64,11 @@ def read_log(path):
         for name in names:
             if name.startswith("samples/") and name.endswith(".json") and name.count("/") == 1:
                 samples.append(json.loads(z.read(name)))
-        return header, samples
+        reductions = json.loads(z.read("reductions.json")) if "reductions.json" in names else []
+        return header, samples, reductions
     with open(path) as f:
         log = json.load(f)
-    return log, log.get("samples") or []
+    return log, log.get("samples") or [], []
 
 
 def main():
@@ -73,7 +76,7 @@ def main():
     for name in sorted(os.listdir(ROOT)):
         if not (name.endswith(".json") or name.endswith(".eval")):
             continue
-        header, samples = read_log(os.path.join(ROOT, name))
+        header, samples, reductions = read_log(os.path.join(ROOT, name))
         results = header.get("results") or {}
         for es in results.get("scores", []):
             scorer = es["name"]
@@ -85,6 +88,11 @@ def main():
                 if sc is not None and not isinstance(sc.get("value"), dict):
                     by_sample.setdefault(str(s["id"]), []).append(value_to_float(sc.get("value")))
             vals = [sum(v) / len(v) for v in by_sample.values()]
+            # The log's own reductions, when it keeps them, are every sample
+            # it scored, already reduced: those are what it reports.
+            reduced = [r for r in reductions if r.get("scorer") == scorer]
+            if reduced and not any(isinstance(x.get("value"), dict) for x in reduced[0]["samples"]):
+                vals = [value_to_float(x.get("value")) for x in reduced[0]["samples"]]
             if not vals:
                 continue
             n = len(vals)
@@ -95,6 +103,7 @@ def main():
                 "scorer": scorer,
                 "n": n,
                 "rows": sum(len(v) for v in by_sample.values()),
+                "reduced": bool(reduced),
                 "total": results.get("total_samples"),
                 "mean": mean,
                 "stderr": statistics.stdev(vals) / math.sqrt(n) if n > 1 else 0.0,
