@@ -1,11 +1,11 @@
 package views
 
 import (
-	"strings"
-	"strconv"
 	"fmt"
 	"math"
 	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
@@ -215,9 +215,9 @@ func FmtCorr(r, p float64) string {
 type ScorerRow struct {
 	Log, Task, Model, Status, Scorer, Metric string
 	N, Samples, Total, Unconverted           int
-	Records                                  int  // sample × epoch records the recomputation reduced
-	Epochs                                   int  // per sample, when known (0: not)
-	FromReductions                           bool // recomputed from the log's own epoch-reduced scores
+	Records                                  int     // sample × epoch records the recomputation reduced
+	Epochs                                   int     // per sample, when known (0: not)
+	FromReductions                           bool    // recomputed from the log's own epoch-reduced scores
 	Value, Lo, Hi                            float64 // the recomputation; Value NaN when not recomputed
 	Method                                   string  // wilson, t or ""
 	Reported, ReportedStderr                 float64 // NaN when the log gives none
