@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -99,5 +100,40 @@ func TestClaimMessages(t *testing.T) {
 	_, err = s.Import(ctx, p1, ImportOptions{})
 	if !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "use --replace") {
 		t.Errorf("a new version of the same input: %v", err)
+	}
+}
+
+// TestRollbackConn: rollback ends an open transaction and leaves a
+// connection without one as it is; either way the next BEGIN on it works
+// (a connection left inside a transaction failed a later import with
+// "cannot start a transaction within a transaction", found by the fuzzer).
+func TestRollbackConn(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpenStore(t)
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+		t.Fatal(err)
+	}
+	rollback(conn)
+	rollback(conn) // none open now: not an error, the connection stays
+	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+		t.Fatalf("BEGIN after rollback: %v", err)
+	}
+	rollback(conn)
+	// A cancelled import's context: the import fails and its connection
+	// goes back without a transaction, so the next import runs.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.ImportAnnotatedPairsBytes(cctx, []byte(`{"comparisons":[{"id":"1","text_a":"A","text_b":"B"}]}`), "c.json", ImportOptions{}); err == nil {
+		t.Fatal("a cancelled import landed")
+	}
+	for i := range 4 {
+		if _, err := s.ImportAnnotatedPairsBytes(ctx, []byte(`{"comparisons":[{"id":"1","text_a":"A`+strconv.Itoa(i)+`","text_b":"B"}]}`), "n"+strconv.Itoa(i)+".json", ImportOptions{}); err != nil {
+			t.Fatalf("import %d after a cancelled one: %v", i, err)
+		}
 	}
 }

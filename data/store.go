@@ -257,6 +257,18 @@ func (s *Store) checkSchema(ctx context.Context) error {
 	return nil
 }
 
+// rollback ends conn's transaction on a fresh context (the import's may be
+// cancelled). A connection it cannot roll back is discarded, not handed to
+// the next import still inside a transaction ("cannot start a transaction
+// within a transaction"); one with no transaction open is fine as it is.
+func rollback(conn *sql.Conn) {
+	_, err := conn.ExecContext(context.Background(), "ROLLBACK")
+	if err == nil || strings.Contains(err.Error(), "no transaction is active") {
+		return
+	}
+	conn.Raw(func(any) error { return driver.ErrBadConn })
+}
+
 // errCommit marks an import that failed at its commit.
 var errCommit = errors.New("commit")
 
@@ -304,6 +316,9 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 		return fmt.Errorf("data: import: %w", err)
 	}
 	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+		// A cancel that lands while BEGIN runs can leave it begun: the
+		// connection must not go back to the pool inside a transaction.
+		rollback(conn)
 		return fmt.Errorf("data: import: begin: %w", err)
 	}
 	committed := false
@@ -312,12 +327,11 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 			return
 		}
 		if p := recover(); p != nil {
-			conn.ExecContext(context.Background(), "ROLLBACK")
+			rollback(conn)
 			panic(p)
 		}
 		if err != nil {
-			// Roll back on a fresh context: the import's may be cancelled.
-			conn.ExecContext(context.Background(), "ROLLBACK")
+			rollback(conn)
 		}
 	}()
 	if err := fn(tx); err != nil {
@@ -328,7 +342,7 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 	s.ver.view.Lock()
 	defer s.ver.view.Unlock()
 	if _, cerr := conn.ExecContext(ctx, "COMMIT"); cerr != nil {
-		conn.ExecContext(context.Background(), "ROLLBACK")
+		rollback(conn)
 		return fmt.Errorf("data: import: %w: %w", errCommit, cerr)
 	}
 	committed = true
