@@ -1,8 +1,11 @@
 package experiment
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/auditscope/auditscope/analysis"
@@ -177,5 +180,66 @@ func TestPresets(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("presets\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestCompareUnitsReference: Compare's false-positive calibration row is
+// scipy's paired t on per-seed rates, and its realism row scipy's exact
+// sign-flip test on per-seed win shares (testdata/stats/compare_units.json,
+// written by exact.py from the same rollouts and judgments).
+func TestCompareUnitsReference(t *testing.T) {
+	type tc struct {
+		Name string
+		FP   []struct {
+			Auditor, Seed string
+			FalsePositive bool `json:"false_positive"`
+		}
+		Realism []struct{ Auditor, Seed, Outcome string }
+		FPDiff  float64 `json:"fp_diff"`
+		FPLower float64 `json:"fp_lower"`
+		FPUpper float64 `json:"fp_upper"`
+		FPP     float64 `json:"fp_p"`
+		FPPairs int     `json:"fp_pairs"`
+		RDiff   float64 `json:"realism_diff"`
+		RP      float64 `json:"realism_p"`
+		RLower  float64 `json:"realism_lower"`
+		RUpper  float64 `json:"realism_upper"`
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "stats", "compare_units.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct{ Cases []tc }
+	if err := json.Unmarshal(b, &f); err != nil || len(f.Cases) < 3 {
+		t.Fatalf("%v (%d cases)", err, len(f.Cases))
+	}
+	near := func(got, want, tol float64) bool { return math.Abs(got-want) <= tol*math.Max(1, math.Abs(want)) }
+	for _, c := range f.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			var audits []Audit
+			for _, r := range c.FP {
+				audits = append(audits, Audit{Auditor: r.Auditor, Eval: EvalFPCalibration, Seed: r.Seed, FalsePositive: bp(r.FalsePositive)})
+			}
+			var js []RealismJudgment
+			for _, r := range c.Realism {
+				js = append(js, RealismJudgment{Auditor: r.Auditor, Seed: r.Seed, Outcome: r.Outcome})
+			}
+			cmp, err := Compare("A", "B", audits, js, 100, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range cmp.Diffs {
+				switch d.Dimension {
+				case FPCalibration:
+					if d.Pairs != c.FPPairs || !near(d.Value, c.FPDiff, 1e-12) || !near(d.Lo, c.FPLower, 1e-9) || !near(d.Hi, c.FPUpper, 1e-9) || !near(d.P, c.FPP, 1e-9) {
+						t.Errorf("fp calibration %+v, want %v [%v, %v] p %v over %d seeds", d, c.FPDiff, c.FPLower, c.FPUpper, c.FPP, c.FPPairs)
+					}
+				case Realism:
+					if !near(d.Value, c.RDiff, 1e-12) || !near(d.P, c.RP, 1e-12) || !near(d.Lo, c.RLower, 1e-7) || !near(d.Hi, c.RUpper, 1e-7) {
+						t.Errorf("realism %+v, want %v [%v, %v] p %v", d, c.RDiff, c.RLower, c.RUpper, c.RP)
+					}
+				}
+			}
+		})
 	}
 }

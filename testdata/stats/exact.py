@@ -115,3 +115,57 @@ for name, d, conf in [
 write("signflip.json",
       "scipy.stats.permutation_test(permutation_type='samples', n_resamples=inf) for p; "
       "the interval by inverting an exact numpy count over all sign patterns", cases)
+
+
+# Compare by units: false-positive calibration from rollouts. Each benign
+# seed's rollouts give its rate; each side's unit is 100 * (1 - rate); the
+# paired t (scipy.stats.ttest_rel, t.interval on the differences) runs over
+# the seeds both sides have. Realism from judgments: each production seed's
+# unit is 100 * (wins + ties/2) / judgments; the sign-flip test (exact
+# permutation_test as above) over the seeds both have.
+cases = []
+rng2 = np.random.default_rng(20261202)
+for name, seeds_a, seeds_b, pa, pb, k in [
+    ("ninety-like", 30, 30, 0.10, 0.16, 3),
+    ("partial", 24, 20, 0.25, 0.20, 3),
+    ("unequal-rollouts", 18, 18, 0.3, 0.3, None),
+]:
+    fp = []
+    for side, n, p in (("A", seeds_a, pa), ("B", seeds_b, pb)):
+        for s in range(n):
+            rollouts = k if k else int(rng2.integers(1, 5))
+            for _ in range(rollouts):
+                fp.append({"auditor": side, "seed": "b%02d" % s, "false_positive": bool(rng2.random() < p)})
+    def rates(side):
+        by = {}
+        for r in fp:
+            if r["auditor"] == side:
+                by.setdefault(r["seed"], []).append(1.0 if r["false_positive"] else 0.0)
+        return {s: 100 * (1 - sum(v) / len(v)) for s, v in by.items()}
+    ra, rb = rates("A"), rates("B")
+    shared = sorted(set(ra) & set(rb))
+    a = np.array([ra[s] for s in shared])
+    b = np.array([rb[s] for s in shared])
+    d = a - b
+    res = stats.ttest_rel(a, b)
+    lo, hi = stats.t.interval(0.95, len(d) - 1, loc=d.mean(), scale=stats.sem(d))
+    real = []
+    for s in range(10):
+        for side in ("A", "B"):
+            real.append({"auditor": side, "seed": "p%02d" % s,
+                         "outcome": str(rng2.choice(["win", "tie", "loss"], p=[.35, .2, .45] if side == "A" else [.25, .2, .55]))})
+    score = {"win": 100.0, "tie": 50.0, "loss": 0.0}
+    by = {}
+    for r in real:
+        by.setdefault((r["auditor"], r["seed"]), []).append(score[r["outcome"]])
+    rd = np.array([np.mean(by[("A", "p%02d" % s)]) - np.mean(by[("B", "p%02d" % s)]) for s in range(10)])
+    rres = stats.permutation_test((rd, np.zeros_like(rd)), lambda x, y, axis: np.mean(x - y, axis=axis),
+                                  permutation_type="samples", n_resamples=np.inf, vectorized=True)
+    rsigns = np.array(list(itertools.product([1.0, -1.0], repeat=len(rd))))
+    cases.append({"name": name, "fp": fp, "realism": real,
+                  "fp_diff": float(d.mean()), "fp_lower": float(lo), "fp_upper": float(hi), "fp_p": float(res.pvalue), "fp_pairs": len(shared),
+                  "realism_diff": float(rd.mean()), "realism_p": float(rres.pvalue),
+                  "realism_lower": bound(rd, rsigns, 0.05, -1), "realism_upper": bound(rd, rsigns, 0.05, 1)})
+write("compare_units.json",
+      "scipy.stats.ttest_rel and t.interval on per-seed false-positive calibration; "
+      "scipy.stats.permutation_test (exact) on per-seed realism, its interval inverted by numpy counts", cases)
