@@ -75,7 +75,11 @@ func TestSignFlipReference(t *testing.T) {
 // interval excludes 0 exactly when p < 1 − confidence (issue #28).
 func TestIntervalsAgreeWithTests(t *testing.T) {
 	rng := rand.New(rand.NewPCG(28, 1))
-	for i := range 3000 {
+	tables, diffs := 3000, 300
+	if testing.Short() { // the race detector's run
+		tables, diffs = 600, 60
+	}
+	for i := range tables {
 		n := 1 + rng.IntN(300)
 		b := rng.IntN(n + 1)
 		c := rng.IntN(n - b + 1)
@@ -94,7 +98,7 @@ func TestIntervalsAgreeWithTests(t *testing.T) {
 			t.Fatalf("table %d (b=%d c=%d n=%d, %.2f): interval [%v, %v], p = %v", i, b, c, n, conf, e.Lo, e.Hi, p)
 		}
 	}
-	for i := range 300 {
+	for i := range diffs {
 		n := 2 + rng.IntN(24)
 		d := make([]float64, n)
 		shift := rng.NormFloat64() * 30
