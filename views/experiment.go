@@ -264,17 +264,19 @@ func (r ScorerRow) FmtScored() string {
 	return strconv.Itoa(r.Total) + plural(r.Total, " sample × epoch result", " sample × epoch results")
 }
 
-// FmtRead is what the recomputation read: its samples, and the sample ×
-// epoch records they were reduced from.
-func (r ScorerRow) FmtRead() string {
-	s := strconv.Itoa(r.N) + plural(r.N, " sample", " samples")
+// FmtN is how many samples the recomputation read.
+func (r ScorerRow) FmtN() string { return strconv.Itoa(r.N) + plural(r.N, " sample", " samples") }
+
+// FmtSource says what the samples' values were reduced from: the log's own
+// epoch-reduced scores, or the sample × epoch records in the file.
+func (r ScorerRow) FmtSource() string {
 	switch {
 	case r.FromReductions:
-		return s + ", the log's own epoch-reduced scores"
+		return "the log's reductions"
 	case r.Records > r.N:
-		return s + " (" + strconv.Itoa(r.Records) + " sample × epoch records)"
+		return strconv.Itoa(r.Records) + " sample × epoch records"
 	}
-	return s
+	return ""
 }
 
 // MethodNote says how the recomputation and its interval were made.

@@ -192,7 +192,7 @@ func TestScorersByHand(t *testing.T) {
 	}
 	r = mustGet(t, s, "/experiments/docent-sample.eval", http.StatusOK, "text/html")
 	contains(t, "experiment page", r.Body, `data-testid="scorer-table"`, "0.676 [0.593, 0.759]", "0.676 ± 0.042",
-		"over 79 samples × 10 epochs", "79 samples, the log&#39;s own epoch-reduced scores", "inspect_evals/luce_intercode_ctf", "openai/gpt-4o")
+		"over 79 samples × 10 epochs", "79 samples", "the log&#39;s reductions", "inspect_evals/luce_intercode_ctf", "openai/gpt-4o")
 	if strings.Contains(r.Body, `data-testid="partial"`) {
 		t.Error("the table says the recomputation read a subset, though it read the log's reductions of every sample")
 	}
@@ -295,6 +295,6 @@ func TestScorersAcrossModels(t *testing.T) {
 		t.Errorf("by value: %s, want %s", got, want)
 	}
 	r := mustGet(t, s, "/experiments/pop?ssort=value&sdir=asc", http.StatusOK, "text/html")
-	contains(t, "sorted page", r.Body, "From the file [95% CI] ▲", "cancelled")
+	contains(t, "sorted page", r.Body, "Recomputed [95% CI] ▲", "cancelled")
 	mustGet(t, s, "/experiments/pop?ssort=bogus", http.StatusBadRequest, "")
 }

@@ -59,7 +59,7 @@ var groupLabels = map[string]string{
 	"benign":              "Benign targets",
 	"auditbench_stc":      "AuditBench, short-transcript condition (STC)",
 	"auditbench_default":  "AuditBench, default condition",
-	"recomputed":          "From the samples in the file (95% CI)",
+	"recomputed":          "Recomputed from the samples (95% CI)",
 	"reported":            "As the log reports (±1.96 stderr)",
 }
 
