@@ -97,7 +97,6 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 	return r, nil
 }
 
-// experimentID is --name, else the bundle's id, else its name made URL-safe.
 // claimExperiment claims the experiment's name. An Inspect log named after
 // its file (no --name) whose name holds another run already (an earlier
 // import, or another file of this import) takes the next of the names that
@@ -128,6 +127,7 @@ func claimExperiment(tx *importTx, kind, id, hash string, src bundle.Source, exp
 	return id, fmt.Errorf("%w (the names that tell its run apart, %s, are taken too)", first, strings.Join(names[1:], ", "))
 }
 
+// experimentID is --name, else the bundle's id, else its name made URL-safe.
 func experimentID(exp *bundle.Experiment, opts ImportOptions) (string, error) {
 	expPos := bundle.Pos{File: bundle.FileExperiment}
 	if strings.TrimSpace(exp.Name) == "" {

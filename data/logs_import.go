@@ -388,10 +388,12 @@ func inspectLogRecord(f *logFile, l *inspect.Log, samples int) (*bundle.InspectL
 	for _, sc := range res.Scores {
 		o := score{Name: sc.Name, Scorer: sc.Scorer, Metrics: []metric{}}
 		// A scalar scorer's reductions are under its name; a dictionary
-		// scorer's under the scorer, by the key its result names.
-		if r, ok := reduced[[2]string{sc.Name, ""}]; ok {
+		// scorer's under the scorer, by the key its result names; each by
+		// the reducer its result was reduced with.
+		red := reducerName(sc.Reducer)
+		if r, ok := reduced[[3]string{sc.Name, red, ""}]; ok {
 			o.Reduced = r
-		} else if r, ok := reduced[[2]string{sc.Scorer, sc.Name}]; ok && sc.Scorer != "" {
+		} else if r, ok := reduced[[3]string{sc.Scorer, red, sc.Name}]; ok && sc.Scorer != "" {
 			o.Reduced = r
 		}
 		for _, name := range sc.MetricNames() {
@@ -407,21 +409,36 @@ func inspectLogRecord(f *logFile, l *inspect.Log, samples int) (*bundle.InspectL
 	return rec, err
 }
 
+// reducerName is a reducer as reductions.json and the results name it: none
+// named is Inspect's default, the mean.
+func reducerName(r string) string {
+	if r == "" {
+		return "mean"
+	}
+	return r
+}
+
 // reducedScores summarises a .eval log's epoch-reduced scores
-// (reductions.json) by scorer and, for a dictionary value, key: one value
-// per sample, mapped as Inspect's value_to_float does.
-func reducedScores(l *inspect.Log) (map[[2]string]*model.ReducedScores, error) {
+// (reductions.json) by scorer, reducer (a scorer reduced two ways has an
+// entry for each) and, for a dictionary value, key: one value per sample,
+// mapped as Inspect's value_to_float does.
+func reducedScores(l *inspect.Log) (map[[3]string]*model.ReducedScores, error) {
 	reds, err := l.Reductions()
 	if err != nil || len(reds) == 0 {
 		return nil, err
 	}
+	return summarizeReductions(reds), nil
+}
+
+// summarizeReductions is reducedScores of reductions already read.
+func summarizeReductions(reds []inspect.Reduction) map[[3]string]*model.ReducedScores {
 	type acc struct {
 		reducer     string
 		vals        []float64
 		unconverted int
 	}
-	by := map[[2]string]*acc{}
-	add := func(k [2]string, reducer string, raw json.RawMessage) {
+	by := map[[3]string]*acc{}
+	add := func(k [3]string, reducer string, raw json.RawMessage) {
 		a := by[k]
 		if a == nil {
 			a = &acc{reducer: reducer}
@@ -434,18 +451,19 @@ func reducedScores(l *inspect.Log) (map[[2]string]*model.ReducedScores, error) {
 		a.vals = append(a.vals, v)
 	}
 	for _, r := range reds {
+		red := reducerName(r.Reducer)
 		for _, smp := range r.Samples {
 			var dict map[string]json.RawMessage
 			if raw := bytes.TrimSpace(smp.Value); len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &dict) == nil {
 				for key, v := range dict {
-					add([2]string{r.Scorer, key}, r.Reducer, v)
+					add([3]string{r.Scorer, red, key}, r.Reducer, v)
 				}
 				continue
 			}
-			add([2]string{r.Scorer, ""}, r.Reducer, smp.Value)
+			add([3]string{r.Scorer, red, ""}, r.Reducer, smp.Value)
 		}
 	}
-	out := make(map[[2]string]*model.ReducedScores, len(by))
+	out := make(map[[3]string]*model.ReducedScores, len(by))
 	for k, a := range by {
 		mean, sd := stat.MeanStdDev(a.vals, nil)
 		if len(a.vals) == 1 {
@@ -458,7 +476,7 @@ func reducedScores(l *inspect.Log) (map[[2]string]*model.ReducedScores, error) {
 		out[k] = &model.ReducedScores{Reducer: a.reducer, N: len(a.vals), Mean: mean, SD: sd, Binary: binary,
 			Min: slices.Min(a.vals), Max: slices.Max(a.vals), Unconverted: a.unconverted}
 	}
-	return out, nil
+	return out
 }
 
 // InspectLogs hands over the headers of the Inspect logs, in path order.

@@ -87,19 +87,30 @@ func Compare(a, b string, audits []Audit, realism []RealismJudgment, resamples i
 	if a == b {
 		return c, fmt.Errorf("experiment: Compare: an auditor against itself (%q)", a)
 	}
+	// A unit without a seed has no identity to pair by: it is a unit of its
+	// own, on its side only (the sides' keys differ by their first byte).
+	n := 0
+	unpaired := func(side string) string {
+		n++
+		return "\x01" + side + "\x00" + fmt.Sprint(n)
+	}
 	for _, au := range audits {
 		s := side[au.Auditor]
 		if s == nil {
 			continue
 		}
-		key := au.Behavior + "\x00" + au.Seed
+		key, seedKey := au.Behavior+"\x00"+au.Seed, au.Seed
+		if au.Seed == "" {
+			key = unpaired(au.Auditor)
+			seedKey = key
+		}
 		switch {
 		case au.Eval == EvalAuditQuality && au.Quality != nil:
 			s.quality.add(key, *au.Quality, au.Behavior)
 		case au.Eval == EvalFPCalibration && au.FalsePositive != nil:
 			s.fp.add(key, 100*(1-b01(*au.FalsePositive)), "")
 		case au.Eval == EvalProduction && au.ProductionValue != nil:
-			s.prod.add(au.Seed, *au.ProductionValue, "")
+			s.prod.add(seedKey, *au.ProductionValue, "")
 		case au.Eval == EvalAuditBenchSTC && au.Detected != nil:
 			s.stc.add(key, b01(*au.Detected), au.Behavior)
 		case au.Eval == EvalAuditBenchDefault && au.Detected != nil:
@@ -121,7 +132,11 @@ func Compare(a, b string, audits []Audit, realism []RealismJudgment, resamples i
 		default:
 			return c, fmt.Errorf("experiment: Compare: realism outcome %q", j.Outcome)
 		}
-		s.realism.add(j.Seed, v, "")
+		key := j.Seed
+		if key == "" {
+			key = unpaired(j.Auditor)
+		}
+		s.realism.add(key, v, "")
 	}
 	sa, sb := side[a], side[b]
 	quality := match(sa.quality.keyMeans(), sb.quality.keyMeans())

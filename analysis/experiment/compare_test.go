@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/auditscope/auditscope/analysis"
@@ -241,5 +242,30 @@ func TestCompareUnitsReference(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCompareNoSeeds: units without a seed have no identity: they pair with
+// nothing (independent tests), rather than all falling into one unit.
+func TestCompareNoSeeds(t *testing.T) {
+	var audits []Audit
+	var js []RealismJudgment
+	for i := range 6 {
+		audits = append(audits,
+			Audit{Auditor: "A", Eval: EvalFPCalibration, FalsePositive: bp(i == 0)},
+			Audit{Auditor: "B", Eval: EvalFPCalibration, FalsePositive: bp(i < 3)})
+		js = append(js, RealismJudgment{Auditor: "A", Outcome: "win"}, RealismJudgment{Auditor: "B", Outcome: []string{"win", "loss"}[i%2]})
+	}
+	c, err := Compare("A", "B", audits, js, 100, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range c.Diffs {
+		switch d.Dimension {
+		case FPCalibration, Realism:
+			if d.Pairs != 0 || d.NA != 6 || d.NB != 6 || !strings.Contains(d.Method, "Welch") {
+				t.Errorf("%s: %+v", d.Dimension, d)
+			}
+		}
 	}
 }

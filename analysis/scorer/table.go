@@ -58,12 +58,14 @@ func (r Row) Partial() bool { return !r.FromReductions && r.Total > 0 && r.Sampl
 
 // Epochs is how many epochs the log ran per sample, when its numbers tell
 // (its total over the samples of its reductions, or the file's records
-// over its samples when the file holds them all); 0 when not known.
+// over its samples when the file holds every result the log reports); 0
+// when not known. A file of epoch 1 of a 10-epoch run says nothing of the
+// other nine.
 func (r Row) Epochs() int {
 	switch {
 	case r.FromReductions && r.N > 0 && r.Total > 0 && r.Total%r.N == 0:
 		return r.Total / r.N
-	case !r.FromReductions && r.N > 0 && r.Records > 0 && r.Records%r.N == 0:
+	case !r.FromReductions && r.N > 0 && r.Records > 0 && r.Records%r.N == 0 && (r.Total == 0 || r.Records == r.Total):
 		return r.Records / r.N
 	}
 	return 0
