@@ -70,10 +70,11 @@ func (v Vote) decisive() bool { return v == VoteA || v == VoteB }
 //
 // kappa is NaN (nil error) when it is undefined: no pairs are left, or
 // pe = 1 because both raters use one and the same label throughout.
-// Mismatched lengths, no labels and duplicate labels are errors.
+// No labels and duplicate labels are errors; it panics when a and b differ
+// in length.
 func CohenKappa(a, b []string, labels []string) (kappa float64, used int, err error) {
 	if len(a) != len(b) {
-		return math.NaN(), 0, fmt.Errorf("analysis: CohenKappa: len(a) = %d, len(b) = %d", len(a), len(b))
+		panic(fmt.Sprintf("analysis: CohenKappa: len(a) = %d, len(b) = %d", len(a), len(b)))
 	}
 	if len(labels) == 0 {
 		return math.NaN(), 0, errors.New("analysis: CohenKappa: no labels")

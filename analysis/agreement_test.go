@@ -36,9 +36,7 @@ func TestCohenKappaReference(t *testing.T) {
 // pe = (2·2 + 2·1 + 1·2)/25 = 8/25, kappa = (4/5 - 8/25)/(1 - 8/25) = 12/17.
 func TestCohenKappaDegenerate(t *testing.T) {
 	labels := []string{"text_a", "text_b"}
-	if _, _, err := CohenKappa([]string{"text_a"}, nil, labels); err == nil {
-		t.Error("mismatched lengths: want an error")
-	}
+	wantPanic(t, "CohenKappa", func() { CohenKappa([]string{"text_a"}, nil, labels) })
 	if _, _, err := CohenKappa([]string{"text_a"}, []string{"text_a"}, nil); err == nil {
 		t.Error("no labels: want an error")
 	}

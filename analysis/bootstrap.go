@@ -121,16 +121,16 @@ func quantile7(sorted []float64, q float64) float64 {
 // nothing. Resamples run in parallel on up to GOMAXPROCS goroutines; the
 // same seed gives the same result whatever the number of goroutines.
 //
-// With no kept comparison every estimate is NaN (nil error). Errors: an
-// annotator whose length differs from ref, resamples < 1, or a confidence
-// outside (0, 1).
+// With no kept comparison every estimate is NaN (nil error). Errors:
+// resamples < 1 or a confidence outside (0, 1). It panics when an
+// annotator's votes differ in length from ref.
 func StrengthBootstrap(ref []Vote, anns [][]Vote, resamples int, confidence float64, seed uint64) ([]Estimate, error) {
 	if err := checkBootstrapArgs("StrengthBootstrap", resamples, confidence); err != nil {
 		return nil, err
 	}
 	for a, ann := range anns {
 		if len(ann) != len(ref) {
-			return nil, fmt.Errorf("analysis: StrengthBootstrap: annotator %d has %d votes, ref has %d", a, len(ann), len(ref))
+			panic(fmt.Sprintf("analysis: StrengthBootstrap: annotator %d has %d votes, ref has %d", a, len(ann), len(ref)))
 		}
 	}
 	nAnn := len(anns)

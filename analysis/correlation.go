@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -18,12 +19,12 @@ import (
 //
 // Undefined results are NaN with a nil error: r and p when x or y is constant
 // (including n = 1), and p when n = 2 (no degrees of freedom are left; scipy
-// reports 1 there). Mismatched lengths, empty input and non-finite values are
-// errors.
+// reports 1 there). Empty input and non-finite values are errors; it panics
+// when the lengths differ.
 func Pearson(x, y []float64) (r, p float64, err error) {
 	nan := math.NaN()
 	if len(x) != len(y) {
-		return nan, nan, fmt.Errorf("analysis: Pearson: len(x) = %d, len(y) = %d", len(x), len(y))
+		panic(fmt.Sprintf("analysis: Pearson: len(x) = %d, len(y) = %d", len(x), len(y)))
 	}
 	n := len(x)
 	if n == 0 {
@@ -39,27 +40,13 @@ func Pearson(x, y []float64) (r, p float64, err error) {
 }
 
 // pearsonR computes r for finite, equal-length, non-empty slices; it is NaN
-// when either slice is constant.
+// when either slice is constant. Rounding can take stat.Correlation a hair
+// past ±1, which the clamp absorbs.
 func pearsonR(x, y []float64) float64 {
 	if isConstant(x) || isConstant(y) {
 		return math.NaN()
 	}
-	n := float64(len(x))
-	var sx, sy float64
-	for i := range x {
-		sx += x[i]
-		sy += y[i]
-	}
-	mx, my := sx/n, sy/n
-	var sxx, syy, sxy float64
-	for i := range x {
-		dx, dy := x[i]-mx, y[i]-my
-		sxx += dx * dx
-		syy += dy * dy
-		sxy += dx * dy
-	}
-	r := sxy / math.Sqrt(sxx*syy)
-	return math.Max(-1, math.Min(1, r))
+	return math.Max(-1, math.Min(1, stat.Correlation(x, y, nil)))
 }
 
 // pearsonP is the two-sided p-value of r from n pairs; NaN when r is NaN or
@@ -90,7 +77,7 @@ func pearsonP(r float64, n int) float64 {
 // The diagonal is r = 1, p = 0 when the column has at least two distinct
 // finite values, and NaN otherwise.
 //
-// Errors: no columns, or columns of different lengths.
+// Errors: no columns. It panics when the columns differ in length.
 func CorrelationMatrix(cols [][]float64) (r, p [][]float64, err error) {
 	k := len(cols)
 	if k == 0 {
@@ -99,7 +86,7 @@ func CorrelationMatrix(cols [][]float64) (r, p [][]float64, err error) {
 	n := len(cols[0])
 	for i, c := range cols {
 		if len(c) != n {
-			return nil, nil, fmt.Errorf("analysis: CorrelationMatrix: column %d has %d rows, column 0 has %d", i, len(c), n)
+			panic(fmt.Sprintf("analysis: CorrelationMatrix: column %d has %d rows, column 0 has %d", i, len(c), n))
 		}
 	}
 	r = make([][]float64, k)

@@ -37,9 +37,9 @@ type CruxFit struct {
 // leave-one-out R² when N is not larger than the rank of the design (the
 // in-sample R² is then trivially 1).
 //
-// Errors: rows of different lengths, fewer than CruxRates features, a
-// non-finite feature, a target whose length differs from the number of
-// rows, or an infinite target value.
+// Errors: fewer than CruxRates features, a non-finite feature, or an
+// infinite target value. It panics when the rows differ in length or a
+// target's length differs from the number of rows.
 func CruxR2(features [][]float64, targets map[string][]float64) (map[string]CruxFit, error) {
 	n := len(features)
 	k := CruxRates
@@ -51,7 +51,7 @@ func CruxR2(features [][]float64, targets map[string][]float64) (map[string]Crux
 	}
 	for i, row := range features {
 		if len(row) != k {
-			return nil, fmt.Errorf("analysis: CruxR2: row %d has %d features, row 0 has %d", i, len(row), k)
+			panic(fmt.Sprintf("analysis: CruxR2: row %d has %d features, row 0 has %d", i, len(row), k))
 		}
 		for j, v := range row {
 			if !isFinite(v) {
@@ -62,7 +62,7 @@ func CruxR2(features [][]float64, targets map[string][]float64) (map[string]Crux
 	out := make(map[string]CruxFit, len(targets))
 	for name, y := range targets {
 		if len(y) != n {
-			return nil, fmt.Errorf("analysis: CruxR2: target %q has %d values for %d rows", name, len(y), n)
+			panic(fmt.Sprintf("analysis: CruxR2: target %q has %d values for %d rows", name, len(y), n))
 		}
 		var xAll, xRates [][]float64
 		var ys []float64

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -129,7 +130,7 @@ func Dimensions(in DimensionInput, confidence float64, resamples int, seed uint6
 	}
 	out.FPCalibration = DimensionScore{Estimate: nanEstimate(), N: len(fp)}
 	if len(fp) > 0 {
-		rate, err := Wilson(sum(fp), len(fp), confidence)
+		rate, err := Wilson(floats.Sum(fp), len(fp), confidence)
 		if err != nil {
 			return out, err
 		}
@@ -137,7 +138,7 @@ func Dimensions(in DimensionInput, confidence float64, resamples int, seed uint6
 	}
 	out.Realism = DimensionScore{Estimate: nanEstimate(), N: len(realism)}
 	if len(realism) > 0 {
-		rate, err := Wilson(sum(realism), len(realism), confidence)
+		rate, err := Wilson(floats.Sum(realism), len(realism), confidence)
 		if err != nil {
 			return out, err
 		}
@@ -178,7 +179,7 @@ func Dimensions(in DimensionInput, confidence float64, resamples int, seed uint6
 	// judgments makes (wins, ties, losses) Multinomial(n; pw, pt, pl): one
 	// draw of each count replaces n draws of single audits (FP audits are
 	// most of an auditor's draws) with the same distribution.
-	nfp, pfp := float64(len(fp)), sum(fp)/float64(len(fp))
+	nfp, pfp := float64(len(fp)), floats.Sum(fp)/float64(len(fp))
 	var nWin, nTie int
 	for _, o := range in.Realism {
 		switch o {
@@ -247,15 +248,6 @@ func meanScore(v []float64, confidence float64) (DimensionScore, error) {
 		return DimensionScore{Estimate: nanEstimate()}, err
 	}
 	return DimensionScore{Estimate: est, N: len(v)}, nil
-}
-
-// sum returns the sum of v.
-func sum(v []float64) float64 {
-	var s float64
-	for _, x := range v {
-		s += x
-	}
-	return s
 }
 
 // binomial draws from Binomial(n, p) with src; p is clamped to [0, 1] to

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"gonum.org/v1/gonum/floats"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -88,7 +89,7 @@ func TestDimensionsCompositeInterval(t *testing.T) {
 		t.Fatal(err)
 	}
 	popVar := func(v []float64) float64 {
-		m := sum(v) / float64(len(v))
+		m := floats.Sum(v) / float64(len(v))
 		var ss float64
 		for _, x := range v {
 			ss += (x - m) * (x - m)

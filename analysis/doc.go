@@ -14,12 +14,18 @@
 // A value that is mathematically undefined for the given data (0/0, a kappa
 // when only one label is in use, the rate of an empty split, an interval from
 // a single observation) is reported as NaN with a nil error. Errors are for
-// unusable input: mismatched lengths, ragged matrices, n <= 0, a confidence
-// level outside (0, 1), non-finite numbers where the formula needs finite
-// ones. Functions whose signature has no error return (AnnotatorAgreement,
-// AgreementCodes, Cycles and the other graph helpers) panic with a message
-// naming the function when given mismatched or non-square input, because
-// that is a caller bug.
+// unusable data: no values, n <= 0, a confidence level outside (0, 1),
+// non-finite numbers where the formula needs finite ones. Slices of
+// different lengths where the caller aligned them, ragged or non-square
+// matrices are a caller bug, and every function panics on them with a
+// message naming the function, as gonum's floats and stat do.
+//
+// A few exported functions are API the dashboard does not call: Pearson
+// (CorrelationMatrix's pairwise entries are the same statistic), CohenKappa,
+// BradleyTerry (the dashboard uses BradleyTerryCI), BehaviorSplits (the split
+// rule RWRSplits applies) and ParseVote (the vote coding the importers
+// share). Each is the smallest piece its reference values check, and a
+// script built on this package may want it.
 //
 // Confidence levels are two-sided: confidence = 1 - alpha, and an interval
 // [Lo, Hi] leaves alpha/2 in each tail.

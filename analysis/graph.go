@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/graph/simple"
+	"gonum.org/v1/gonum/graph/topo"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -13,7 +15,7 @@ import (
 // recorded, the diagonal is ignored). The majority graph has an edge i→j iff
 // wins[i][j] > wins[j][i]; equal pairs, including never-compared 0–0 pairs,
 // have no edge, so it has no 2-cycles. The graph functions panic on a
-// non-square matrix (a caller bug); BradleyTerry returns an error.
+// non-square matrix (a caller bug), as BradleyTerry does.
 
 // DefaultMaxCycles is the cap on the number of cycles that Cycles lists.
 const DefaultMaxCycles = 100_000
@@ -225,13 +227,7 @@ func (e *cycleSearch) visit(v int) {
 // consistent with all majority preferences.
 func InCycle(wins [][]float64) []bool {
 	adj, n := majority("InCycle", wins)
-	comp := sccs(n, func(v int, yield func(int)) {
-		for w := 0; w < n; w++ {
-			if adj[v*n+w] {
-				yield(w)
-			}
-		}
-	})
+	comp := sccs(n, func(v, w int) bool { return adj[v*n+w] })
 	size := make(map[int]int)
 	for _, c := range comp {
 		size[c]++
@@ -244,48 +240,24 @@ func InCycle(wins [][]float64) []bool {
 }
 
 // sccs labels the strongly connected components of a directed graph with n
-// vertices (Tarjan's algorithm); vertices with the same label share a
-// component.
-func sccs(n int, next func(v int, yield func(int))) []int {
-	index := make([]int, n)
-	low := make([]int, n)
-	onStack := make([]bool, n)
-	comp := make([]int, n)
-	for i := range index {
-		index[i] = -1
+// vertices (gonum's Tarjan); vertices with the same label share a
+// component. edge reports whether v→w is an edge.
+func sccs(n int, edge func(v, w int) bool) []int {
+	g := simple.NewDirectedGraph()
+	for v := range n {
+		g.AddNode(simple.Node(v))
 	}
-	var stack []int
-	counter, label := 0, 0
-	var strong func(v int)
-	strong = func(v int) {
-		index[v], low[v] = counter, counter
-		counter++
-		stack = append(stack, v)
-		onStack[v] = true
-		next(v, func(w int) {
-			if index[w] < 0 {
-				strong(w)
-				low[v] = min(low[v], low[w])
-			} else if onStack[w] {
-				low[v] = min(low[v], index[w])
+	for v := range n {
+		for w := range n {
+			if v != w && edge(v, w) {
+				g.SetEdge(simple.Edge{F: simple.Node(v), T: simple.Node(w)})
 			}
-		})
-		if low[v] == index[v] {
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[w] = false
-				comp[w] = label
-				if w == v {
-					break
-				}
-			}
-			label++
 		}
 	}
-	for v := 0; v < n; v++ {
-		if index[v] < 0 {
-			strong(v)
+	comp := make([]int, n)
+	for label, c := range topo.TarjanSCC(g) {
+		for _, v := range c {
+			comp[v.ID()] = label
 		}
 	}
 	return comp
@@ -303,9 +275,9 @@ func sccs(n int, next func(v int, yield func(int))) []int {
 //
 // The MLE exists iff the graph with an edge i→j whenever wins[i][j] > 0 is
 // strongly connected (every item has beaten, and been beaten by, the rest
-// through some chain of wins); otherwise an error is returned. Empty input, a
-// non-square matrix and negative or non-finite wins are errors too. A single
-// item gets β = [0].
+// through some chain of wins); otherwise an error is returned. Empty input
+// and negative or non-finite wins are errors too; a non-square matrix
+// panics. A single item gets β = [0].
 func BradleyTerry(wins [][]float64) ([]float64, error) {
 	beta, _, err := bradleyTerry("BradleyTerry", wins)
 	return beta, err
@@ -355,7 +327,7 @@ func bradleyTerry(fn string, wins [][]float64) ([]float64, *mat.SymDense, error)
 	}
 	for i, row := range wins {
 		if len(row) != n {
-			return nil, nil, fmt.Errorf("analysis: %s: wins is not square: row %d has %d entries, want %d", fn, i, len(row), n)
+			panic(fmt.Sprintf("analysis: %s: wins is not square: row %d has %d entries, want %d", fn, i, len(row), n))
 		}
 		for j, w := range row {
 			if i != j && !(w >= 0 && !math.IsInf(w, 1)) {
@@ -366,13 +338,7 @@ func bradleyTerry(fn string, wins [][]float64) ([]float64, *mat.SymDense, error)
 	if n == 1 {
 		return []float64{0}, nil, nil
 	}
-	comp := sccs(n, func(v int, yield func(int)) {
-		for w := 0; w < n; w++ {
-			if w != v && wins[v][w] > 0 {
-				yield(w)
-			}
-		}
-	})
+	comp := sccs(n, func(v, w int) bool { return wins[v][w] > 0 })
 	for _, c := range comp {
 		if c != comp[0] {
 			return nil, nil, fmt.Errorf("analysis: %s: the MLE does not exist: the graph of wins (i→j when i beat j at least once) is not strongly connected", fn)

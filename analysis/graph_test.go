@@ -314,7 +314,6 @@ func TestBradleyTerryDegenerate(t *testing.T) {
 		wins [][]float64
 	}{
 		{"empty", nil},
-		{"non-square", [][]float64{{0, 1}, {1}}},
 		{"negative wins", [][]float64{{0, -1}, {1, 0}}},
 		{"NaN wins", [][]float64{{0, math.NaN()}, {1, 0}}},
 		{"never compared", [][]float64{{0, 0}, {0, 0}}},
@@ -331,6 +330,7 @@ func TestBradleyTerryDegenerate(t *testing.T) {
 			}
 		})
 	}
+	wantPanic(t, "BradleyTerry", func() { BradleyTerry([][]float64{{0, 1}, {1}}) })
 	got, err := BradleyTerry([][]float64{{0}})
 	if err != nil || !reflect.DeepEqual(got, []float64{0}) {
 		t.Errorf("single item: got %v, %v; want [0], nil", got, err)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -80,4 +81,18 @@ func allNaN(vs ...float64) bool {
 		}
 	}
 	return true
+}
+
+// wantPanic checks that f panics with a message naming fn: slices of
+// different lengths are a caller bug (doc.go).
+func wantPanic(t *testing.T, fn string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		r := recover()
+		if msg, _ := r.(string); !strings.Contains(msg, fn) {
+			t.Errorf("%s: got panic %v, want one naming %s", fn, r, fn)
+		}
+	}()
+	f()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -137,35 +138,17 @@ func MeanCI(values []float64, confidence float64) (Estimate, error) {
 }
 
 // meanSEM returns the mean and the standard error of the mean s/sqrt(n) of a
-// non-empty slice, computed in two passes. constant reports whether all
-// values are equal; the mean is then that value exactly and sem is 0.
+// non-empty slice. constant reports whether all values are equal; the mean
+// is then that value exactly and sem is 0.
 func meanSEM(values []float64) (mean, sem float64, constant bool) {
-	n := len(values)
-	constant = true
-	for _, v := range values[1:] {
-		if v != values[0] {
-			constant = false
-			break
-		}
-	}
-	if constant {
+	if isConstant(values) {
 		return values[0], 0, true
 	}
-	var sum float64
-	for _, v := range values {
-		sum += v
-	}
-	mean = sum / float64(n)
-	if n < 2 {
+	mean, sd := stat.MeanStdDev(values, nil)
+	if len(values) < 2 {
 		return mean, math.NaN(), false
 	}
-	var ss float64
-	for _, v := range values {
-		d := v - mean
-		ss += d * d
-	}
-	sem = math.Sqrt(ss / float64(n-1) / float64(n))
-	return mean, sem, false
+	return mean, sd / math.Sqrt(float64(len(values))), false
 }
 
 // MeanCIFromMoments is MeanCI from a sample's size, mean and standard

@@ -37,8 +37,8 @@ const rankTol = 1e-15
 // equations. R2, AdjR2 and the fitted values do not depend on which
 // least-squares solution is taken.
 //
-// Errors: no rows, len(y) != len(x), rows of different lengths, a non-finite
-// value, or an SVD that fails to converge.
+// Errors: no rows, a non-finite value, or an SVD that fails to converge. It
+// panics when len(y) != len(x) or the rows differ in length.
 func OLS(x [][]float64, y []float64) (Fit, error) {
 	a, err := designMatrix("OLS", x, y)
 	if err != nil {
@@ -117,13 +117,13 @@ func designMatrix(fn string, x [][]float64, y []float64) (*mat.Dense, error) {
 		return nil, fmt.Errorf("analysis: %s: no rows", fn)
 	}
 	if len(y) != n {
-		return nil, fmt.Errorf("analysis: %s: %d rows of x but %d values of y", fn, n, len(y))
+		panic(fmt.Sprintf("analysis: %s: %d rows of x but %d values of y", fn, n, len(y)))
 	}
 	k := len(x[0])
 	a := mat.NewDense(n, k+1, nil)
 	for i, row := range x {
 		if len(row) != k {
-			return nil, fmt.Errorf("analysis: %s: row %d has %d features, row 0 has %d", fn, i, len(row), k)
+			panic(fmt.Sprintf("analysis: %s: row %d has %d features, row 0 has %d", fn, i, len(row), k))
 		}
 		if !isFinite(y[i]) {
 			return nil, fmt.Errorf("analysis: %s: y[%d] is %v", fn, i, y[i])

@@ -134,8 +134,6 @@ func TestOLSDegenerate(t *testing.T) {
 		y    []float64
 	}{
 		{"empty", nil, nil},
-		{"mismatched lengths", [][]float64{{1}, {2}}, []float64{1}},
-		{"ragged rows", [][]float64{{1, 2}, {2}}, []float64{1, 2}},
 		{"NaN feature", [][]float64{{1}, {math.NaN()}}, []float64{1, 2}},
 		{"Inf response", [][]float64{{1}, {2}}, []float64{1, math.Inf(1)}},
 	}
@@ -149,6 +147,10 @@ func TestOLSDegenerate(t *testing.T) {
 			}
 		})
 	}
+	wantPanic(t, "OLS", func() { OLS([][]float64{{1}, {2}}, []float64{1}) })
+	wantPanic(t, "OLS", func() { OLS([][]float64{{1, 2}, {2}}, []float64{1, 2}) })
+	wantPanic(t, "LOOR2", func() { LOOR2([][]float64{{1}, {2}}, []float64{1}) })
+	wantPanic(t, "LOOR2", func() { LOOR2([][]float64{{1, 2}, {2}}, []float64{1, 2}) })
 }
 
 // TestOLSInterceptOnly checks k = 0 features: the fit is the mean (hand

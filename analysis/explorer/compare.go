@@ -51,10 +51,11 @@ type PairedAnnotators struct {
 }
 
 // ComparePaired compares annotators a and b against ref (votes aligned by
-// comparison). With no kept comparison everything is NaN.
+// comparison). With no kept comparison everything is NaN. It panics when the
+// three differ in length.
 func ComparePaired(ref, a, b []analysis.Vote) (PairedAnnotators, error) {
 	if len(a) != len(ref) || len(b) != len(ref) {
-		return PairedAnnotators{}, fmt.Errorf("explorer: ComparePaired: %d, %d and %d votes", len(ref), len(a), len(b))
+		panic(fmt.Sprintf("explorer: ComparePaired: %d, %d and %d votes", len(ref), len(a), len(b)))
 	}
 	out := PairedAnnotators{A: analysis.AgreementCodes(ref, a), B: analysis.AgreementCodes(ref, b)}
 	out.Kept = out.A.Kept

@@ -6,8 +6,10 @@ python3-statsmodels) from the repository root:
 
     /usr/bin/python3 testdata/stats/paired.py
 
-It writes paired_t.json, newcombe.json, newcombe_paired.json, mcnemar.json,
-proportions_ztest.json, holm.json and paired_bootstrap.json beside itself.
+It writes paired_t.json, welch_t.json, holm.json and paired_bootstrap.json
+beside itself. (Newcombe's intervals, the asymptotic McNemar test and the
+two-proportion z-test went with issue #29: the dashboard uses the exact tests
+of exact.py.)
 Floats are written with repr, so Go reads back the same float64.
 """
 import json
@@ -18,11 +20,7 @@ import numpy as np
 import scipy
 import statsmodels
 from scipy import stats
-from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import (confint_proportions_2indep,
-                                          proportion_confint,
-                                          proportions_ztest)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VERSIONS = "Python %s, numpy %s, scipy %s, statsmodels %s" % (
@@ -78,63 +76,6 @@ for name, a, b, conf in [
     res = stats.ttest_ind(a, b, equal_var=False)
     cases.append({"name": name, "a": a, "b": b, "confidence": conf, "diff": d, "lower": float(lo), "upper": float(hi), "p": float(res.pvalue)})
 write("welch_t.json", "scipy.stats.ttest_ind(equal_var=False), scipy.stats.t.interval with Welch-Satterthwaite df", cases)
-
-# Newcombe's hybrid score interval for independent proportions.
-cases = []
-for name, x1, n1, x2, n2, conf in [
-    ("fp-like", 3, 270, 12, 270, 0.95), ("equal", 20, 50, 20, 50, 0.95), ("zero", 0, 40, 5, 40, 0.95),
-    ("all", 30, 30, 25, 31, 0.95), ("realism-ties", 5.5, 20, 3.0, 20, 0.95), ("ninety", 45, 100, 30, 90, 0.90),
-]:
-    lo, hi = confint_proportions_2indep(x1, n1, x2, n2, method="newcomb", compare="diff", alpha=1 - conf)
-    cases.append({"name": name, "x1": x1, "n1": n1, "x2": x2, "n2": n2, "confidence": conf,
-                  "diff": x1 / n1 - x2 / n2, "lower": float(lo), "upper": float(hi)})
-write("newcombe.json", "statsmodels confint_proportions_2indep(method='newcomb', compare='diff')", cases)
-
-
-# Newcombe's interval for paired proportions (method 10 of Newcombe 1998,
-# Stat Med 17:2635). statsmodels has no paired version, so it is written here
-# from the paper, on statsmodels' Wilson intervals; with phi = 0 it must equal
-# the independent interval above (checked below).
-def newcombe_paired(a, b, c, d, conf):
-    n = a + b + c + d
-    p1, p2 = (a + b) / n, (a + c) / n
-    l1, u1 = proportion_confint(a + b, n, alpha=1 - conf, method="wilson")
-    l2, u2 = proportion_confint(a + c, n, alpha=1 - conf, method="wilson")
-    den = (a + b) * (c + d) * (a + c) * (b + d)
-    phi = (a * d - b * c) / math.sqrt(den) if den > 0 else 0.0
-    theta = (b - c) / n
-    dl = (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2
-    du = (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2
-    return theta, theta - math.sqrt(max(dl, 0)), theta + math.sqrt(max(du, 0))
-
-
-lo0, hi0 = confint_proportions_2indep(6, 12, 6, 12, method="newcomb", compare="diff")
-_, plo, phi_ = newcombe_paired(3, 3, 3, 3, 0.95)  # ad = bc: phi = 0
-assert abs(plo - lo0) < 1e-12 and abs(phi_ - hi0) < 1e-12
-cases = []
-for name, a, b, c, d, conf in [
-    ("newcombe-example", 12, 9, 2, 21, 0.95), ("phi-zero", 3, 3, 3, 3, 0.95), ("no-discordant", 10, 0, 0, 5, 0.95),
-    ("one-sided", 0, 7, 0, 13, 0.95), ("large", 120, 35, 18, 97, 0.95), ("ninety", 8, 4, 9, 19, 0.90),
-]:
-    theta, lo, hi = newcombe_paired(a, b, c, d, conf)
-    cases.append({"name": name, "a": a, "b": b, "c": c, "d": d, "confidence": conf, "diff": theta, "lower": lo, "upper": hi})
-write("newcombe_paired.json", "Newcombe (1998) method 10 on statsmodels proportion_confint(method='wilson'); equal to confint_proportions_2indep(method='newcomb') when phi = 0", cases)
-
-# McNemar: exact binomial below 25 discordant pairs, chi-square with
-# continuity correction from 25 on.
-cases = []
-for b, c in [(0, 0), (3, 1), (9, 2), (12, 12), (5, 15), (40, 22), (30, 31), (100, 60)]:
-    exact = b + c < 25
-    r = mcnemar([[0, b], [c, 0]], exact=exact, correction=True)
-    cases.append({"name": "b%d-c%d" % (b, c), "b": b, "c": c, "exact": exact, "p": float(r.pvalue)})
-write("mcnemar.json", "statsmodels.stats.contingency_tables.mcnemar(exact=b+c<25, correction=True)", cases)
-
-# Two-proportion z-test with the pooled proportion.
-cases = []
-for name, x1, n1, x2, n2 in [("fp-like", 3, 270, 12, 270), ("realism-ties", 5.5, 20, 3.0, 20), ("big", 400, 1000, 350, 900), ("equal", 10, 40, 10, 40)]:
-    z, p = proportions_ztest([x1, x2], [n1, n2])
-    cases.append({"name": name, "x1": x1, "n1": n1, "x2": x2, "n2": n2, "p": float(p)})
-write("proportions_ztest.json", "statsmodels proportions_ztest([x1, x2], [n1, n2]) (pooled)", cases)
 
 # Holm.
 cases = []
