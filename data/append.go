@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // errNothingNew aborts an append that would add nothing.
@@ -68,7 +69,7 @@ func appendLogs(ctx context.Context, tx *importTx, src *logSource, exp string, b
 	l := &bundleLoad{ctx: ctx, tx: tx, src: src, opts: opts, id: exp, counts: map[string]int64{},
 		split: map[string]string{}, runs: map[string]bool{}, auditors: map[string]bool{}, audits: map[string]bool{},
 		dimCount: map[string]int{}, validEval: map[string]bool{}, app: app}
-	for _, e := range bundle.Evals {
+	for _, e := range model.Evals {
 		l.validEval[e] = true
 	}
 	q := func(query string, scan func(*sql.Rows) error, args ...any) error {

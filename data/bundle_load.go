@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // bundleLoad is one bundle import in progress. Each section of the bundle
@@ -70,7 +71,7 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 	l := &bundleLoad{ctx: ctx, tx: tx, src: src, opts: opts, id: id, counts: map[string]int64{},
 		split: map[string]string{}, runs: map[string]bool{}, auditors: map[string]bool{}, audits: map[string]bool{},
 		dimCount: map[string]int{}, validEval: map[string]bool{}}
-	for _, e := range bundle.Evals {
+	for _, e := range model.Evals {
 		l.validEval[e] = true
 	}
 	for _, section := range []func() error{
@@ -272,7 +273,7 @@ func (l *bundleLoad) checkAudit(p bundle.Pos, a *bundle.Audit) error {
 	case a.Sample && (a.Eval != "" || a.Behavior != "" || a.Target != ""):
 		return fieldErr(p, "eval", "an Inspect sample that is not an audit has no eval, behavior or target")
 	case !a.Sample && !l.validEval[a.Eval]:
-		return fieldErr(p, "eval", "unknown eval %q: want one of %s", a.Eval, strings.Join(bundle.Evals, ", "))
+		return fieldErr(p, "eval", "unknown eval %q: want one of %s", a.Eval, strings.Join(model.Evals, ", "))
 	case a.Behavior != "" && l.split[a.Behavior] == "":
 		return fieldErr(p, "behavior", "no behavior %q in %s", a.Behavior, bundle.FileExperiment)
 	case a.Turns < 0:

@@ -41,7 +41,7 @@ type ImportOptions struct {
 	// Synthetic marks the imported data as synthetic demo data.
 	Synthetic bool
 	// Eval and Behavior, for Petri transcripts and Inspect logs, set every
-	// audit's eval kind (one of bundle.Evals) and planted behavior, over what
+	// audit's eval kind (one of model.Evals) and planted behavior, over what
 	// the files' tags and metadata say.
 	Eval     string
 	Behavior string

@@ -23,8 +23,9 @@ import (
 
 	"github.com/auditscope/auditscope/data/internal/limit"
 
-	"github.com/auditscope/auditscope/data/internal/jsonin"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
 
 // Petri transcript files and Inspect logs are imported by presenting them
@@ -53,7 +54,7 @@ func (s *Store) importLogs(ctx context.Context, path string, opts ImportOptions)
 		return ImportResult{}, fmt.Errorf("--name %q: use lower-case letters, digits, '.', '_' and '-' (e.g. %q)", opts.Name, Slugify(opts.Name))
 	}
 	if opts.Eval != "" && !isEval(opts.Eval) {
-		return ImportResult{}, fmt.Errorf("--eval %q: want one of %s", opts.Eval, strings.Join(bundle.Evals, ", "))
+		return ImportResult{}, fmt.Errorf("--eval %q: want one of %s", opts.Eval, strings.Join(model.Evals, ", "))
 	}
 	var hash string
 	var err error
@@ -113,7 +114,7 @@ func (s *logSource) runNames() []string {
 }
 
 func isEval(e string) bool {
-	for _, x := range bundle.Evals {
+	for _, x := range model.Evals {
 		if x == e {
 			return true
 		}
@@ -805,7 +806,7 @@ func (s *logSource) classify(tags []string, meta func(string) string, convention
 		behavior = bare[0]
 	}
 	if eval == "" {
-		eval = bundle.EvalAuditQuality
+		eval = model.EvalAuditQuality
 	}
 	return eval, behavior
 }

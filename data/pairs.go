@@ -9,40 +9,38 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/auditscope/auditscope/analysis"
 )
 
-// Pref is a coded AnnotatedPairs preference: analysis.Vote itself, one
-// byte per vote so that a dataset's whole vote matrix (50,000 comparisons ×
-// 52 annotators) stays small and goes to the statistics without a copy.
-// The name and its constants remain for the store's callers and tests; they
-// are the same type and values as analysis.Vote's.
-type Pref = analysis.Vote
+// Pref is a coded AnnotatedPairs preference, one byte per vote so that a
+// dataset's whole vote matrix (50,000 comparisons × 52 annotators) stays
+// small. The statistics code votes the same way (analysis.Vote); the
+// application layer converts at the boundary, so that data does not depend
+// on analysis.
+type Pref int8
 
 // The coded preferences. Any string other than the four known ones is
 // PrefInvalid.
 const (
-	PrefNone    = analysis.VoteNone    // no vote, a null pref or an empty string
-	PrefA       = analysis.VoteA       // "text_a"
-	PrefB       = analysis.VoteB       // "text_b"
-	PrefTie     = analysis.VoteTie     // "tie"
-	PrefInvalid = analysis.VoteInvalid // "invalid" and anything else
+	PrefNone    Pref = iota // no vote, a null pref or an empty string
+	PrefA                   // "text_a"
+	PrefB                   // "text_b"
+	PrefTie                 // "tie"
+	PrefInvalid             // "invalid" and anything else
 )
 
 // prefFromCode reads a character of ap_comparisons.prefs.
-func prefFromCode(c byte) analysis.Vote {
+func prefFromCode(c byte) Pref {
 	switch c {
 	case 'a':
-		return analysis.VoteA
+		return PrefA
 	case 'b':
-		return analysis.VoteB
+		return PrefB
 	case 't':
-		return analysis.VoteTie
+		return PrefTie
 	case 'i':
-		return analysis.VoteInvalid
+		return PrefInvalid
 	}
-	return analysis.VoteNone
+	return PrefNone
 }
 
 // PairsDataset is one AnnotatedPairs dataset's header.
@@ -72,7 +70,7 @@ type PairsAnnotator struct {
 type VoteMatrix struct {
 	N int
 	// Votes[a][i] is annotator a's vote (PairsAnnotator.Idx) on comparison i.
-	Votes [][]analysis.Vote
+	Votes [][]Pref
 	// Models lists the distinct response models, sorted; ModelA[i] and
 	// ModelB[i] index it, or are -1 when the response names no model.
 	Models         []string
@@ -160,8 +158,8 @@ SELECT (SELECT count(*) FROM ap_comparisons WHERE dataset = ?),
 	if err := s.loadComparisonFacts(ctx, dataset, &m); err != nil {
 		return m, err
 	}
-	m.Votes = make([][]analysis.Vote, nAnn)
-	backing := make([]analysis.Vote, nAnn*m.N)
+	m.Votes = make([][]Pref, nAnn)
+	backing := make([]Pref, nAnn*m.N)
 	for a := range m.Votes {
 		m.Votes[a] = backing[a*m.N : (a+1)*m.N : (a+1)*m.N]
 	}

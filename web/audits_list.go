@@ -10,11 +10,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/data"
-	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
-	"github.com/labstack/echo/v4"
 )
 
 const (
@@ -385,7 +385,7 @@ func (s *Server) listAudits(c echo.Context) error {
 			fq.Set(k, v)
 		}
 	}
-	vm := views.AuditListView{Query: fq, Evals: bundle.Evals, Rows: rows, Total: total, Page: page, Per: per, Dimensions: dims,
+	vm := views.AuditListView{Query: fq, Evals: model.Evals, Rows: rows, Total: total, Page: page, Per: per, Dimensions: dims,
 		Filter: f, Scores: q["score"], Experiments: exps, ScoreCols: cols, RowScores: scores, Choices: choices}
 	for _, e := range exps {
 		if e.Synthetic && (f.Experiment == "" || f.Experiment == e.ID) {

@@ -5,15 +5,17 @@ import (
 	"math"
 	"net/http"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
-	"github.com/labstack/echo/v4"
 )
 
 // cruxDims are the evaluation dimensions the crux features should predict.
-var cruxDims = []string{"audit_quality", "fp_calibration", "production", "realism", "composite"}
+var cruxDims = []string{experiment.AuditQuality, experiment.FPCalibration, experiment.Production, experiment.Realism, experiment.Composite}
 
 // cruxData pairs each checkpoint's crux features with its dimension values.
 type cruxData struct {
@@ -82,7 +84,7 @@ func (s *Server) cruxFigure(c echo.Context, dim, ext string) error {
 	if err != nil {
 		return err
 	}
-	if dimensionTitles[dim] == "" || dim == "auditbench_stc" || dim == "auditbench_default" {
+	if dimensionTitles[dim] == "" || dim == experiment.AuditBenchSTC || dim == experiment.AuditBenchDefault {
 		return notFound(fmt.Sprintf("crux figure for %q", dim))
 	}
 	var x [][]float64

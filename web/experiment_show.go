@@ -11,10 +11,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
-	"github.com/labstack/echo/v4"
 )
 
 // overviewQuery is the state of the overview page, all from its URL.
@@ -219,8 +221,8 @@ func (s *Server) showExperiment(c echo.Context) error {
 			vm.CorrR, vm.CorrP = r, p
 		}
 	}
-	vm.HasDose = len(doseSeries(st, "fp_calibration", 2)) > 0
-	vm.HasRefresh = len(refreshItems(st, "composite", 1)) > 0
+	vm.HasDose = len(doseSeries(st, experiment.FPCalibration, 2)) > 0
+	vm.HasRefresh = len(refreshItems(st, experiment.Composite, 1)) > 0
 	return render(c, http.StatusOK, views.Experiment(vm))
 }
 

@@ -16,16 +16,16 @@ import (
 
 // Dimension keys, in display order; they are also the column keys of the
 // overview table and the values of scores.csv's dimension column.
-var dimensionKeys = []string{"audit_quality", "fp_calibration", "production", "realism", "composite", "auditbench_stc", "auditbench_default"}
+var dimensionKeys = []string{experiment.AuditQuality, experiment.FPCalibration, experiment.Production, experiment.Realism, experiment.Composite, experiment.AuditBenchSTC, experiment.AuditBenchDefault}
 
 var dimensionTitles = map[string]string{
-	"audit_quality":      "Audit quality",
-	"fp_calibration":     "FP calibration",
-	"production":         "Production discovery",
-	"realism":            "Realism",
-	"composite":          "Composite",
-	"auditbench_stc":     "AuditBench STC",
-	"auditbench_default": "AuditBench default",
+	experiment.AuditQuality:      "Audit quality",
+	experiment.FPCalibration:     "FP calibration",
+	experiment.Production:        "Production discovery",
+	experiment.Realism:           "Realism",
+	experiment.Composite:         "Composite",
+	experiment.AuditBenchSTC:     "AuditBench STC",
+	experiment.AuditBenchDefault: "AuditBench default",
 }
 
 // bootstrapResamples is the number of resamples behind composite intervals.

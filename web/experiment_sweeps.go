@@ -8,9 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/auditscope/auditscope/views/figures"
 	"github.com/labstack/echo/v4"
 	"gonum.org/v1/plot"
+
+	"github.com/auditscope/auditscope/analysis/experiment"
+	"github.com/auditscope/auditscope/views/figures"
 )
 
 // sweepQuery is the state of the dose-response and refresh figures: which
@@ -23,7 +25,7 @@ type sweepQuery struct {
 	defaultEpoch int
 }
 
-const defaultSweepDim = "fp_calibration"
+const defaultSweepDim = experiment.FPCalibration
 
 func parseSweepQuery(q url.Values, defaultEpoch int) (sweepQuery, error) {
 	s := sweepQuery{Dim: q.Get("dim"), Epoch: defaultEpoch, defaultEpoch: defaultEpoch}

@@ -115,8 +115,7 @@ func (e *pairsEntry) bootstrap(key string, compute func() ([]analysis.Estimate, 
 }
 
 // loadPairsData reads a dataset's annotators and vote matrix into the
-// explorer's form. The matrix is shared, not copied: the store codes votes
-// as analysis.Vote already.
+// explorer's form.
 func loadPairsData(ctx context.Context, store *data.Store, dataset string) (*explorer.Dataset, error) {
 	anns, err := store.PairsAnnotators(ctx, dataset)
 	if err != nil {
@@ -130,10 +129,31 @@ func loadPairsData(ctx context.Context, store *data.Store, dataset string) (*exp
 	for i, a := range anns {
 		annotators[i] = explorer.Annotator{Key: a.ID, Name: a.Name, Kind: a.Type, Description: a.Description, Row: a.Idx}
 	}
-	d, err := explorer.NewDataset(explorer.Matrix{N: m.N, Votes: m.Votes, Models: m.Models,
+	d, err := explorer.NewDataset(explorer.Matrix{N: m.N, Votes: votesOf(m.Votes, m.N), Models: m.Models,
 		ModelA: m.ModelA, ModelB: m.ModelB, LenA: m.LenA, LenB: m.LenB}, annotators)
 	if err != nil {
 		return nil, fmt.Errorf("pairs %s: %w", dataset, err)
 	}
 	return d, nil
+}
+
+// prefVotes maps the store's coding of a vote to the statistics'.
+var prefVotes = [...]analysis.Vote{
+	data.PrefNone: analysis.VoteNone, data.PrefA: analysis.VoteA, data.PrefB: analysis.VoteB,
+	data.PrefTie: analysis.VoteTie, data.PrefInvalid: analysis.VoteInvalid,
+}
+
+// votesOf recodes a vote matrix of n comparisons per annotator, in one
+// allocation: a byte per vote, about 2.6 MB for 50,000 comparisons × 52
+// annotators, done once per dataset load.
+func votesOf(prefs [][]data.Pref, n int) [][]analysis.Vote {
+	votes := make([][]analysis.Vote, len(prefs))
+	backing := make([]analysis.Vote, len(prefs)*n)
+	for a, row := range prefs {
+		votes[a] = backing[a*n : (a+1)*n : (a+1)*n]
+		for i, p := range row {
+			votes[a][i] = prefVotes[p]
+		}
+	}
+	return votes
 }

@@ -3,17 +3,18 @@ package web
 import (
 	"net/http"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis/experiment"
-	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
-	"github.com/labstack/echo/v4"
 )
 
 // transferApproaches are the AuditBench investigation approaches, in order.
 var transferApproaches = []struct{ Eval, Title string }{
-	{bundle.EvalAuditBenchSTC, "STC"},
-	{bundle.EvalAuditBenchDefault, "default"},
+	{model.EvalAuditBenchSTC, "STC"},
+	{model.EvalAuditBenchDefault, "default"},
 }
 
 // transferTable computes AuditBench detection per auditor × approach ×
@@ -26,7 +27,7 @@ func (s *Server) transferTable(c echo.Context) (views.TransferView, error) {
 	}
 	var ds []experiment.Detection
 	for _, a := range st.Audits {
-		if (a.Eval != bundle.EvalAuditBenchSTC && a.Eval != bundle.EvalAuditBenchDefault) || a.Detected == nil {
+		if (a.Eval != model.EvalAuditBenchSTC && a.Eval != model.EvalAuditBenchDefault) || a.Detected == nil {
 			continue
 		}
 		ds = append(ds, experiment.Detection{Auditor: a.Auditor, Eval: a.Eval, Behavior: a.Behavior, Detected: *a.Detected})
@@ -76,9 +77,9 @@ func (s *Server) transferFigure(c echo.Context, ext string) error {
 	for _, r := range vm.Rows {
 		for i, ap := range transferApproaches {
 			o := r.Overall[i]
-			group := "auditbench_stc"
+			group := model.EvalAuditBenchSTC
 			if i == 1 {
-				group = "auditbench_default"
+				group = model.EvalAuditBenchDefault
 			}
 			items = append(items, figures.Interval{Label: r.Name + " (" + ap.Title + ")", Group: group, Value: 100 * o.Value, Lo: 100 * o.Lo, Hi: 100 * o.Hi})
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // Diff is one dimension of a comparison of auditor A against auditor B:
@@ -105,15 +106,15 @@ func Compare(a, b string, audits []Audit, realism []RealismJudgment, resamples i
 			seedKey = key
 		}
 		switch {
-		case au.Eval == EvalAuditQuality && au.Quality != nil:
+		case au.Eval == model.EvalAuditQuality && au.Quality != nil:
 			s.quality.add(key, *au.Quality, au.Behavior)
-		case au.Eval == EvalFPCalibration && au.FalsePositive != nil:
+		case au.Eval == model.EvalFPCalibration && au.FalsePositive != nil:
 			s.fp.add(key, 100*(1-b01(*au.FalsePositive)), "")
-		case au.Eval == EvalProduction && au.ProductionValue != nil:
+		case au.Eval == model.EvalProduction && au.ProductionValue != nil:
 			s.prod.add(seedKey, *au.ProductionValue, "")
-		case au.Eval == EvalAuditBenchSTC && au.Detected != nil:
+		case au.Eval == model.EvalAuditBenchSTC && au.Detected != nil:
 			s.stc.add(key, b01(*au.Detected), au.Behavior)
-		case au.Eval == EvalAuditBenchDefault && au.Detected != nil:
+		case au.Eval == model.EvalAuditBenchDefault && au.Detected != nil:
 			s.def.add(key, b01(*au.Detected), au.Behavior)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // TestCompareByHand checks a small comparison worked out by hand.
@@ -21,24 +22,24 @@ func TestCompareByHand(t *testing.T) {
 	qa := map[[2]string]float64{{"x", "1"}: 80, {"x", "2"}: 70, {"y", "1"}: 60, {"y", "2"}: 50}
 	qb := map[[2]string]float64{{"x", "1"}: 70, {"x", "2"}: 64, {"y", "1"}: 58, {"y", "2"}: 52}
 	for k, v := range qa {
-		audits = append(audits, Audit{Auditor: "A", Eval: EvalAuditQuality, Behavior: k[0], Seed: k[1], Quality: fp(v)})
+		audits = append(audits, Audit{Auditor: "A", Eval: model.EvalAuditQuality, Behavior: k[0], Seed: k[1], Quality: fp(v)})
 	}
 	for k, v := range qb {
-		audits = append(audits, Audit{Auditor: "B", Eval: EvalAuditQuality, Behavior: k[0], Seed: k[1], Quality: fp(v)})
+		audits = append(audits, Audit{Auditor: "B", Eval: model.EvalAuditQuality, Behavior: k[0], Seed: k[1], Quality: fp(v)})
 	}
-	audits = append(audits, Audit{Auditor: "B", Eval: EvalAuditQuality, Behavior: "z", Seed: "9", Quality: fp(0)})
+	audits = append(audits, Audit{Auditor: "B", Eval: model.EvalAuditQuality, Behavior: "z", Seed: "9", Quality: fp(0)})
 	// FP: four benign seeds; A has a false positive on s1, B on s1 and s2.
 	for i, s := range []string{"s1", "s2", "s3", "s4"} {
-		audits = append(audits, Audit{Auditor: "A", Eval: EvalFPCalibration, Seed: s, FalsePositive: bp(i == 0)})
-		audits = append(audits, Audit{Auditor: "B", Eval: EvalFPCalibration, Seed: s, FalsePositive: bp(i <= 1)})
+		audits = append(audits, Audit{Auditor: "A", Eval: model.EvalFPCalibration, Seed: s, FalsePositive: bp(i == 0)})
+		audits = append(audits, Audit{Auditor: "B", Eval: model.EvalFPCalibration, Seed: s, FalsePositive: bp(i <= 1)})
 	}
 	// Production: seeds p1, p2 (two rollouts each for A).
 	audits = append(audits,
-		Audit{Auditor: "A", Eval: EvalProduction, Seed: "p1", ProductionValue: fp(10)},
-		Audit{Auditor: "A", Eval: EvalProduction, Seed: "p1", ProductionValue: fp(20)},
-		Audit{Auditor: "A", Eval: EvalProduction, Seed: "p2", ProductionValue: fp(30)},
-		Audit{Auditor: "B", Eval: EvalProduction, Seed: "p1", ProductionValue: fp(5)},
-		Audit{Auditor: "B", Eval: EvalProduction, Seed: "p2", ProductionValue: fp(25)})
+		Audit{Auditor: "A", Eval: model.EvalProduction, Seed: "p1", ProductionValue: fp(10)},
+		Audit{Auditor: "A", Eval: model.EvalProduction, Seed: "p1", ProductionValue: fp(20)},
+		Audit{Auditor: "A", Eval: model.EvalProduction, Seed: "p2", ProductionValue: fp(30)},
+		Audit{Auditor: "B", Eval: model.EvalProduction, Seed: "p1", ProductionValue: fp(5)},
+		Audit{Auditor: "B", Eval: model.EvalProduction, Seed: "p2", ProductionValue: fp(25)})
 	// Realism: A's audits on production seeds r1, r2; B's on r1 to r4.
 	realism := []RealismJudgment{{Auditor: "A", Outcome: "win", Seed: "r1"}, {Auditor: "A", Outcome: "loss", Seed: "r2"},
 		{Auditor: "B", Outcome: "tie", Seed: "r1"}, {Auditor: "B", Outcome: "loss", Seed: "r2"}, {Auditor: "B", Outcome: "loss", Seed: "r3"}, {Auditor: "B", Outcome: "loss", Seed: "r4"}}
@@ -126,15 +127,15 @@ func TestCompareShares(t *testing.T) {
 	for i, d := range []float64{10, 12, 11, 9} {
 		b := []string{"x", "x", "y", "y"}[i]
 		seed := fmt.Sprint(i)
-		audits = append(audits, Audit{Auditor: "A", Eval: EvalAuditQuality, Behavior: b, Seed: seed, Quality: fp(50 + d)},
-			Audit{Auditor: "B", Eval: EvalAuditQuality, Behavior: b, Seed: seed, Quality: fp(50)})
+		audits = append(audits, Audit{Auditor: "A", Eval: model.EvalAuditQuality, Behavior: b, Seed: seed, Quality: fp(50 + d)},
+			Audit{Auditor: "B", Eval: model.EvalAuditQuality, Behavior: b, Seed: seed, Quality: fp(50)})
 	}
 	// AuditBench STC: A detects on 3 of 4 units, B on 1 (the one A does):
 	// A only 2, B only 0; p = 2·P(X ≤ 0 | 2, ½) = 0.5; +50 points.
 	for i, det := range [][2]bool{{true, true}, {true, false}, {true, false}, {false, false}} {
 		seed := fmt.Sprint(i)
-		audits = append(audits, Audit{Auditor: "A", Eval: EvalAuditBenchSTC, Behavior: "q", Seed: seed, Detected: bp(det[0])},
-			Audit{Auditor: "B", Eval: EvalAuditBenchSTC, Behavior: "q", Seed: seed, Detected: bp(det[1])})
+		audits = append(audits, Audit{Auditor: "A", Eval: model.EvalAuditBenchSTC, Behavior: "q", Seed: seed, Detected: bp(det[0])},
+			Audit{Auditor: "B", Eval: model.EvalAuditBenchSTC, Behavior: "q", Seed: seed, Detected: bp(det[1])})
 	}
 	c, err := Compare("A", "B", audits, nil, 100, 1)
 	if err != nil {
@@ -219,7 +220,7 @@ func TestCompareUnitsReference(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			var audits []Audit
 			for _, r := range c.FP {
-				audits = append(audits, Audit{Auditor: r.Auditor, Eval: EvalFPCalibration, Seed: r.Seed, FalsePositive: bp(r.FalsePositive)})
+				audits = append(audits, Audit{Auditor: r.Auditor, Eval: model.EvalFPCalibration, Seed: r.Seed, FalsePositive: bp(r.FalsePositive)})
 			}
 			var js []RealismJudgment
 			for _, r := range c.Realism {
@@ -252,8 +253,8 @@ func TestCompareNoSeeds(t *testing.T) {
 	var js []RealismJudgment
 	for i := range 6 {
 		audits = append(audits,
-			Audit{Auditor: "A", Eval: EvalFPCalibration, FalsePositive: bp(i == 0)},
-			Audit{Auditor: "B", Eval: EvalFPCalibration, FalsePositive: bp(i < 3)})
+			Audit{Auditor: "A", Eval: model.EvalFPCalibration, FalsePositive: bp(i == 0)},
+			Audit{Auditor: "B", Eval: model.EvalFPCalibration, FalsePositive: bp(i < 3)})
 		js = append(js, RealismJudgment{Auditor: "A", Outcome: "win"}, RealismJudgment{Auditor: "B", Outcome: []string{"win", "loss"}[i%2]})
 	}
 	c, err := Compare("A", "B", audits, js, 100, 1)

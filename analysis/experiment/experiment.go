@@ -10,15 +10,7 @@ import (
 	"math"
 
 	"github.com/auditscope/auditscope/analysis"
-)
-
-// The evals an audit can belong to (bundle.Evals).
-const (
-	EvalAuditQuality      = "audit_quality"
-	EvalFPCalibration     = "fp_calibration"
-	EvalProduction        = "production"
-	EvalAuditBenchSTC     = "auditbench_stc"
-	EvalAuditBenchDefault = "auditbench_default"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // Audit is what the dimensions read of one audit. A nil outcome is one the
@@ -63,15 +55,15 @@ func Gather(auditors []string, audits []Audit, realism []RealismJudgment) map[st
 			continue
 		}
 		switch {
-		case a.Eval == EvalAuditQuality && a.Quality != nil:
+		case a.Eval == model.EvalAuditQuality && a.Quality != nil:
 			x.Quality = append(x.Quality, *a.Quality)
-		case a.Eval == EvalFPCalibration && a.FalsePositive != nil:
+		case a.Eval == model.EvalFPCalibration && a.FalsePositive != nil:
 			x.FalsePositive = append(x.FalsePositive, *a.FalsePositive)
-		case a.Eval == EvalProduction && a.ProductionValue != nil:
+		case a.Eval == model.EvalProduction && a.ProductionValue != nil:
 			x.Production = append(x.Production, analysis.ProductionAudit{Seed: a.Seed, Value: *a.ProductionValue})
-		case a.Eval == EvalAuditBenchSTC && a.Detected != nil:
+		case a.Eval == model.EvalAuditBenchSTC && a.Detected != nil:
 			x.STC = append(x.STC, *a.Detected)
-		case a.Eval == EvalAuditBenchDefault && a.Detected != nil:
+		case a.Eval == model.EvalAuditBenchDefault && a.Detected != nil:
 			x.Default = append(x.Default, *a.Detected)
 		}
 	}
@@ -86,15 +78,16 @@ func Gather(auditors []string, audits []Audit, realism []RealismJudgment) map[st
 	return per
 }
 
-// Dimension keys of Scores.
+// Dimension keys of Scores: each dimension but the composite is named for
+// the eval its audits come from.
 const (
-	AuditQuality      = "audit_quality"
-	FPCalibration     = "fp_calibration"
-	Production        = "production"
-	Realism           = "realism"
+	AuditQuality      = model.EvalAuditQuality
+	FPCalibration     = model.EvalFPCalibration
+	Production        = model.EvalProduction
+	Realism           = model.EvalRealism
 	Composite         = "composite"
-	AuditBenchSTC     = "auditbench_stc"
-	AuditBenchDefault = "auditbench_default"
+	AuditBenchSTC     = model.EvalAuditBenchSTC
+	AuditBenchDefault = model.EvalAuditBenchDefault
 )
 
 // Scores is one auditor's estimate and sample size per dimension key.

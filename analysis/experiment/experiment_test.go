@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 func fp(v float64) *float64 { return &v }
@@ -19,15 +20,15 @@ func bp(v bool) *bool       { return &v }
 // realism judgments count.
 func TestGather(t *testing.T) {
 	audits := []Audit{
-		{Auditor: "a", Eval: EvalAuditQuality, Quality: fp(70)},
-		{Auditor: "a", Eval: EvalAuditQuality, Quality: fp(80), Detected: bp(true)},
-		{Auditor: "a", Eval: EvalAuditQuality}, // no quality: skipped
-		{Auditor: "a", Eval: EvalFPCalibration, FalsePositive: bp(true)},
-		{Auditor: "a", Eval: EvalProduction, Seed: "s1", ProductionValue: fp(40)},
-		{Auditor: "a", Eval: EvalAuditBenchSTC, Detected: bp(true)},
-		{Auditor: "a", Eval: EvalAuditBenchDefault, Detected: bp(false)},
-		{Auditor: "b", Eval: EvalAuditBenchDefault, Detected: bp(true)},
-		{Auditor: "ghost", Eval: EvalAuditQuality, Quality: fp(1)},
+		{Auditor: "a", Eval: model.EvalAuditQuality, Quality: fp(70)},
+		{Auditor: "a", Eval: model.EvalAuditQuality, Quality: fp(80), Detected: bp(true)},
+		{Auditor: "a", Eval: model.EvalAuditQuality}, // no quality: skipped
+		{Auditor: "a", Eval: model.EvalFPCalibration, FalsePositive: bp(true)},
+		{Auditor: "a", Eval: model.EvalProduction, Seed: "s1", ProductionValue: fp(40)},
+		{Auditor: "a", Eval: model.EvalAuditBenchSTC, Detected: bp(true)},
+		{Auditor: "a", Eval: model.EvalAuditBenchDefault, Detected: bp(false)},
+		{Auditor: "b", Eval: model.EvalAuditBenchDefault, Detected: bp(true)},
+		{Auditor: "ghost", Eval: model.EvalAuditQuality, Quality: fp(1)},
 		{Auditor: "b", Eval: "training", Quality: fp(99)},
 	}
 	realism := []RealismJudgment{

@@ -4,6 +4,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // TestReferenceWinRates: judgments group by auditor, audit-versus-audit
@@ -56,27 +58,27 @@ func TestReferenceWinRates(t *testing.T) {
 // 0.3654).
 func TestTransferRates(t *testing.T) {
 	ds := []Detection{
-		{Auditor: "a", Eval: EvalAuditBenchSTC, Behavior: "flattery", Detected: true},
-		{Auditor: "a", Eval: EvalAuditBenchSTC, Behavior: "flattery", Detected: true},
-		{Auditor: "a", Eval: EvalAuditBenchSTC, Behavior: "sabotage", Detected: false},
-		{Auditor: "a", Eval: EvalAuditBenchDefault, Detected: true},
+		{Auditor: "a", Eval: model.EvalAuditBenchSTC, Behavior: "flattery", Detected: true},
+		{Auditor: "a", Eval: model.EvalAuditBenchSTC, Behavior: "flattery", Detected: true},
+		{Auditor: "a", Eval: model.EvalAuditBenchSTC, Behavior: "sabotage", Detected: false},
+		{Auditor: "a", Eval: model.EvalAuditBenchDefault, Detected: true},
 	}
 	tr := TransferRates(ds, 0.95)
 	if want := []string{"flattery", "sabotage"}; !reflect.DeepEqual(tr.Behaviors, want) {
 		t.Errorf("behaviors %v, want %v", tr.Behaviors, want)
 	}
-	all := tr.Cell(DetectionKey{"a", EvalAuditBenchSTC, ""})
+	all := tr.Cell(DetectionKey{"a", model.EvalAuditBenchSTC, ""})
 	if all.N != 3 || all.Detected != 2 || math.Abs(all.Rate.Value-2.0/3) > 1e-12 ||
 		math.Abs(all.Rate.Lo-0.2077) > 1e-4 || math.Abs(all.Rate.Hi-0.9385) > 1e-4 {
 		t.Errorf("a STC overall %+v, want 2 of 3 in [0.2077, 0.9385]", all)
 	}
-	if c := tr.Cell(DetectionKey{"a", EvalAuditBenchSTC, "flattery"}); c.N != 2 || c.Detected != 2 {
+	if c := tr.Cell(DetectionKey{"a", model.EvalAuditBenchSTC, "flattery"}); c.N != 2 || c.Detected != 2 {
 		t.Errorf("a STC flattery %+v, want 2 of 2", c)
 	}
-	if c := tr.Cell(DetectionKey{"a", EvalAuditBenchDefault, ""}); c.N != 1 || c.Detected != 1 {
+	if c := tr.Cell(DetectionKey{"a", model.EvalAuditBenchDefault, ""}); c.N != 1 || c.Detected != 1 {
 		t.Errorf("a default overall %+v, want 1 of 1 (counted once)", c)
 	}
-	if c := tr.Cell(DetectionKey{"b", EvalAuditBenchSTC, ""}); c.N != 0 || !math.IsNaN(c.Rate.Value) {
+	if c := tr.Cell(DetectionKey{"b", model.EvalAuditBenchSTC, ""}); c.N != 0 || !math.IsNaN(c.Rate.Value) {
 		t.Errorf("unknown auditor %+v, want an empty cell", c)
 	}
 }

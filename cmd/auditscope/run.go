@@ -17,14 +17,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/watch"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/web"
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 )
 
 // errHelpShown ends a run after --help printed the usage (exit 0).
@@ -329,7 +331,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // logFlags declares the flags that classify imported Petri transcripts and
 // Inspect logs.
 func logFlags(fs *flag.FlagSet) (eval, behavior *string) {
-	eval = fs.String("eval", "", "for Petri transcripts and Inspect logs: the eval `kind` of every audit ("+strings.Join(bundle.Evals, ", ")+"); default: from tags and metadata, else audit_quality")
+	eval = fs.String("eval", "", "for Petri transcripts and Inspect logs: the eval `kind` of every audit ("+strings.Join(model.Evals, ", ")+"); default: from tags and metadata, else audit_quality")
 	behavior = fs.String("behavior", "", "for Petri transcripts and Inspect logs: the planted behavior `name` of every audit; default: from tags and metadata")
 	return eval, behavior
 }

@@ -82,21 +82,6 @@ const (
 	KindCheckpoint = "checkpoint"
 )
 
-// Evaluation kinds an audit can belong to.
-const (
-	EvalAuditQuality      = "audit_quality"
-	EvalFPCalibration     = "fp_calibration"
-	EvalProduction        = "production"
-	EvalRealism           = "realism"
-	EvalAuditBenchSTC     = "auditbench_stc"
-	EvalAuditBenchDefault = "auditbench_default"
-	EvalTraining          = "training"
-)
-
-// Evals lists the valid evaluation kinds in display order.
-var Evals = []string{EvalAuditQuality, EvalFPCalibration, EvalProduction, EvalRealism,
-	EvalAuditBenchSTC, EvalAuditBenchDefault, EvalTraining}
-
 // Audit is one audit (audits.jsonl): an auditor's investigation of a target,
 // with the judge's verdict.
 type Audit struct {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/petri"
 )
 
@@ -473,8 +474,8 @@ func (g *gen) buildAudits() {
 		g.fpCalibration(a, r)
 		g.production(a, r)
 		g.realism(a, r)
-		g.auditBench(a, r, bundle.EvalAuditBenchSTC, a.stc)
-		g.auditBench(a, r, bundle.EvalAuditBenchDefault, a.def)
+		g.auditBench(a, r, model.EvalAuditBenchSTC, a.stc)
+		g.auditBench(a, r, model.EvalAuditBenchDefault, a.def)
 		if a.Kind == bundle.KindCheckpoint {
 			g.training(a, r)
 		}
@@ -482,7 +483,7 @@ func (g *gen) buildAudits() {
 }
 
 func (g *gen) rollback(a *auditorInfo, r *rand.Rand, eval string) bool {
-	if a.always && eval == bundle.EvalAuditQuality {
+	if a.always && eval == model.EvalAuditQuality {
 		return true
 	}
 	return r.IntN(10) == 0
@@ -523,10 +524,10 @@ func (g *gen) auditQuality(a *auditorInfo, r *rand.Rand) {
 		det := q[k]+5*r.NormFloat64() >= 62
 		st := pick(r, &a.stratW)
 		bd := g.body(bodyKey{kind: bodyPlanted, scenario: int16(bh), variant: int16((bh*7 + s) % len(domains)),
-			strat: uint8(st), hit: det, rollback: g.rollback(a, r, bundle.EvalAuditQuality)})
+			strat: uint8(st), hit: det, rollback: g.rollback(a, r, model.EvalAuditQuality)})
 		sv := judgeScores(r, scoreInput{kind: bodyPlanted, hit: det, strat: st, behavior: bh, quality: q[k], realismLv: a.adj.RE})
 		seed := g.aqSeed(k, bh, s)
-		i := g.audit(a, bundle.EvalAuditQuality, bh, seed, evalTargets[(bh+s)%len(evalTargets)],
+		i := g.audit(a, model.EvalAuditQuality, bh, seed, evalTargets[(bh+s)%len(evalTargets)],
 			bundle.Outcome{Quality: ptr(q[k]), Detected: ptr(det)}, bd, g.scoreMap(&sv), st)
 		a.aq = append(a.aq, i)
 	}
@@ -541,9 +542,9 @@ func (g *gen) fpCalibration(a *auditorInfo, r *rand.Rand) {
 		s := k % fpSeeds
 		st := pick(r, &a.stratW)
 		bd := g.body(bodyKey{kind: bodyBenign, scenario: int16(s), strat: uint8(st), hit: fp[k],
-			rollback: g.rollback(a, r, bundle.EvalFPCalibration)})
+			rollback: g.rollback(a, r, model.EvalFPCalibration)})
 		sv := judgeScores(r, scoreInput{kind: bodyBenign, hit: fp[k], strat: st, realismLv: a.adj.RE})
-		i := g.audit(a, bundle.EvalFPCalibration, -1, g.fpSeed(s), evalTargets[s%len(evalTargets)],
+		i := g.audit(a, model.EvalFPCalibration, -1, g.fpSeed(s), evalTargets[s%len(evalTargets)],
 			bundle.Outcome{FalsePositive: ptr(fp[k])}, bd, g.scoreMap(&sv), st)
 		a.fp = append(a.fp, i)
 	}
@@ -593,9 +594,9 @@ func (g *gen) production(a *auditorInfo, r *rand.Rand) {
 		hit := v >= 20
 		st := pick(r, &a.stratW)
 		bd := g.body(bodyKey{kind: bodyProduction, scenario: int16(x.seed), strat: uint8(st), hit: hit,
-			rollback: g.rollback(a, r, bundle.EvalProduction)})
+			rollback: g.rollback(a, r, model.EvalProduction)})
 		sv := judgeScores(r, scoreInput{kind: bodyProduction, hit: hit, strat: st, prodValue: v, realismLv: a.adj.RE})
-		g.audit(a, bundle.EvalProduction, -1, g.prodSeed(x.seed), prodTargets[x.seed%len(prodTargets)],
+		g.audit(a, model.EvalProduction, -1, g.prodSeed(x.seed), prodTargets[x.seed%len(prodTargets)],
 			bundle.Outcome{ProductionValue: ptr(v)}, bd, g.scoreMap(&sv), st)
 	}
 }
@@ -605,7 +606,7 @@ func (g *gen) realism(a *auditorInfo, r *rand.Rand) {
 		st := pick(r, &a.stratW)
 		bd := g.body(bodyKey{kind: bodyProduction, scenario: int16(s), strat: uint8(st)})
 		sv := judgeScores(r, scoreInput{kind: bodyProduction, realism: true, strat: st, realismLv: a.adj.RE})
-		i := g.audit(a, bundle.EvalRealism, -1, g.prodSeed(s), realismTarget, bundle.Outcome{}, bd, g.scoreMap(&sv), st)
+		i := g.audit(a, model.EvalRealism, -1, g.prodSeed(s), realismTarget, bundle.Outcome{}, bd, g.scoreMap(&sv), st)
 		a.real = append(a.real, i)
 	}
 }
@@ -666,9 +667,9 @@ func (g *gen) training(a *auditorInfo, r *rand.Rand) {
 			det := q+5*r.NormFloat64() >= 62
 			st := pick(r, &a.stratW)
 			bd := g.body(bodyKey{kind: bodyPlanted, scenario: int16(bh), variant: int16(s % len(domains)),
-				strat: uint8(st), hit: det, rollback: g.rollback(a, r, bundle.EvalTraining)})
+				strat: uint8(st), hit: det, rollback: g.rollback(a, r, model.EvalTraining)})
 			sv := judgeScores(r, scoreInput{kind: bodyPlanted, hit: det, strat: st, behavior: bh, quality: q, realismLv: a.adj.RE})
-			i := g.audit(a, bundle.EvalTraining, bh, g.trainSeed(bh, s), trainTarget,
+			i := g.audit(a, model.EvalTraining, bh, g.trainSeed(bh, s), trainTarget,
 				bundle.Outcome{Quality: ptr(q), Detected: ptr(det)}, bd, g.scoreMap(&sv), st)
 			a.train = append(a.train, i)
 		}

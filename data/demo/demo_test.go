@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/petri"
 )
 
@@ -148,15 +149,15 @@ func computeDims(b *bundle.Bundle) map[string]*dimScores {
 		byID[au.ID] = au
 		a := get(au.Auditor)
 		switch au.Eval {
-		case bundle.EvalAuditQuality:
+		case model.EvalAuditQuality:
 			a.qSum += *au.Outcome.Quality
 			a.qN++
-		case bundle.EvalFPCalibration:
+		case model.EvalFPCalibration:
 			a.fpN++
 			if *au.Outcome.FalsePositive {
 				a.fpPos++
 			}
-		case bundle.EvalProduction:
+		case model.EvalProduction:
 			a.prod[au.Seed] = append(a.prod[au.Seed], *au.Outcome.ProductionValue)
 		}
 	}
@@ -286,7 +287,7 @@ func TestAuditBench(t *testing.T) {
 	rates := map[string]map[string]*cnt{}
 	hard := map[string]int{}
 	for _, au := range b.Audits {
-		if au.Eval != bundle.EvalAuditBenchSTC && au.Eval != bundle.EvalAuditBenchDefault {
+		if au.Eval != model.EvalAuditBenchSTC && au.Eval != model.EvalAuditBenchDefault {
 			continue
 		}
 		m := rates[au.Eval]
@@ -308,7 +309,7 @@ func TestAuditBench(t *testing.T) {
 			}
 		}
 	}
-	stc, def := rates[bundle.EvalAuditBenchSTC], rates[bundle.EvalAuditBenchDefault]
+	stc, def := rates[model.EvalAuditBenchSTC], rates[model.EvalAuditBenchDefault]
 	if c := stc[baseAuditor]; c.det != 11 || c.n != 96 {
 		t.Errorf("base STC = %d/%d, want 11/96", c.det, c.n)
 	}
@@ -380,7 +381,7 @@ func TestStructure(t *testing.T) {
 		}
 	}
 	evals := map[string]bool{}
-	for _, ev := range bundle.Evals {
+	for _, ev := range model.Evals {
 		evals[ev] = true
 	}
 	audits := map[string]*bundle.Audit{}
@@ -417,15 +418,15 @@ func TestStructure(t *testing.T) {
 			t.Fatalf("%s: strategy label %q on auditor %s", au.ID, au.Labels["strategy"], au.Auditor)
 		}
 		switch au.Eval {
-		case bundle.EvalAuditQuality:
+		case model.EvalAuditQuality:
 			if au.Outcome.Quality == nil || *au.Outcome.Quality < 0 || *au.Outcome.Quality > 100 || au.Outcome.Detected == nil {
 				t.Fatalf("%s: audit quality outcome", au.ID)
 			}
-		case bundle.EvalFPCalibration:
+		case model.EvalFPCalibration:
 			if au.Outcome.FalsePositive == nil || au.Behavior != "" {
 				t.Fatalf("%s: fp outcome", au.ID)
 			}
-		case bundle.EvalProduction:
+		case model.EvalProduction:
 			if v := au.Outcome.ProductionValue; v == nil || *v < 0 || *v > 100 {
 				t.Fatalf("%s: production outcome", au.ID)
 			}
@@ -445,7 +446,7 @@ func TestStructure(t *testing.T) {
 			t.Fatalf("%s: %d highlights", au.ID, n)
 		}
 		has := hasRollback(tr)
-		if au.Eval == bundle.EvalAuditQuality {
+		if au.Eval == model.EvalAuditQuality {
 			c := rollbackAQ[au.Auditor]
 			if has {
 				c[0]++

@@ -118,7 +118,7 @@ type apModel struct {
 	p         [nFeatures]float64
 }
 
-func model(name string, sentences, strength float64, feats map[int]float64) apModel {
+func newModel(name string, sentences, strength float64, feats map[int]float64) apModel {
 	m := apModel{name: name, sentences: sentences, strength: strength}
 	for i := range m.p {
 		m.p[i] = 0.08
@@ -131,16 +131,16 @@ func model(name string, sentences, strength float64, feats map[int]float64) apMo
 }
 
 var apModels = []apModel{
-	model("atlas-7b", 1.4, -0.3, map[int]float64{fCasual: 0.4, fEmoji: 0.3}),
-	model("borealis-70b", 2.8, 0.2, map[int]float64{fFormat: 0.5, fFormal: 0.3, fCites: 0.25}),
-	model("cirrus-large", 3.2, 0.1, map[int]float64{fSyco: 0.45, fPolite: 0.5, fEmpathy: 0.3}),
-	model("delta-mini", 1.6, 0.0, map[int]float64{fConfident: 0.4, fNumbers: 0.3}),
-	model("ember-2", 2.2, 0.0, map[int]float64{fHumor: 0.35, fCreative: 0.35, fEmoji: 0.25}),
-	model("fjord-8x7b", 2.5, 0.05, map[int]float64{fJargon: 0.4, fCode: 0.35}),
-	model("gale-pro", 3.0, 0.35, map[int]float64{fFormat: 0.4, fQuestion: 0.4, fCaveat: 0.3}),
-	model("helix-1.5", 2.0, -0.1, map[int]float64{fHedge: 0.5, fCaveat: 0.4, fRefusal: 0.1}),
-	model("ion-small", 1.2, -0.4, map[int]float64{fConfident: 0.3}),
-	model("juniper-3", 2.6, 0.15, map[int]float64{fPolite: 0.35, fQuestion: 0.3, fEmpathy: 0.25}),
+	newModel("atlas-7b", 1.4, -0.3, map[int]float64{fCasual: 0.4, fEmoji: 0.3}),
+	newModel("borealis-70b", 2.8, 0.2, map[int]float64{fFormat: 0.5, fFormal: 0.3, fCites: 0.25}),
+	newModel("cirrus-large", 3.2, 0.1, map[int]float64{fSyco: 0.45, fPolite: 0.5, fEmpathy: 0.3}),
+	newModel("delta-mini", 1.6, 0.0, map[int]float64{fConfident: 0.4, fNumbers: 0.3}),
+	newModel("ember-2", 2.2, 0.0, map[int]float64{fHumor: 0.35, fCreative: 0.35, fEmoji: 0.25}),
+	newModel("fjord-8x7b", 2.5, 0.05, map[int]float64{fJargon: 0.4, fCode: 0.35}),
+	newModel("gale-pro", 3.0, 0.35, map[int]float64{fFormat: 0.4, fQuestion: 0.4, fCaveat: 0.3}),
+	newModel("helix-1.5", 2.0, -0.1, map[int]float64{fHedge: 0.5, fCaveat: 0.4, fRefusal: 0.1}),
+	newModel("ion-small", 1.2, -0.4, map[int]float64{fConfident: 0.3}),
+	newModel("juniper-3", 2.6, 0.15, map[int]float64{fPolite: 0.35, fQuestion: 0.3, fEmpathy: 0.25}),
 }
 
 // apCycle: human majority preferences that form a cycle (each beats the next).

@@ -4,6 +4,23 @@
 // package fills them; its names for them are aliases of these.
 package model
 
+// The evaluation kinds an audit can belong to (docs/FORMAT.md), defined
+// here once for the format readers, the store, the statistics and the
+// pages.
+const (
+	EvalAuditQuality      = "audit_quality"
+	EvalFPCalibration     = "fp_calibration"
+	EvalProduction        = "production"
+	EvalRealism           = "realism"
+	EvalAuditBenchSTC     = "auditbench_stc"
+	EvalAuditBenchDefault = "auditbench_default"
+	EvalTraining          = "training"
+)
+
+// Evals lists the valid evaluation kinds in display order.
+var Evals = []string{EvalAuditQuality, EvalFPCalibration, EvalProduction, EvalRealism,
+	EvalAuditBenchSTC, EvalAuditBenchDefault, EvalTraining}
+
 // Experiment is one imported experiment.
 type Experiment struct {
 	ID, Name, Description, Format string

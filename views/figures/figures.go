@@ -17,6 +17,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // Formats lists the file formats every figure is offered in, with their
@@ -33,34 +35,34 @@ const ColumnWidth = 3.4 * vg.Inch
 // Palette holds the colours used consistently across figures: one per
 // auditor group, and one per behavior split.
 var Palette = map[string]color.Color{
-	"baseline":            color.RGBA{R: 0x6b, G: 0x74, B: 0x85, A: 0xff},
-	"binary_pointwise":    color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
-	"intragroup_pairwise": color.RGBA{R: 0x2d, G: 0x7a, B: 0x4b, A: 0xff},
-	"reference_pairwise":  color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
-	"concerningness_rl":   color.RGBA{R: 0x9b, G: 0x2f, B: 0x6a, A: 0xff},
-	"train":               color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
-	"heldout":             color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
-	"benign":              color.RGBA{R: 0x5f, G: 0x7f, B: 0x3a, A: 0xff},
-	"auditbench_stc":      color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
-	"auditbench_default":  color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
-	"recomputed":          color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
-	"reported":            color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
+	"baseline":                  color.RGBA{R: 0x6b, G: 0x74, B: 0x85, A: 0xff},
+	"binary_pointwise":          color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
+	"intragroup_pairwise":       color.RGBA{R: 0x2d, G: 0x7a, B: 0x4b, A: 0xff},
+	"reference_pairwise":        color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
+	"concerningness_rl":         color.RGBA{R: 0x9b, G: 0x2f, B: 0x6a, A: 0xff},
+	"train":                     color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
+	"heldout":                   color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
+	"benign":                    color.RGBA{R: 0x5f, G: 0x7f, B: 0x3a, A: 0xff},
+	model.EvalAuditBenchSTC:     color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
+	model.EvalAuditBenchDefault: color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
+	"recomputed":                color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
+	"reported":                  color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
 }
 
 // groupLabels are the palette groups' display names.
 var groupLabels = map[string]string{
-	"baseline":            "Baseline models",
-	"binary_pointwise":    "Binary pointwise",
-	"intragroup_pairwise": "Intragroup pairwise",
-	"reference_pairwise":  "Reference pairwise",
-	"concerningness_rl":   "Concerningness RL",
-	"train":               "Training behaviors",
-	"heldout":             "Held-out behaviors",
-	"benign":              "Benign targets",
-	"auditbench_stc":      "AuditBench, short-transcript condition (STC)",
-	"auditbench_default":  "AuditBench, default condition",
-	"recomputed":          "Recomputed from the samples (95% CI)",
-	"reported":            "As the log reports (±1.96 stderr)",
+	"baseline":                  "Baseline models",
+	"binary_pointwise":          "Binary pointwise",
+	"intragroup_pairwise":       "Intragroup pairwise",
+	"reference_pairwise":        "Reference pairwise",
+	"concerningness_rl":         "Concerningness RL",
+	"train":                     "Training behaviors",
+	"heldout":                   "Held-out behaviors",
+	"benign":                    "Benign targets",
+	model.EvalAuditBenchSTC:     "AuditBench, short-transcript condition (STC)",
+	model.EvalAuditBenchDefault: "AuditBench, default condition",
+	"recomputed":                "Recomputed from the samples (95% CI)",
+	"reported":                  "As the log reports (±1.96 stderr)",
 }
 
 // GroupLabel is a colour group's display name: a legend never shows a key
