@@ -2,11 +2,10 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strconv"
-	"sync"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/labstack/echo/v4"
 )
 
@@ -19,21 +18,14 @@ import (
 // load, every distinct URL of a figure or CSV would otherwise be kept, up to
 // cacheEntries × cacheMaxEntry (2 GiB).
 //
-// Identical requests that miss at the same time are computed once: the
-// first (the leader) runs the handler, the others wait for it and are sent
-// its recorded response. A burst of clients opening the same new page thus
-// costs one computation, not one per client.
+// Identical requests that miss at the same time are computed once (the
+// memo's single flight): the first (the leader) runs the handler, the others
+// wait for it and are sent its recorded response. A burst of clients opening
+// the same new page thus costs one computation, not one per client.
 type responseCache struct {
-	lru *lru.Cache[string, *cachedResponse]
-
-	mu       sync.Mutex // guards inflight, bytes and every change to lru; never held while a handler runs
-	inflight map[string]*flight
-	bytes    int // of the bodies in lru
-	maxBytes int // cacheMaxBytes, lowered in tests
-
-	// waiting, when set (by tests), is called as a request starts waiting
-	// for the leader of its URL.
-	waiting func(key string)
+	// m keeps the responses; a value is nil when the leader's response could
+	// not be kept, and is then not remembered.
+	m *memo[string, *cachedResponse]
 	// version is the data's version: responses are kept per version, so
 	// after an import lands no page of the old data is served. Requests
 	// read it inside the store's View (see Server.consistent).
@@ -46,13 +38,6 @@ type cachedResponse struct {
 	body   []byte
 }
 
-// flight is one leader's computation of a URL; done is closed once resp is
-// set, and resp stays nil when the response could not be cached.
-type flight struct {
-	done chan struct{}
-	resp *cachedResponse
-}
-
 const (
 	cacheEntries  = 512
 	cacheMaxEntry = 4 << 20  // larger responses (big CSVs) are not kept
@@ -60,28 +45,11 @@ const (
 )
 
 func newResponseCache() *responseCache {
-	rc := &responseCache{inflight: map[string]*flight{}, maxBytes: cacheMaxBytes}
-	// Called for every entry that leaves lru, inside add (under mu).
-	evicted := func(_ string, r *cachedResponse) { rc.bytes -= len(r.body) }
-	c, err := lru.NewWithEvict[string, *cachedResponse](cacheEntries, evicted)
-	if err != nil {
-		panic(err) // only for a non-positive size
-	}
-	rc.lru = c
-	return rc
-}
-
-// add keeps r under key, then evicts the least recently used entries until
-// the bodies fit in maxBytes. The caller holds mu.
-func (rc *responseCache) add(key string, r *cachedResponse) {
-	if old, ok := rc.lru.Peek(key); ok { // replaced without an eviction
-		rc.bytes -= len(old.body)
-	}
-	rc.lru.Add(key, r)
-	rc.bytes += len(r.body)
-	for rc.bytes > rc.maxBytes {
-		rc.lru.RemoveOldest()
-	}
+	m := newMemo[string, *cachedResponse](cacheEntries)
+	m.keep = func(r *cachedResponse) bool { return r != nil }
+	m.cost = func(r *cachedResponse) int { return len(r.body) }
+	m.maxCost = cacheMaxBytes
+	return &responseCache{m: m}
 }
 
 // recorder captures a response while it is written.
@@ -130,51 +98,35 @@ func (rc *responseCache) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		key := rc.key(req.URL.RequestURI())
-		rc.mu.Lock()
-		if hit, ok := rc.lru.Get(key); ok {
-			rc.mu.Unlock()
-			return serveCached(c, hit)
-		}
-		if f, ok := rc.inflight[key]; ok {
-			rc.mu.Unlock()
-			if rc.waiting != nil {
-				rc.waiting(key)
-			}
-			select {
-			case <-f.done:
-			case <-req.Context().Done():
-				return req.Context().Err()
-			}
-			if f.resp != nil {
-				return serveCached(c, f.resp)
-			}
-			// The leader's response was an error, too big, or refused for
-			// load: compute this one separately (and keep it if it can be).
-			resp, err := record(c, next)
-			if resp != nil {
-				rc.mu.Lock()
-				rc.add(key, resp)
-				rc.mu.Unlock()
-			}
+		// The first request of a URL (the leader) runs the handler,
+		// answering its own client as it goes; the memo holds the others
+		// until it is done and hands them the recorded response.
+		var led bool
+		var leaderErr error
+		var leaderPanic any
+		resp, err := rc.m.get(req.Context(), key, func(context.Context) (*cachedResponse, error) {
+			led = true
+			// The handler's error and panic are the leader's alone: the
+			// requests that waited run the handler themselves (below).
+			defer func() { leaderPanic = recover() }()
+			var r *cachedResponse
+			r, leaderErr = record(c, next)
+			return r, nil
+		})
+		switch {
+		case leaderPanic != nil:
+			panic(leaderPanic)
+		case led:
+			return leaderErr
+		case err != nil: // this request ended while it waited
 			return err
+		case resp != nil:
+			return serveCached(c, resp)
 		}
-		f := &flight{done: make(chan struct{})}
-		rc.inflight[key] = f
-		rc.mu.Unlock()
-		// Deferred so that followers are released even if the handler
-		// panics; the response is in the cache before the flight ends, so a
-		// later request finds one or the other.
-		defer func() {
-			rc.mu.Lock()
-			if f.resp != nil {
-				rc.add(key, f.resp)
-			}
-			delete(rc.inflight, key)
-			rc.mu.Unlock()
-			close(f.done)
-		}()
-		var err error
-		f.resp, err = record(c, next)
+		// The leader's response was an error, too big, or refused for
+		// load: compute this one separately (and keep it if it can be).
+		resp, err = record(c, next)
+		rc.m.put(key, resp)
 		return err
 	}
 }

@@ -9,8 +9,10 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 )
 
-// memo remembers the results of an expensive load by key, for the caches
-// behind the pages (statistics per experiment, vote matrices per dataset).
+// memo remembers the results of an expensive load by key. It is the one
+// cache mechanism of the server: statistics per experiment, comparisons,
+// vote matrices per dataset and what is derived from them, and whole
+// responses by URL (cache.go) are each a memo.
 // Callers key their values by the data's version (serve --watch changes
 // the store while it serves), so a value stays right for its key until it
 // is evicted; the LRU bound keeps memory in check.
@@ -29,6 +31,17 @@ type memo[K comparable, V any] struct {
 	mu       sync.Mutex
 	cache    *lru.Cache[K, V]
 	inflight map[K]*memoCall[V]
+
+	// keep, when set, says whether a loaded value is remembered: one that
+	// is not (a response too big to keep, or an error page) still goes to
+	// the callers waiting for it.
+	keep func(V) bool
+	// cost, when set, is a value's share of maxCost (a response's bytes):
+	// the least recently used values go until the rest fit. total is the
+	// cost of the remembered values; mu guards it.
+	cost    func(V) int
+	maxCost int
+	total   int
 
 	// waiting, when set (by tests), is called as a caller starts waiting
 	// for another caller's load of key.
@@ -52,12 +65,48 @@ func (p *memoPanic) Error() string {
 	return fmt.Sprintf("loader panicked: %v\n%s", p.value, p.stack)
 }
 
+// newMemo remembers up to size values.
 func newMemo[K comparable, V any](size int) *memo[K, V] {
-	c, err := lru.New[K, V](size)
+	m := &memo[K, V]{inflight: map[K]*memoCall[V]{}}
+	// Called for every value that leaves the cache, under mu.
+	evicted := func(_ K, v V) {
+		if m.cost != nil {
+			m.total -= m.cost(v)
+		}
+	}
+	c, err := lru.NewWithEvict[K, V](size, evicted)
 	if err != nil {
 		panic(err) // only for a non-positive size
 	}
-	return &memo[K, V]{cache: c, inflight: map[K]*memoCall[V]{}}
+	m.cache = c
+	return m
+}
+
+// add remembers v under key, if it is to be kept, then drops the least
+// recently used values until the rest fit in maxCost. The caller holds mu.
+func (m *memo[K, V]) add(key K, v V) {
+	if m.keep != nil && !m.keep(v) {
+		return
+	}
+	if m.cost == nil {
+		m.cache.Add(key, v)
+		return
+	}
+	if old, ok := m.cache.Peek(key); ok { // replaced without an eviction
+		m.total -= m.cost(old)
+	}
+	m.cache.Add(key, v)
+	m.total += m.cost(v)
+	for m.total > m.maxCost && m.cache.Len() > 0 {
+		m.cache.RemoveOldest()
+	}
+}
+
+// put remembers v under key as add does, for a value loaded outside get.
+func (m *memo[K, V]) put(key K, v V) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.add(key, v)
 }
 
 // get returns key's value, calling load when it is neither remembered nor
@@ -91,7 +140,7 @@ func (m *memo[K, V]) get(ctx context.Context, key K, load func(context.Context) 
 	defer func() {
 		m.mu.Lock()
 		if call.err == nil {
-			m.cache.Add(key, call.val)
+			m.add(key, call.val)
 		}
 		delete(m.inflight, key)
 		m.mu.Unlock()

@@ -244,3 +244,30 @@ func TestStatsCacheConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoCostAndKeep: values that are not to be kept go to their callers
+// only; the kept ones stay within maxCost, a replaced value's cost leaves
+// with it, and the least recently used go first.
+func TestMemoCostAndKeep(t *testing.T) {
+	m := newMemo[string, string](10)
+	m.keep = func(v string) bool { return v != "" }
+	m.cost = func(v string) int { return len(v) }
+	m.maxCost = 10
+	load := func(v string) func(context.Context) (string, error) {
+		return func(context.Context) (string, error) { return v, nil }
+	}
+	ctx := context.Background()
+	if v, _ := m.get(ctx, "none", load("")); v != "" || m.len() != 0 {
+		t.Fatalf("an unkept value: got %q, %d kept", v, m.len())
+	}
+	m.get(ctx, "a", load("aaaa"))
+	m.get(ctx, "b", load("bbbb"))
+	m.put("a", "aa") // replaced: 2 + 4
+	if m.total != 6 || m.len() != 2 {
+		t.Fatalf("after the replacement: total %d, %d kept; want 6, 2", m.total, m.len())
+	}
+	m.get(ctx, "c", load("cccccc")) // 12 > 10: b, the least recently used, goes
+	if _, ok := m.cache.Peek("b"); ok || m.total != 8 || m.len() != 2 {
+		t.Errorf("after c: b kept %v, total %d, %d kept; want b gone, 8, 2", ok, m.total, m.len())
+	}
+}

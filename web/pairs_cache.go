@@ -3,16 +3,15 @@ package web
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/data"
 )
 
-// pairsBootCacheSize bounds the strength bootstraps kept per dataset; the
-// map is emptied when it is full.
-const pairsBootCacheSize = 64
+// pairsDerivedSize bounds the values derived from one dataset's votes that
+// its entry keeps: metadata keys' values, and strength bootstraps by column.
+const pairsDerivedSize = 64
 
 // pairsCacheSize is how many datasets' vote matrices the explorer keeps in
 // memory (a 50,000 × 52 matrix is about 3 MB).
@@ -40,11 +39,8 @@ type pairsEntry struct {
 	dataset string
 	data    *explorer.Dataset
 
-	metaMu sync.Mutex
-	meta   map[string]data.MetaValues
-
-	bootMu sync.Mutex
-	boot   map[string][]analysis.Estimate // strength bootstraps by column, see columnStats
+	meta *memo[string, data.MetaValues]
+	boot *memo[string, []analysis.Estimate] // strength bootstraps by column, see columnStats
 }
 
 // get returns the dataset's data, loading it once however many requests
@@ -57,7 +53,8 @@ func (c pairsCache) get(ctx context.Context, store *data.Store, ds data.PairsDat
 		if err != nil {
 			return nil, err
 		}
-		return &pairsEntry{dataset: ds.ID, data: d}, nil
+		return &pairsEntry{dataset: ds.ID, data: d, meta: newMemo[string, data.MetaValues](pairsDerivedSize),
+			boot: newMemo[string, []analysis.Estimate](pairsDerivedSize)}, nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -68,50 +65,22 @@ func (c pairsCache) get(ctx context.Context, store *data.Store, ds data.PairsDat
 // len is the number of datasets kept.
 func (c pairsCache) len() int { return c.m.len() }
 
-// metaValues returns a metadata key's values, cached with the entry.
+// metaValues returns a metadata key's values, kept with the entry.
 func (e *pairsEntry) metaValues(ctx context.Context, store *data.Store, key string) (data.MetaValues, error) {
-	e.metaMu.Lock()
-	defer e.metaMu.Unlock()
-	if mv, ok := e.meta[key]; ok {
-		return mv, nil
-	}
-	mv, err := store.PairsMetaValues(ctx, e.dataset, key)
-	if err != nil {
-		return mv, err
-	}
-	if e.meta == nil {
-		e.meta = map[string]data.MetaValues{}
-	}
-	e.meta[key] = mv
-	return mv, nil
+	return e.meta.get(ctx, key, func(ctx context.Context) (data.MetaValues, error) {
+		return store.PairsMetaValues(ctx, e.dataset, key)
+	})
 }
 
-// bootstrap returns the cached estimates under key, or computes and caches
-// them. A nil entry or an empty key computes without caching. Callers must
+// bootstrap returns the estimates kept under key, or computes and keeps
+// them. A nil entry or an empty key computes without keeping. Callers must
 // not modify the returned slice.
 func (e *pairsEntry) bootstrap(key string, compute func() ([]analysis.Estimate, error)) ([]analysis.Estimate, error) {
 	if e == nil || key == "" {
 		return compute()
 	}
-	e.bootMu.Lock()
-	est, ok := e.boot[key]
-	e.bootMu.Unlock()
-	if ok {
-		return est, nil
-	}
-	// Computed outside the lock: two identical requests at once may both
-	// compute, which is cheaper than making every other column wait.
-	est, err := compute()
-	if err != nil {
-		return nil, err
-	}
-	e.bootMu.Lock()
-	if e.boot == nil || len(e.boot) >= pairsBootCacheSize {
-		e.boot = map[string][]analysis.Estimate{}
-	}
-	e.boot[key] = est
-	e.bootMu.Unlock()
-	return est, nil
+	// compute is a pure function of the votes: it needs no context.
+	return e.boot.get(context.Background(), key, func(context.Context) ([]analysis.Estimate, error) { return compute() })
 }
 
 // loadPairsData reads a dataset's annotators and vote matrix into the
