@@ -15,6 +15,9 @@ import (
 	"strings"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/auditscope/auditscope/data/bundle"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
@@ -356,21 +359,20 @@ func jsonKindOf(path string) (kind string, object bool, err error) {
 		return "", false, fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
-	dec := json.NewDecoder(jsonin.BOMAsSpaces(f))
-	tok, err := dec.Token()
+	dec := jsontext.NewDecoder(jsonin.BOMAsSpaces(f))
+	tok, err := dec.ReadToken()
 	if err != nil {
-		return "", false, jsonErr(path, dec, "", err)
+		return "", false, jsonErrV2(path, dec, err)
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
+	if tok.Kind() != '{' {
 		return "", false, nil
 	}
-	for dec.More() {
-		tok, err := dec.Token()
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
 		if err != nil {
-			return "", true, jsonErr(path, dec, "", err)
+			return "", true, jsonErrV2(path, dec, err)
 		}
-		key, _ := tok.(string)
-		switch key {
+		switch key := tok.String(); key {
 		case "comparisons", "annotators":
 			return KindAnnotatedPairs, true, nil
 		case "events", "messages", "target_messages":
@@ -378,9 +380,9 @@ func jsonKindOf(path string) (kind string, object bool, err error) {
 		case "eval", "samples", "plan":
 			return KindInspect, true, nil
 		case "metadata":
-			var m map[string]json.RawMessage
-			if err := dec.Decode(&m); err != nil {
-				return "", true, jsonErr(path, dec, "metadata", err)
+			var m map[string]jsontext.Value
+			if err := jsonv2.UnmarshalDecode(dec, &m); err != nil {
+				return "", true, jsonErrV2(path, dec, err)
 			}
 			if _, ok := m["transcript_id"]; ok {
 				return KindPetri, true, nil
@@ -390,10 +392,13 @@ func jsonKindOf(path string) (kind string, object bool, err error) {
 			}
 			continue
 		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return "", true, jsonErr(path, dec, key, err)
+		if err := dec.SkipValue(); err != nil {
+			return "", true, jsonErrV2(path, dec, err)
 		}
+	}
+	// The object's end, or what breaks it.
+	if _, err := dec.ReadToken(); err != nil {
+		return "", true, jsonErrV2(path, dec, err)
 	}
 	return "", true, nil
 }

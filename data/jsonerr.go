@@ -2,7 +2,6 @@ package data
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,46 +14,6 @@ import (
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
-
-// jsonErr turns a decoding error into an InputError with the byte offset,
-// the line (counted from the file) and the JSON path.
-func jsonErr(file string, dec *json.Decoder, path string, err error) error {
-	ie := &InputError{File: file, Offset: -1, Path: path}
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		ie.Offset = syn.Offset
-		ie.Msg = "invalid JSON: " + syn.Error()
-	case errors.As(err, &typ):
-		ie.Offset = typ.Offset
-		if f := jsonin.Field(typ); f != "" {
-			ie.Path = joinPath(path, f)
-		}
-		ie.Msg = "want " + jsonin.TypeName(typ.Type) + ", found a JSON " + typ.Value
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		if dec != nil {
-			ie.Offset = dec.InputOffset()
-		}
-		ie.Msg = "the file ends in the middle of the JSON (truncated?)"
-		if ie.Offset == 0 && path == "" {
-			ie.Msg = "the file is empty: want a JSON object"
-		}
-	default:
-		var inner *InputError
-		if errors.As(err, &inner) {
-			return inner
-		}
-		if dec != nil {
-			ie.Offset = dec.InputOffset()
-		}
-		ie.Msg = err.Error()
-	}
-	if ie.Offset >= 0 {
-		ie.Line = lineAt(file, ie.Offset)
-	}
-	return ie
-}
 
 func joinPath(prefix, field string) string {
 	if prefix == "" {

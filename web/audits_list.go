@@ -358,16 +358,8 @@ func (s *Server) listAudits(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// A page past the end goes to the last page, as a link to page 9 of a
-	// list that has shrunk to 8 should.
-	if last := max(1, (total+per-1)/per); page > last {
-		u := c.Request().URL
-		q := u.Query()
-		q.Set("page", strconv.Itoa(last))
-		if last == 1 {
-			q.Del("page")
-		}
-		return c.Redirect(http.StatusSeeOther, u.Path+"?"+q.Encode())
+	if past, err := pastLastPage(c, c.Request().URL.Path, c.Request().URL.Query(), page, total, per); past {
+		return err
 	}
 	keys := make([]string, len(rows))
 	for i, r := range rows {

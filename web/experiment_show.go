@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -119,24 +119,14 @@ func (o overviewQuery) filter(all []auditorScores) []auditorScores {
 	if o.Sort == "order" {
 		return out
 	}
-	sort.SliceStable(out, func(i, j int) bool {
+	slices.SortStableFunc(out, func(a, b auditorScores) int {
 		if o.Sort == "name" {
 			if o.Desc {
-				return out[i].Auditor.Name > out[j].Auditor.Name
+				return strings.Compare(b.Auditor.Name, a.Auditor.Name)
 			}
-			return out[i].Auditor.Name < out[j].Auditor.Name
+			return strings.Compare(a.Auditor.Name, b.Auditor.Name)
 		}
-		a, b := out[i].Score[o.Sort].Value, out[j].Score[o.Sort].Value
-		// Undefined values sort last either way.
-		switch {
-		case math.IsNaN(a):
-			return false
-		case math.IsNaN(b):
-			return true
-		case o.Desc:
-			return a > b
-		}
-		return a < b
+		return cmpNaNLast(a.Score[o.Sort].Value, b.Score[o.Sort].Value, o.Desc)
 	})
 	return out
 }

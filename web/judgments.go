@@ -131,15 +131,8 @@ func (s *Server) listJudgments(c echo.Context) error {
 		return err
 	}
 	f, page, per := jq.Filter, jq.Page, jq.Per
-	// A page past the end goes to the last page.
-	if last := max(1, (len(rows)+per-1)/per); page > last {
-		u := c.Request().URL
-		q := u.Query()
-		q.Set("page", strconv.Itoa(last))
-		if last == 1 {
-			q.Del("page")
-		}
-		return c.Redirect(http.StatusSeeOther, u.Path+"?"+q.Encode())
+	if past, err := pastLastPage(c, c.Request().URL.Path, c.Request().URL.Query(), page, len(rows), per); past {
+		return err
 	}
 	vm := views.JudgmentListView{Exp: exp, Query: jq.values(), Total: len(rows), Page: page, Per: per,
 		Kind: f.Kind, Auditor: f.Auditor, Vs: f.Vs, Split: f.Split, Behavior: f.Behavior, Names: map[string]string{}}

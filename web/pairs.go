@@ -1067,27 +1067,7 @@ func sortRows(rows []views.PairsRow, columns []pairsColumn, v tableView) {
 		}
 		return r.Cells[col].Value
 	}
-	slices.SortStableFunc(rows, func(a, b views.PairsRow) int {
-		x, y := key(a), key(b)
-		switch {
-		case math.IsNaN(x) && math.IsNaN(y):
-			return 0
-		case math.IsNaN(x):
-			return 1
-		case math.IsNaN(y):
-			return -1
-		}
-		c := 0
-		if x < y {
-			c = -1
-		} else if x > y {
-			c = 1
-		}
-		if v.desc {
-			c = -c
-		}
-		return c
-	})
+	slices.SortStableFunc(rows, func(a, b views.PairsRow) int { return cmpNaNLast(key(a), key(b), v.desc) })
 }
 
 // annotatorOptions lists every dataset annotator and model annotator.
@@ -1245,16 +1225,10 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, pages, from, to := paginate(len(ls.sel), pairsPageSize, q.Page)
-	if q.Page > pages {
-		// Past the end: the last page, at its own URL, as the other lists do.
-		v := q.values()
-		v.Set("page", strconv.Itoa(pages))
-		if pages == 1 {
-			v.Del("page")
-		}
-		return c.Redirect(http.StatusSeeOther, string(views.PathQuery(v, "pairs", r.ds.ID, "comparisons")))
+	if past, err := pastLastPage(c, string(views.Path("pairs", r.ds.ID, "comparisons")), q.values(), q.Page, len(ls.sel), pairsPageSize); past {
+		return err
 	}
+	page, pages, from, to := paginate(len(ls.sel), pairsPageSize, q.Page)
 	comps, err := s.store.PairsComparisons(ctx, r.ds.ID, ls.sel[from:to])
 	if err != nil {
 		return err

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -73,26 +72,14 @@ func (sq scorerQuery) sort(rows []scorer.Row) {
 		return r.Metric
 	}
 	slices.SortStableFunc(rows, func(a, b scorer.Row) int {
-		var c int
 		switch sq.Sort {
 		case "n", "value", "reported":
-			x, y := num(a), num(b)
-			switch {
-			case math.IsNaN(x) && math.IsNaN(y):
-				return 0
-			case math.IsNaN(x):
-				return 1
-			case math.IsNaN(y):
-				return -1
-			}
-			c = cmp.Compare(x, y)
-		default:
-			c = strings.Compare(text(a), text(b))
+			return cmpNaNLast(num(a), num(b), sq.Desc)
 		}
 		if sq.Desc {
-			c = -c
+			return strings.Compare(text(b), text(a))
 		}
-		return c
+		return strings.Compare(text(a), text(b))
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/auditscope/auditscope/data/internal/limit"
+	"github.com/auditscope/auditscope/data/internal/zipmember"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
@@ -150,14 +151,9 @@ func zipPrefix(files []*zip.File) (string, error) {
 // checkMember refuses zip members that would escape the bundle or claim an
 // unreasonable size, before any of their bytes are read.
 func checkMember(f *zip.File) error {
-	name := f.Name
-	if strings.HasPrefix(name, "/") || strings.Contains(name, "\\") || !fs.ValidPath(strings.TrimSuffix(name, "/")) {
-		return fmt.Errorf("refusing member with unsafe name %q", name)
-	}
-	if f.UncompressedSize64 > MaxMemberSize {
-		return fmt.Errorf("refusing member claiming %d bytes uncompressed (limit %d)", f.UncompressedSize64, int64(MaxMemberSize))
-	}
-	return nil
+	return zipmember.Check(f, MaxMemberSize, func(size uint64) string {
+		return fmt.Sprintf("refusing member claiming %d bytes uncompressed (limit %d)", size, int64(MaxMemberSize))
+	})
 }
 
 func (s *dirSource) Name() string { return s.name }

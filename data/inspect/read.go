@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,10 +15,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/auditscope/auditscope/data/petri"
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/auditscope/auditscope/data/petri"
+
 	"github.com/auditscope/auditscope/data/internal/limit"
+	"github.com/auditscope/auditscope/data/internal/zipmember"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
@@ -208,16 +209,11 @@ func lessID(a, b string) bool {
 }
 
 // checkMember refuses a member whose name could escape a folder or whose
-// claimed size is unreasonable, before any of it is read.
+// claimed size is over the limit on one value, before any of it is read.
 func checkMember(f *zip.File, max int64) error {
-	name := f.Name
-	if name == "" || strings.HasPrefix(name, "/") || strings.Contains(name, `\`) || !fs.ValidPath(strings.TrimSuffix(name, "/")) {
-		return fmt.Errorf("refusing member with unsafe name %q", name)
-	}
-	if f.UncompressedSize64 > uint64(max) {
-		return errors.New(limit.Message(fmt.Sprintf("the member (%d bytes uncompressed)", f.UncompressedSize64), max))
-	}
-	return nil
+	return zipmember.Check(f, uint64(max), func(size uint64) string {
+		return limit.Message(fmt.Sprintf("the member (%d bytes uncompressed)", size), max)
+	})
 }
 
 // read reads one member whole, never past its claimed size.
@@ -326,7 +322,7 @@ func (l *Log) chunkedSample(r sampleRef, withMessages bool) (*Sample, error) {
 	for i, it := range items {
 		var s string
 		if err := json.Unmarshal(it.raw, &s); err != nil {
-			return nil, l.errorf(it.member, fmt.Sprintf("[%d]", it.index), "want an attachment string, found %s", kindOf(it.raw))
+			return nil, l.errorf(it.member, fmt.Sprintf("[%d]", it.index), "want an attachment string, found %s", jsonin.Kind(bytes.TrimSpace(it.raw)))
 		}
 		att[strconv.Itoa(i)] = s
 	}
@@ -590,24 +586,4 @@ func (l *Log) eachJSON(withMessages bool, fn func(*Sample) error) error {
 		s.Member = member
 		return fn(s)
 	}, nil)
-}
-
-func kindOf(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "a list"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "true or false"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }

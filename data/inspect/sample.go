@@ -9,6 +9,7 @@ import (
 
 	"github.com/auditscope/auditscope/data/petri"
 
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 	"github.com/auditscope/auditscope/data/internal/limit"
 )
 
@@ -145,7 +146,7 @@ func sampleID(raw json.RawMessage) (string, error) {
 	case id[0] == '-' || (id[0] >= '0' && id[0] <= '9'):
 		s = string(id)
 	default:
-		return "", &petri.ParseError{Path: "id", Offset: -1, Msg: "want a number or a string, found " + kindOf(id)}
+		return "", &petri.ParseError{Path: "id", Offset: -1, Msg: "want a number or a string, found " + jsonin.Kind(bytes.TrimSpace(id))}
 	}
 	if s == "" {
 		return "", &petri.ParseError{Path: "id", Offset: -1, Msg: "missing: a sample has an id"}
