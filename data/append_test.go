@@ -112,7 +112,14 @@ func TestViewHoldsOffLanding(t *testing.T) {
 		_, err := s.AppendLogs(ctx, "w", dir, []string{"reset.json"}, ImportOptions{PrefixLogs: true})
 		done <- err
 	}()
-	time.Sleep(300 * time.Millisecond)
+	// The append has written its rows and waits to land behind the view.
+	for s.ver.landing.Load() == 0 {
+		select {
+		case err := <-done:
+			t.Fatalf("the append finished during the view: %v", err)
+		case <-time.After(time.Millisecond):
+		}
+	}
 	if n := count(t, s, `SELECT count(*) FROM audits WHERE experiment = 'w'`); n != 1 || s.Version() != v {
 		t.Fatalf("during the view: %d audits, version %d (was %d)", n, s.Version(), v)
 	}

@@ -100,8 +100,7 @@ func (s *Store) markBatch(ctx context.Context, b *importBatch) error {
 		return nil
 	}
 	bg := context.WithoutCancel(ctx)
-	s.ver.view.Lock()
-	defer s.ver.view.Unlock()
+	defer s.ver.land()()
 	tx, err := s.db.BeginTx(bg, nil)
 	if err != nil {
 		return errors.Join(fmt.Errorf("data: import: %w", err), s.dropBatch(ctx, b))

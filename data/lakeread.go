@@ -165,8 +165,7 @@ func (s *Store) refresh(ctx context.Context, l *lakeState, p string, b []byte) (
 		return false, err
 	}
 	// Readers wait while the views are swapped, in one transaction.
-	s.ver.view.Lock()
-	defer s.ver.view.Unlock()
+	defer s.ver.land()()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err

@@ -339,8 +339,7 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 	}
 	// Readers (View) wait from the commit until the generation is marked and
 	// what it replaces is gone.
-	s.ver.view.Lock()
-	defer s.ver.view.Unlock()
+	defer s.ver.land()()
 	if _, cerr := conn.ExecContext(ctx, "COMMIT"); cerr != nil {
 		rollback(conn)
 		return fmt.Errorf("data: import: %w: %w", errCommit, cerr)

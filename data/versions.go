@@ -20,6 +20,9 @@ import (
 // versions counts the changes that landed.
 type versions struct {
 	view sync.RWMutex // readers share it; a landing import holds it alone
+	// landing counts the imports waiting for or holding view alone, so a
+	// test can see an import held off by a reader rather than guess.
+	landing atomic.Int32
 
 	global atomic.Int64
 	mu     sync.Mutex
@@ -34,6 +37,17 @@ type versions struct {
 func (s *Store) View() (release func()) {
 	s.ver.view.RLock()
 	return s.ver.view.RUnlock
+}
+
+// land takes view alone for an import landing; the returned func releases
+// it.
+func (v *versions) land() (release func()) {
+	v.landing.Add(1)
+	v.view.Lock()
+	return func() {
+		v.view.Unlock()
+		v.landing.Add(-1)
+	}
 }
 
 // Version is the number of changes that landed since the store was opened.

@@ -35,6 +35,3 @@ func (f Freshness) ChangedText() string {
 
 // VersionText is the version as an attribute value.
 func (f Freshness) VersionText() string { return strconv.FormatInt(f.Version, 10) }
-
-// WatchProblem is a file in a watched folder that could not be imported.
-type WatchProblem struct{ File, Msg string }

@@ -17,7 +17,7 @@ import (
 )
 
 // Home lists what is loaded.
-func Home(s model.Summary, problems []WatchProblem, lake *WatchProblem) templ.Component {
+func Home(s model.Summary, problems []model.Problem, lake *model.Problem) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

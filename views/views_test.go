@@ -46,8 +46,8 @@ func TestHomeEscapes(t *testing.T) {
 		Experiments: []model.ExperimentSummary{{ID: "e", Name: `"><img src=x onerror=alert(2)>`, Audits: 2}},
 	}
 	// A watched file named like markup is escaped too.
-	if err := Home(s, []WatchProblem{{File: "<script>alert(3)</script>.json", Msg: "<img src=x>"}},
-		&WatchProblem{File: "<script>alert(4)</script>/manifest.json", Msg: "<img src=x onerror=alert(5)>"}).Render(context.Background(), &buf); err != nil {
+	if err := Home(s, []model.Problem{{File: "<script>alert(3)</script>.json", Msg: "<img src=x>"}},
+		&model.Problem{File: "<script>alert(4)</script>/manifest.json", Msg: "<img src=x onerror=alert(5)>"}).Render(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

@@ -36,15 +36,18 @@ func TestBrowserMessageLinks(t *testing.T) {
 		}
 		tab, cancel := chromedp.NewContext(ctx)
 		c, cancelT := context.WithTimeout(tab, 20*time.Second)
-		err := chromedp.Do(c, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(link), chromedp.WaitReady(chromedp.CSS("body")), chromedp.Sleep(300*time.Millisecond))
-		var ok bool
-		if err == nil {
-			ok, err = chromedp.Run(c, chromedp.Evaluate[bool](`(() => {
+		err := chromedp.Do(c, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(link), chromedp.WaitReady(chromedp.CSS("body")))
+		// The page scrolls to the message and marks it once loaded: wait
+		// for that, up to the tab's deadline.
+		ok := err == nil
+		if ok {
+			_, err = chromedp.Run(c, chromedp.Poll[bool](`(() => {
 				const el = document.getElementById(decodeURIComponent(location.hash.slice(1)));
 				if (!el || !el.classList.contains("cited")) return false;
 				const r = el.getBoundingClientRect();
 				return r.bottom > 0 && r.top < window.innerHeight;
-			})()`))
+			})()`, chromedp.WithPollingTimeout(15*time.Second)))
+			ok = err == nil
 		}
 		cancelT()
 		cancel()

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +17,14 @@ func TestBrowserCopyLink(t *testing.T) {
 	step(t, ctx, "open an audit", chromedp.Navigate(base+"/audits/demo:a-000001"), chromedp.WaitReady(chromedp.CSS(".copy-link")))
 	click := func() string {
 		eval[bool](t, ctx, `document.querySelector(".copy-link").click(); true`)
-		step(t, ctx, "wait", chromedp.Sleep(300*time.Millisecond))
-		return eval[string](t, ctx, `document.querySelector(".copy-link").textContent`)
+		// The button says what happened once the copy has been tried.
+		c, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		got, err := chromedp.Run(c, chromedp.Poll[string](`(t => t !== "copy link" && t)(document.querySelector(".copy-link").textContent)`))
+		if err != nil {
+			t.Fatalf("the button never said what happened: %v", err)
+		}
+		return got
 	}
 	// No clipboard API.
 	eval[bool](t, ctx, `Object.defineProperty(navigator, "clipboard", {value: undefined, configurable: true}); true`)

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"maps"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -25,10 +27,19 @@ func TestCruxPage(t *testing.T) {
 	contains(t, "crux", r.Body, `data-testid="crux-r2"`, "LOO R² (8 features)", "target_focused", "crux-realism.svg")
 	mustGet(t, s, "/experiments/demo/figures/crux-realism.svg", http.StatusOK, "image/svg+xml")
 	mustGet(t, s, "/experiments/demo/figures/crux-bogus.svg", http.StatusNotFound, "")
-	// The small bundle has one checkpoint with crux data: too few rows for a
-	// fit, shown as undefined rather than a made-up number.
+	// The small bundle has one checkpoint with crux data and an audit
+	// quality value, none for the other dimensions: too few rows for a fit,
+	// so every R² is shown as undefined rather than a made-up number.
 	r = mustGet(t, s, "/experiments/small/crux", http.StatusOK, "text/html")
-	contains(t, "small crux", r.Body, "–")
+	undefined := regexp.MustCompile(`<tr><td>([^<]+)</td><td class="num">(\d+)</td>(?:<td class="num">–</td>){4}<td>`)
+	got := map[string]string{}
+	for _, m := range undefined.FindAllStringSubmatch(r.Body, -1) {
+		got[m[1]] = m[2]
+	}
+	want := map[string]string{"Audit quality": "1", "FP calibration": "0", "Production discovery": "0", "Realism": "0", "Composite": "0"}
+	if !maps.Equal(got, want) {
+		t.Errorf("small crux: rows with four undefined R² and their checkpoints %v, want %v", got, want)
+	}
 }
 
 func TestRWRPage(t *testing.T) {

@@ -15,9 +15,10 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// demoServer is one server on the built-in demo, shared by the tests of
-// this package because loading the demo takes a moment.
-var demoServer = sync.OnceValues(func() (*Server, error) {
+// demoStore is the built-in demo, loaded once for the tests of this package
+// because loading it takes a moment. It is read-only to them: a test that
+// imports makes its own store.
+var demoStore = sync.OnceValues(func() (*data.Store, error) {
 	ctx := context.Background()
 	store, err := data.Open(ctx, data.Options{})
 	if err != nil {
@@ -32,16 +33,18 @@ var demoServer = sync.OnceValues(func() (*Server, error) {
 	if _, err := store.Import(ctx, "../data/testdata/petri", data.ImportOptions{Name: "petri"}); err != nil {
 		return nil, err
 	}
-	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{}), nil
+	return store, nil
 })
 
+// mustDemo is a server of its own on the shared demo store: its caches,
+// limiter and memo start empty, so no test sees what another computed.
 func mustDemo(t testing.TB) *Server {
 	t.Helper()
-	s, err := demoServer()
+	store, err := demoStore()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 }
 
 type response struct {
@@ -82,3 +85,14 @@ func contains(t testing.TB, what, body string, wants ...string) {
 
 // mustEcho is a bare echo instance for building contexts in tests.
 func mustEcho() *echo.Echo { return echo.New() }
+
+// mustStore is an empty in-memory store, closed when the test ends.
+func mustStore(t testing.TB) *data.Store {
+	t.Helper()
+	store, err := data.Open(context.Background(), data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return store
+}

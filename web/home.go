@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/auditscope/auditscope/views"
 	"github.com/labstack/echo/v4"
+
+	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views"
 )
 
 func (s *Server) showHome(c echo.Context) error {
@@ -15,13 +17,13 @@ func (s *Server) showHome(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var problems []views.WatchProblem
+	var problems []model.Problem
 	if s.cfg.Problems != nil {
 		problems = s.cfg.Problems()
 	}
-	var lake *views.WatchProblem
+	var lake *model.Problem
 	if p := s.store.LakeProblem(); p != nil {
-		lake = &views.WatchProblem{File: p.File, Msg: p.Msg}
+		lake = &model.Problem{File: p.File, Msg: p.Msg}
 	}
 	return render(c, http.StatusOK, views.Home(sum, problems, lake))
 }

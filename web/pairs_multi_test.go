@@ -8,7 +8,6 @@ import (
 	"math"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/auditscope/auditscope/data"
@@ -54,28 +53,18 @@ const multiBDoc = `{"metadata":{"version":"2.0","dataset_name":"multi-b","defaul
  {"id":"d3","prompt":"p","response_a":{"text":"a"},"response_b":{"text":"b"},"annotations":{"r":{"pref":"a"},"p1":{"pref":"a"}}}
 ]}`
 
-var pairsMultiServer = sync.OnceValues(func() (*Server, error) {
-	ctx := context.Background()
-	store, err := data.Open(ctx, data.Options{})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := store.ImportAnnotatedPairsBytes(ctx, []byte(multiADoc), "multi-a.json", data.ImportOptions{Name: "multi-a"}); err != nil {
-		return nil, err
-	}
-	if _, err := store.ImportAnnotatedPairsBytes(ctx, []byte(multiBDoc), "multi-b.json", data.ImportOptions{Name: "multi-b"}); err != nil {
-		return nil, err
-	}
-	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{}), nil
-})
-
+// mustPairsMulti is a server of its own with the two multi datasets.
 func mustPairsMulti(t *testing.T) *Server {
 	t.Helper()
-	s, err := pairsMultiServer()
-	if err != nil {
+	ctx := context.Background()
+	store := mustStore(t)
+	if _, err := store.ImportAnnotatedPairsBytes(ctx, []byte(multiADoc), "multi-a.json", data.ImportOptions{Name: "multi-a"}); err != nil {
 		t.Fatal(err)
 	}
-	return s
+	if _, err := store.ImportAnnotatedPairsBytes(ctx, []byte(multiBDoc), "multi-b.json", data.ImportOptions{Name: "multi-b"}); err != nil {
+		t.Fatal(err)
+	}
+	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 }
 
 // tableCells reads table.csv rows by "annotator|reference" and by

@@ -87,30 +87,20 @@ const handDoc = `{"metadata":{"version":"2.0","dataset_name":"hand","default_ann
   "annotations":{"h":{"pref":"b"},"p1":{"pref":"invalid"},"p2":{"pref":"b"},"g":{"pref":"b"}},"metadata":{"topic":"t1"}}
 ]}`
 
-// pairsServer is one server with the hand-worked dataset and the ICAI
-// models fixture, shared by the tests below.
-var pairsServer = sync.OnceValues(func() (*Server, error) {
-	ctx := context.Background()
-	store, err := data.Open(ctx, data.Options{})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := store.ImportAnnotatedPairs(ctx, "../data/demo/fixtures/icai-example-v2-models.json", data.ImportOptions{Name: "icai"}); err != nil {
-		return nil, err
-	}
-	if _, err := store.ImportAnnotatedPairsBytes(ctx, []byte(handDoc), "hand.json", data.ImportOptions{Name: "hand"}); err != nil {
-		return nil, err
-	}
-	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{}), nil
-})
-
+// mustPairs is a server of its own with the hand-worked dataset and the
+// ICAI models fixture (a small store, made for each test: some tests import
+// more into it).
 func mustPairs(t testing.TB) *Server {
 	t.Helper()
-	s, err := pairsServer()
-	if err != nil {
+	ctx := context.Background()
+	store := mustStore(t)
+	if _, err := store.ImportAnnotatedPairs(ctx, "../data/demo/fixtures/icai-example-v2-models.json", data.ImportOptions{Name: "icai"}); err != nil {
 		t.Fatal(err)
 	}
-	return s
+	if _, err := store.ImportAnnotatedPairsBytes(ctx, []byte(handDoc), "hand.json", data.ImportOptions{Name: "hand"}); err != nil {
+		t.Fatal(err)
+	}
+	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 }
 
 // readCSV parses a CSV response into a header and rows keyed by the first

@@ -14,10 +14,10 @@ import (
 // context (as SIGTERM does) while it runs, and checks the request still
 // completes and Serve returns cleanly.
 func TestServeGracefulShutdown(t *testing.T) {
-	started := make(chan struct{})
+	started, proceed := make(chan struct{}), make(chan struct{})
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		close(started)
-		time.Sleep(300 * time.Millisecond)
+		<-proceed // until the shutdown is under way
 		w.Write([]byte("finished"))
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -44,6 +44,17 @@ func TestServeGracefulShutdown(t *testing.T) {
 	}()
 	<-started
 	cancel()
+	// The shutdown has begun once the listener refuses connections; only
+	// then does the request finish.
+	for {
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			break
+		}
+		conn.Close()
+		time.Sleep(time.Millisecond)
+	}
+	close(proceed)
 	r := <-got
 	if r.err != nil || r.body != "finished" {
 		t.Errorf("in-flight request: %q, %v; want it to finish", r.body, r.err)

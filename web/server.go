@@ -13,10 +13,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data"
-	"github.com/auditscope/auditscope/views"
-	"github.com/labstack/echo/v4"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // Config holds the server's settings.
@@ -26,7 +27,7 @@ type Config struct {
 	NoResponseCache bool
 	// Problems, when set (serve --watch), lists the files of the watched
 	// folders that could not be imported, for the home page.
-	Problems func() []views.WatchProblem
+	Problems func() []model.Problem
 	// ProblemsVersion counts the changes to Problems: cached pages are
 	// kept per data version and per this.
 	ProblemsVersion func() int64

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/watch"
-	"github.com/auditscope/auditscope/views"
 )
 
 // watchServer serves an in-memory store that a watcher keeps in step with
@@ -43,10 +43,10 @@ func watchServer(t testing.TB, dir string, opts watch.Options) (*Server, *watch.
 		<-w.Done()
 		store.Close()
 	})
-	problems := func() []views.WatchProblem {
-		var out []views.WatchProblem
+	problems := func() []model.Problem {
+		var out []model.Problem
 		for _, p := range w.Problems() {
-			out = append(out, views.WatchProblem{File: p.File, Msg: p.Msg})
+			out = append(out, model.Problem{File: p.File, Msg: p.Msg})
 		}
 		return out
 	}

@@ -25,7 +25,6 @@ import (
 	"github.com/auditscope/auditscope/data/demo"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/watch"
-	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/web"
 )
 
@@ -239,10 +238,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		// From now on queries run beside its imports: an import's memory
 		// bound leaves room for them.
 		store.Serving()
-		cfg.Problems = func() []views.WatchProblem {
-			var out []views.WatchProblem
+		cfg.Problems = func() []model.Problem {
+			var out []model.Problem
 			for _, p := range w.Problems() {
-				out = append(out, views.WatchProblem{File: p.File, Msg: p.Msg})
+				out = append(out, model.Problem{File: p.File, Msg: p.Msg})
 			}
 			return out
 		}

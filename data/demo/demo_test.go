@@ -901,8 +901,11 @@ func TestAnnotatedPairs(t *testing.T) {
 	}
 }
 
-// TestReport logs how long the default experiment takes and how big its
-// transcripts are (go test -v -run Report).
+// TestReport checks the default experiment's size against what
+// docs/PERFORMANCE.md and the home page state (62,438 audits, 5,168
+// judgments, a 462 MB bundle that is mostly transcript JSON), and logs how
+// long it takes and how big its transcripts are per eval (go test -v -run
+// Report): the benchmarks' figures rest on this size.
 func TestReport(t *testing.T) {
 	start := time.Now()
 	b := Experiment(Options{})
@@ -949,6 +952,14 @@ func TestReport(t *testing.T) {
 	}
 	t.Logf("Experiment(Options{}) took %v: %d audits, %d judgments; transcript JSON %.1f MB total, %d B per transcript (%s)",
 		el, len(b.Audits), len(b.Judgments), float64(total)/1e6, total/int64(len(b.Audits)), sb.String())
+	if len(b.Audits) != 62438 || len(b.Judgments) != 5168 {
+		t.Errorf("the default experiment has %d audits and %d judgments; docs/PERFORMANCE.md says 62,438 and 5,168", len(b.Audits), len(b.Judgments))
+	}
+	// The rest of the 462 MB bundle is audits.jsonl's other fields, scores
+	// and judgments: the transcripts are most of it, never more.
+	if mb := float64(total) / 1e6; mb < 300 || mb > 462 {
+		t.Errorf("transcript JSON is %.1f MB; the 462 MB bundle docs/PERFORMANCE.md describes holds 300–462 MB of it", mb)
+	}
 }
 
 type countWriter struct{ n int64 }

@@ -21,6 +21,10 @@ const (
 var Evals = []string{EvalAuditQuality, EvalFPCalibration, EvalProduction, EvalRealism,
 	EvalAuditBenchSTC, EvalAuditBenchDefault, EvalTraining}
 
+// Problem is an input the dashboard could not serve: a file in a watched
+// folder that could not be imported, or a lake manifest that is not read.
+type Problem struct{ File, Msg string }
+
 // Experiment is one imported experiment.
 type Experiment struct {
 	ID, Name, Description, Format string
