@@ -24,6 +24,9 @@ func writeFigure(c echo.Context, p *plot.Plot, w, h vg.Length, format, name stri
 	// The name is made safe for a file name and a quoted header value (a
 	// metric may be called "train/loss" or hold a quote).
 	c.Response().Header().Set("Content-Disposition", `inline; filename="`+figureStem(name)+"."+format+`"`)
+	if format == "svg" {
+		c.Response().Header().Set("Content-Security-Policy", svgPolicy)
+	}
 	return c.Blob(http.StatusOK, figures.Formats[format], buf.Bytes())
 }
 

@@ -11,6 +11,13 @@ import (
 // inline script, no third-party source, no framing.
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
+// svgPolicy replaces contentSecurityPolicy on SVG figures: a browser applies
+// a response's policy to an SVG opened on its own, and gonum/plot draws with
+// style attributes, which style-src 'self' refuses (every fill then falls
+// back to black). The figure may style itself and nothing else: no script,
+// no request anywhere.
+const svgPolicy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+
 // securityHeaders sets the headers every response carries.
 func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
