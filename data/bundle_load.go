@@ -526,7 +526,7 @@ func (l *bundleLoad) dimensions() error {
 }
 
 var (
-	judgmentKinds    = map[string]bool{bundle.JudgmentReference: true, bundle.JudgmentIntragroup: true, bundle.JudgmentRealism: true, bundle.JudgmentCrux: true}
+	judgmentKinds    = map[string]bool{model.JudgmentReference: true, model.JudgmentIntragroup: true, model.JudgmentRealism: true, model.JudgmentCrux: true}
 	judgmentOutcomes = map[string]bool{bundle.OutcomeLeft: true, bundle.OutcomeRight: true, bundle.OutcomeTie: true}
 )
 

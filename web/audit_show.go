@@ -10,10 +10,11 @@ import (
 	"strings"
 
 	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/petri"
 	"github.com/auditscope/auditscope/views"
-	"github.com/labstack/echo/v4"
 )
 
 // longMessage is the length above which a message is collapsible.

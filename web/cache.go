@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // responseCache keeps recent successful GET responses by URL and data
@@ -25,7 +27,7 @@ import (
 type responseCache struct {
 	// m keeps the responses; a value is nil when the leader's response could
 	// not be kept, and is then not remembered.
-	m *memo[string, *cachedResponse]
+	m *app.Memo[string, *cachedResponse]
 	// version is the data's version: responses are kept per version, so
 	// after an import lands no page of the old data is served. Requests
 	// read it inside the store's View (see Server.consistent).
@@ -45,10 +47,10 @@ const (
 )
 
 func newResponseCache() *responseCache {
-	m := newMemo[string, *cachedResponse](cacheEntries)
-	m.keep = func(r *cachedResponse) bool { return r != nil }
-	m.cost = func(r *cachedResponse) int { return len(r.body) }
-	m.maxCost = cacheMaxBytes
+	m := app.NewMemo[string, *cachedResponse](cacheEntries)
+	m.Keep = func(r *cachedResponse) bool { return r != nil }
+	m.Cost = func(r *cachedResponse) int { return len(r.body) }
+	m.MaxCost = cacheMaxBytes
 	return &responseCache{m: m}
 }
 
@@ -104,7 +106,7 @@ func (rc *responseCache) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		var led bool
 		var leaderErr error
 		var leaderPanic any
-		resp, err := rc.m.get(req.Context(), key, func(context.Context) (*cachedResponse, error) {
+		resp, err := rc.m.Get(req.Context(), key, func(context.Context) (*cachedResponse, error) {
 			led = true
 			// The handler's error and panic are the leader's alone: the
 			// requests that waited run the handler themselves (below).
@@ -126,7 +128,7 @@ func (rc *responseCache) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		// The leader's response was an error, too big, or refused for
 		// load: compute this one separately (and keep it if it can be).
 		resp, err = record(c, next)
-		rc.m.put(key, resp)
+		rc.m.Put(key, resp)
 		return err
 	}
 }

@@ -1,16 +1,20 @@
 package web
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // TestResponseCache serves a page twice and checks the second answer is
@@ -22,11 +26,11 @@ func TestResponseCache(t *testing.T) {
 	if a.Body != b.Body || b.Header.Get("Content-Security-Policy") == "" {
 		t.Error("the cached response differs from the first")
 	}
-	if _, ok := s.cache.m.cache.Get(s.cache.key("/experiments/small/rwr")); !ok {
+	if ok := s.cache.m.Contains(s.cache.key("/experiments/small/rwr")); !ok {
 		t.Error("the page was not cached")
 	}
 	mustGet(t, s, "/experiments/nope", http.StatusNotFound, "text/html")
-	if _, ok := s.cache.m.cache.Get(s.cache.key("/experiments/nope")); ok {
+	if ok := s.cache.m.Contains(s.cache.key("/experiments/nope")); ok {
 		t.Error("a 404 was cached")
 	}
 	c := mustGet(t, s, "/experiments/small/rwr.csv", http.StatusOK, "text/csv")
@@ -72,7 +76,7 @@ func TestResponseCacheSingleFlight(t *testing.T) {
 		return c.String(http.StatusOK, "slow page")
 	})
 	waiting := make(chan struct{}, 9)
-	rc.m.waiting = func(string) { waiting <- struct{}{} }
+	rc.m.Waiting = func(string) { waiting <- struct{}{} }
 	first := serveAsync(e, "/slow?x=1")
 	within(t, started, 5*time.Second, "leader start")
 	var rest []<-chan *httptest.ResponseRecorder
@@ -92,11 +96,11 @@ func TestResponseCacheSingleFlight(t *testing.T) {
 	if n := calls.Load(); n != 1 {
 		t.Errorf("the handler ran %d times, want 1", n)
 	}
-	if _, ok := rc.m.cache.Get(rc.key("/slow?x=1")); !ok {
+	if ok := rc.m.Contains(rc.key("/slow?x=1")); !ok {
 		t.Error("the response was not cached")
 	}
-	if len(rc.m.inflight) != 0 {
-		t.Errorf("%d flights left", len(rc.m.inflight))
+	if rc.m.Loading() != 0 {
+		t.Errorf("%d flights left", rc.m.Loading())
 	}
 }
 
@@ -125,7 +129,7 @@ func TestResponseCacheSingleFlightUncacheable(t *testing.T) {
 				return tc.resp(c)
 			})
 			waiting := make(chan struct{}, 4)
-			rc.m.waiting = func(string) { waiting <- struct{}{} }
+			rc.m.Waiting = func(string) { waiting <- struct{}{} }
 			first := serveAsync(e, "/slow")
 			within(t, started, 5*time.Second, "leader start")
 			var rest []<-chan *httptest.ResponseRecorder
@@ -142,8 +146,8 @@ func TestResponseCacheSingleFlightUncacheable(t *testing.T) {
 			if n := calls.Load(); n != 5 {
 				t.Errorf("the handler ran %d times, want 5 (once per request)", n)
 			}
-			if rc.m.cache.Len() != 0 || len(rc.m.inflight) != 0 {
-				t.Errorf("%d cached, %d flights left", rc.m.cache.Len(), len(rc.m.inflight))
+			if rc.m.Len() != 0 || rc.m.Loading() != 0 {
+				t.Errorf("%d cached, %d flights left", rc.m.Len(), rc.m.Loading())
 			}
 		})
 	}
@@ -155,19 +159,42 @@ func TestResponseCacheByteBound(t *testing.T) {
 	e, rc := cacheTestEcho(func(c echo.Context) error {
 		return c.Blob(http.StatusOK, "text/plain", make([]byte, 1000))
 	})
-	rc.m.maxCost = 10_500
+	rc.m.MaxCost = 10_500
 	for i := range 20 {
 		if rec := within(t, serveAsync(e, "/slow?i="+strconv.Itoa(i)), 5*time.Second, "request"); rec.Code != http.StatusOK {
 			t.Fatalf("request %d: %d", i, rec.Code)
 		}
 	}
-	if rc.m.cache.Len() != 10 || rc.m.total != 10_000 {
-		t.Errorf("%d entries, %d bytes; want the 10 most recent, 10000 bytes", rc.m.cache.Len(), rc.m.total)
+	if rc.m.Len() != 10 || rc.m.TotalCost() != 10_000 {
+		t.Errorf("%d entries, %d bytes; want the 10 most recent, 10000 bytes", rc.m.Len(), rc.m.TotalCost())
 	}
-	if _, ok := rc.m.cache.Get(rc.key("/slow?i=19")); !ok {
+	if ok := rc.m.Contains(rc.key("/slow?i=19")); !ok {
 		t.Error("the most recent entry was evicted")
 	}
-	if _, ok := rc.m.cache.Get(rc.key("/slow?i=9")); ok {
+	if ok := rc.m.Contains(rc.key("/slow?i=9")); ok {
 		t.Error("an old entry was kept")
+	}
+}
+
+// TestStatsCacheConcurrent: concurrent requests for experiments' statistics
+// share one computation each and all get the same value.
+func TestStatsCacheConcurrent(t *testing.T) {
+	s := mustDemo(t)
+	var wg sync.WaitGroup
+	got := make([]*app.ExperimentStats, 8)
+	for i := range got {
+		wg.Go(func() {
+			st, err := s.app.Stats(context.Background(), []string{"small", "demo"}[i%2])
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = st
+		})
+	}
+	wg.Wait()
+	for i := 2; i < len(got); i++ {
+		if got[i] != got[i%2] {
+			t.Errorf("caller %d got another computation than caller %d", i, i%2)
+		}
 	}
 }

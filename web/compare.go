@@ -10,10 +10,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
-	"github.com/labstack/echo/v4"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // compareCacheSize bounds the comparisons kept (each a few kB).
@@ -28,7 +30,7 @@ type compareQuery struct {
 	B []string
 }
 
-func parseCompareQuery(q url.Values, st *experimentStats) (compareQuery, error) {
+func parseCompareQuery(q url.Values, st *app.ExperimentStats) (compareQuery, error) {
 	cq := compareQuery{A: q.Get("a")}
 	ids := make([]string, len(st.Auditors))
 	known := map[string]bool{}
@@ -80,16 +82,16 @@ func compareKey(exp string, cq compareQuery) string {
 
 // comparisons computes (once per experiment, A and Bs) A against each B,
 // each with Holm's correction across its own dimension tests.
-func (s *Server) comparisons(ctx context.Context, st *experimentStats, cq compareQuery) ([]experiment.Comparison, error) {
+func (s *Server) comparisons(ctx context.Context, st *app.ExperimentStats, cq compareQuery) ([]experiment.Comparison, error) {
 	if cq.A == "" || len(cq.B) == 0 {
 		return nil, nil
 	}
 	key := compareKey(st.Exp.ID, cq) + "@" + strconv.FormatInt(s.store.NameVersion(st.Exp.ID), 10)
-	return s.compare.get(ctx, key, func(ctx context.Context) ([]experiment.Comparison, error) {
-		audits := evalAudits(st.Audits)
+	return s.compare.Get(ctx, key, func(ctx context.Context) ([]experiment.Comparison, error) {
+		audits := app.EvalAudits(st.Audits)
 		out := make([]experiment.Comparison, len(cq.B))
 		for i, b := range cq.B {
-			c, err := experiment.Compare(cq.A, b, audits, st.Realism, bootstrapResamples, experiment.Seed(st.Exp.ID, cq.A+"\x00"+b, "compare"))
+			c, err := experiment.Compare(cq.A, b, audits, st.Realism, app.BootstrapResamples, experiment.Seed(st.Exp.ID, cq.A+"\x00"+b, "compare"))
 			if err != nil {
 				return nil, err
 			}
@@ -101,7 +103,7 @@ func (s *Server) comparisons(ctx context.Context, st *experimentStats, cq compar
 }
 
 // auditorNames maps auditor ids to names.
-func auditorNames(st *experimentStats) map[string]string {
+func auditorNames(st *app.ExperimentStats) map[string]string {
 	m := make(map[string]string, len(st.Auditors))
 	for _, a := range st.Auditors {
 		m[a.Auditor.ID] = a.Auditor.Name
@@ -110,7 +112,7 @@ func auditorNames(st *experimentStats) map[string]string {
 }
 
 // presets are the paper's comparisons the experiment allows.
-func presets(st *experimentStats) []experiment.Preset {
+func presets(st *app.ExperimentStats) []experiment.Preset {
 	runs := make([]experiment.RunInfo, len(st.Runs))
 	for i, r := range st.Runs {
 		runs[i] = experiment.RunInfo{ID: r.ID, Name: r.Name, Reward: r.Reward, BaseModel: r.BaseModel,
@@ -135,7 +137,7 @@ func presets(st *experimentStats) []experiment.Preset {
 
 func (s *Server) showCompare(c echo.Context) error {
 	ctx := c.Request().Context()
-	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	st, err := s.app.Stats(ctx, c.Param("exp"))
 	if err != nil {
 		return err
 	}
@@ -175,7 +177,7 @@ func (s *Server) showCompare(c echo.Context) error {
 // a,b,dimension,diff,lo,hi,p,p_holm,n_a,n_b,pairs,method,unit,only_a,only_b.
 func (s *Server) compareCSV(c echo.Context) error {
 	ctx := c.Request().Context()
-	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	st, err := s.app.Stats(ctx, c.Param("exp"))
 	if err != nil {
 		return err
 	}
@@ -210,7 +212,7 @@ func (s *Server) compareCSV(c echo.Context) error {
 // comparison and dimension, coloured by B.
 func (s *Server) compareFigure(c echo.Context, ext string) error {
 	ctx := c.Request().Context()
-	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	st, err := s.app.Stats(ctx, c.Param("exp"))
 	if err != nil {
 		return err
 	}

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/auditscope/auditscope/views"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/auditscope/auditscope/views"
 )
 
 // compareRows reads compare.csv by dimension.

@@ -12,6 +12,7 @@ import (
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // cruxDims are the evaluation dimensions the crux features should predict.
@@ -24,9 +25,9 @@ type cruxData struct {
 	Targets  map[string][]float64
 }
 
-func (s *Server) cruxData(c echo.Context) (*experimentStats, cruxData, error) {
+func (s *Server) cruxData(c echo.Context) (*app.ExperimentStats, cruxData, error) {
 	ctx := c.Request().Context()
-	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	st, err := s.app.Stats(ctx, c.Param("exp"))
 	if err != nil {
 		return nil, cruxData{}, err
 	}
@@ -34,7 +35,7 @@ func (s *Server) cruxData(c echo.Context) (*experimentStats, cruxData, error) {
 	if err != nil {
 		return nil, cruxData{}, err
 	}
-	byID := map[string]auditorScores{}
+	byID := map[string]app.AuditorScores{}
 	for _, a := range st.Auditors {
 		byID[a.Auditor.ID] = a
 	}

@@ -8,11 +8,13 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/labstack/echo/v4"
+	"gonum.org/v1/plot"
+
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
-	"github.com/labstack/echo/v4"
-	"gonum.org/v1/plot"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 const (
@@ -29,9 +31,9 @@ type pairwiseGraph struct {
 
 // auditorGraph builds the win matrix between auditors from judgments of the
 // given kind whose two sides are audits of different auditors.
-func (s *Server) auditorGraph(c echo.Context, kind string) (*experimentStats, pairwiseGraph, error) {
+func (s *Server) auditorGraph(c echo.Context, kind string) (*app.ExperimentStats, pairwiseGraph, error) {
 	ctx := c.Request().Context()
-	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	st, err := s.app.Stats(ctx, c.Param("exp"))
 	if err != nil {
 		return nil, pairwiseGraph{}, err
 	}

@@ -8,9 +8,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/views"
-	"github.com/labstack/echo/v4"
 )
 
 // badRequest is a problem with the request the user can fix; its message is

@@ -17,6 +17,7 @@ import (
 	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // overviewQuery is the state of the overview page, all from its URL.
@@ -89,8 +90,8 @@ func (o overviewQuery) values() url.Values {
 }
 
 // filter keeps the auditors the query selects, sorted as asked.
-func (o overviewQuery) filter(all []auditorScores) []auditorScores {
-	var out []auditorScores
+func (o overviewQuery) filter(all []app.AuditorScores) []app.AuditorScores {
+	var out []app.AuditorScores
 	for _, a := range all {
 		au := a.Auditor
 		if o.Run != "" && au.Run != o.Run {
@@ -119,7 +120,7 @@ func (o overviewQuery) filter(all []auditorScores) []auditorScores {
 	if o.Sort == "order" {
 		return out
 	}
-	slices.SortStableFunc(out, func(a, b auditorScores) int {
+	slices.SortStableFunc(out, func(a, b app.AuditorScores) int {
 		if o.Sort == "name" {
 			if o.Desc {
 				return strings.Compare(b.Auditor.Name, a.Auditor.Name)
@@ -137,7 +138,7 @@ func (s *Server) showExperiment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	st, err := s.app.Stats(ctx, c.Param("exp"))
 	if err != nil {
 		return err
 	}
@@ -218,7 +219,7 @@ func (s *Server) showExperiment(c echo.Context) error {
 
 // hasSuite reports whether any auditor has a value on any dimension of the
 // evaluation suite: Inspect logs that are not audits have none.
-func hasSuite(all []auditorScores) bool {
+func hasSuite(all []app.AuditorScores) bool {
 	for _, a := range all {
 		for _, k := range dimensionKeys {
 			if !math.IsNaN(a.Score[k].Value) {
@@ -236,7 +237,7 @@ func (s *Server) experimentScoresCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.stats.get(c.Request().Context(), s.store, c.Param("exp"))
+	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
 	if err != nil {
 		return err
 	}
@@ -277,7 +278,7 @@ func (s *Server) experimentFigure(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.stats.get(c.Request().Context(), s.store, c.Param("exp"))
+	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
 	if err != nil {
 		return err
 	}

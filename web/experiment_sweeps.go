@@ -13,6 +13,7 @@ import (
 
 	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // sweepQuery is the state of the dose-response and refresh figures: which
@@ -60,7 +61,7 @@ func (s sweepQuery) values() url.Values {
 // doseSeries groups single-target checkpoints at one epoch by reward and
 // returns, for rewards tried at two or more calibration fractions, the
 // dimension against the fraction: the paper's dose-response.
-func doseSeries(st *experimentStats, dim string, epoch int) []figures.Series {
+func doseSeries(st *app.ExperimentStats, dim string, epoch int) []figures.Series {
 	type pt struct{ x, v, lo, hi float64 }
 	// One series per reward and reference refresh interval: runs that
 	// differ in anything but the fraction are different curves.
@@ -108,7 +109,7 @@ func doseSeries(st *experimentStats, dim string, epoch int) []figures.Series {
 
 // refreshItems returns reference-pairwise checkpoints without calibration at
 // one epoch, one per reference refresh interval, when there are two or more.
-func refreshItems(st *experimentStats, dim string, epoch int) []figures.Interval {
+func refreshItems(st *app.ExperimentStats, dim string, epoch int) []figures.Interval {
 	type item struct {
 		steps int64
 		it    figures.Interval
@@ -145,7 +146,7 @@ func (s *Server) doseFigure(c echo.Context, ext string) error {
 		return err
 	}
 	dim, epoch := q.Dim, q.Epoch
-	st, err := s.stats.get(c.Request().Context(), s.store, c.Param("exp"))
+	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
 	if err != nil {
 		return err
 	}
@@ -166,7 +167,7 @@ func (s *Server) refreshFigure(c echo.Context, ext string) error {
 		return err
 	}
 	dim, epoch := q.Dim, q.Epoch
-	st, err := s.stats.get(c.Request().Context(), s.store, c.Param("exp"))
+	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
 	if err != nil {
 		return err
 	}

@@ -8,10 +8,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/auditscope/auditscope/views/figures"
 	"github.com/labstack/echo/v4"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/auditscope/auditscope/views/figures"
 )
 
 // writeFigure renders p into a buffer and sends it with the format's content

@@ -9,10 +9,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/demo"
-	"github.com/labstack/echo/v4"
 )
 
 // demoStore is the built-in demo, loaded once for the tests of this package
@@ -95,4 +97,17 @@ func mustStore(t testing.TB) *data.Store {
 	}
 	t.Cleanup(func() { store.Close() })
 	return store
+}
+
+// within fails the test when ch does not deliver in d: a guard against a
+// hang, not a timing measurement.
+func within[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(d):
+		t.Fatalf("%s: nothing after %s", what, d)
+		panic("unreachable")
+	}
 }

@@ -8,10 +8,11 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/petri"
 	"github.com/auditscope/auditscope/views"
-	"github.com/labstack/echo/v4"
 )
 
 var judgmentKinds = map[string]bool{"reference": true, "intragroup": true, "realism": true, "crux": true}

@@ -13,11 +13,12 @@ import (
 	"strings"
 
 	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/views"
-	"github.com/labstack/echo/v4"
 )
 
 // The AnnotatedPairs pages: each handler loads the dataset's cached votes,

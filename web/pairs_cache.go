@@ -7,6 +7,7 @@ import (
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // pairsDerivedSize bounds the values derived from one dataset's votes that
@@ -22,7 +23,7 @@ const pairsCacheSize = 4
 // instead of rescanning the votes. An entry is keyed by dataset id and
 // import id, so a re-imported dataset is loaded afresh.
 type pairsCache struct {
-	m *memo[pairsKey, *pairsEntry]
+	m *app.Memo[pairsKey, *pairsEntry]
 }
 
 type pairsKey struct {
@@ -31,7 +32,7 @@ type pairsKey struct {
 }
 
 func newPairsCache() pairsCache {
-	return pairsCache{m: newMemo[pairsKey, *pairsEntry](pairsCacheSize)}
+	return pairsCache{m: app.NewMemo[pairsKey, *pairsEntry](pairsCacheSize)}
 }
 
 // pairsEntry is one dataset's votes with the results derived from them.
@@ -39,22 +40,22 @@ type pairsEntry struct {
 	dataset string
 	data    *explorer.Dataset
 
-	meta *memo[string, data.MetaValues]
-	boot *memo[string, []analysis.Estimate] // strength bootstraps by column, see columnStats
+	meta *app.Memo[string, data.MetaValues]
+	boot *app.Memo[string, []analysis.Estimate] // strength bootstraps by column, see columnStats
 }
 
 // get returns the dataset's data, loading it once however many requests
 // ask at the same time.
 func (c pairsCache) get(ctx context.Context, store *data.Store, ds data.PairsDataset) (*explorer.Dataset, *pairsEntry, error) {
 	// An older import of the same dataset will not be asked for again.
-	c.m.removeFunc(func(k pairsKey) bool { return k.dataset == ds.ID && k.importID != ds.ImportID })
-	e, err := c.m.get(ctx, pairsKey{ds.ID, ds.ImportID}, func(ctx context.Context) (*pairsEntry, error) {
+	c.m.RemoveFunc(func(k pairsKey) bool { return k.dataset == ds.ID && k.importID != ds.ImportID })
+	e, err := c.m.Get(ctx, pairsKey{ds.ID, ds.ImportID}, func(ctx context.Context) (*pairsEntry, error) {
 		d, err := loadPairsData(ctx, store, ds.ID)
 		if err != nil {
 			return nil, err
 		}
-		return &pairsEntry{dataset: ds.ID, data: d, meta: newMemo[string, data.MetaValues](pairsDerivedSize),
-			boot: newMemo[string, []analysis.Estimate](pairsDerivedSize)}, nil
+		return &pairsEntry{dataset: ds.ID, data: d, meta: app.NewMemo[string, data.MetaValues](pairsDerivedSize),
+			boot: app.NewMemo[string, []analysis.Estimate](pairsDerivedSize)}, nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -63,11 +64,11 @@ func (c pairsCache) get(ctx context.Context, store *data.Store, ds data.PairsDat
 }
 
 // len is the number of datasets kept.
-func (c pairsCache) len() int { return c.m.len() }
+func (c pairsCache) len() int { return c.m.Len() }
 
 // metaValues returns a metadata key's values, kept with the entry.
 func (e *pairsEntry) metaValues(ctx context.Context, store *data.Store, key string) (data.MetaValues, error) {
-	return e.meta.get(ctx, key, func(ctx context.Context) (data.MetaValues, error) {
+	return e.meta.Get(ctx, key, func(ctx context.Context) (data.MetaValues, error) {
 		return store.PairsMetaValues(ctx, e.dataset, key)
 	})
 }
@@ -80,7 +81,7 @@ func (e *pairsEntry) bootstrap(key string, compute func() ([]analysis.Estimate, 
 		return compute()
 	}
 	// compute is a pure function of the votes: it needs no context.
-	return e.boot.get(context.Background(), key, func(context.Context) ([]analysis.Estimate, error) { return compute() })
+	return e.boot.Get(context.Background(), key, func(context.Context) ([]analysis.Estimate, error) { return compute() })
 }
 
 // loadPairsData reads a dataset's annotators and vote matrix into the

@@ -6,10 +6,11 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/views"
-	"github.com/labstack/echo/v4"
 )
 
 // pairsComparison is a pairs compare request's result: the annotators and

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"strconv"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/explorer"
-	"github.com/labstack/echo/v4"
 )
 
 // annotatorsCSVHeader is the header of annotators.csv.

@@ -7,11 +7,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+	"gonum.org/v1/plot/vg"
+
 	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
-	"github.com/labstack/echo/v4"
-	"gonum.org/v1/plot/vg"
 )
 
 // The explorer's figures take the explorer's query (mode, ref, refmodels,

@@ -9,10 +9,11 @@ import (
 	"strings"
 
 	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
-	"github.com/labstack/echo/v4"
 )
 
 // The response models page: who beats whom by the reference's votes, the

@@ -7,15 +7,17 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
-	"github.com/labstack/echo/v4"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // runContext loads a run and its experiment's statistics.
-func (s *Server) runContext(c echo.Context) (data.Run, *experimentStats, []auditorScores, error) {
+func (s *Server) runContext(c echo.Context) (data.Run, *app.ExperimentStats, []app.AuditorScores, error) {
 	key := c.Param("run")
 	exp, _, ok := data.SplitKey(key)
 	if !ok {
@@ -25,11 +27,11 @@ func (s *Server) runContext(c echo.Context) (data.Run, *experimentStats, []audit
 	if err != nil {
 		return run, nil, nil, err
 	}
-	st, err := s.stats.get(c.Request().Context(), s.store, exp)
+	st, err := s.app.Stats(c.Request().Context(), exp)
 	if err != nil {
 		return run, nil, nil, err
 	}
-	var cps []auditorScores
+	var cps []app.AuditorScores
 	for _, a := range st.Auditors {
 		if a.Auditor.Run == run.ID {
 			cps = append(cps, a)
@@ -101,7 +103,7 @@ func nullInt(v *int64) string {
 
 // strategyTable maps the run's strategy mix (experiment.StrategyShares)
 // to the page's table, checkpoints by name.
-func strategyTable(counts []data.LabelCount, cps []auditorScores) views.StrategyTable {
+func strategyTable(counts []data.LabelCount, cps []app.AuditorScores) views.StrategyTable {
 	in := make([]experiment.StrategyCount, len(counts))
 	for i, c := range counts {
 		in[i] = experiment.StrategyCount{Auditor: c.Auditor, Strategy: c.Strategy, N: c.N}

@@ -7,13 +7,15 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data"
-	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
-	"github.com/labstack/echo/v4"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // rwrRow is one checkpoint's reference win rates.
@@ -25,13 +27,13 @@ type rwrRow struct {
 
 // rwrRows computes the reference win rate of every auditor with reference
 // judgments, split by behavior split.
-func (s *Server) rwrRows(c echo.Context) (*experimentStats, []rwrRow, []string, error) {
+func (s *Server) rwrRows(c echo.Context) (*app.ExperimentStats, []rwrRow, []string, error) {
 	ctx := c.Request().Context()
-	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	st, err := s.app.Stats(ctx, c.Param("exp"))
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	sides, err := s.store.SideJudgments(ctx, st.Exp.ID, bundle.JudgmentReference)
+	sides, err := s.store.SideJudgments(ctx, st.Exp.ID, model.JudgmentReference)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -8,8 +8,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/auditscope/auditscope/static"
 	"github.com/labstack/echo/v4"
+
+	"github.com/auditscope/auditscope/static"
 )
 
 // unescapeParams hands handlers their path parameters decoded. Echo routes

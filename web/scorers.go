@@ -10,10 +10,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis/scorer"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
-	"github.com/labstack/echo/v4"
 )
 
 // scorerSortKeys are the scorer table's sortable columns.

@@ -18,6 +18,7 @@ import (
 	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // Config holds the server's settings.
@@ -40,11 +41,11 @@ type Server struct {
 	cfg   Config
 	echo  *echo.Echo
 	pairs pairsCache     // AnnotatedPairs vote matrices, see pairs_cache.go
-	stats statsCache     // statistics per experiment, see experiment_stats.go
+	app   *app.Service   // the application layer: statistics and what is computed from them
 	cache *responseCache // whole responses by URL, see cache.go
 	heavy *limiter       // bounds concurrent heavy computations, see limit.go
 	// compare holds paired comparisons by experiment, A and Bs (compare.go).
-	compare *memo[string, []experiment.Comparison]
+	compare *app.Memo[string, []experiment.Comparison]
 
 	refreshMu  sync.Mutex // the last lake error logged
 	refreshErr string
@@ -52,8 +53,8 @@ type Server struct {
 
 // New builds the server and its routes.
 func New(store *data.Store, logger *slog.Logger, cfg Config) *Server {
-	s := &Server{store: store, log: logger, cfg: cfg, pairs: newPairsCache(), stats: newStatsCache(), heavy: newLimiter(heavySlots(), heavyWait),
-		compare: newMemo[string, []experiment.Comparison](compareCacheSize)}
+	s := &Server{store: store, log: logger, cfg: cfg, pairs: newPairsCache(), app: app.New(store), heavy: newLimiter(heavySlots(), heavyWait),
+		compare: app.NewMemo[string, []experiment.Comparison](compareCacheSize)}
 	if !cfg.NoResponseCache {
 		s.cache = newResponseCache()
 		s.cache.version = s.version

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"strconv"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/data/bundle"
-	"github.com/labstack/echo/v4"
 )
 
 // The CSV twins of the experiment pages' tables. Each computes what its page
@@ -35,7 +36,7 @@ func (s *Server) correlationsCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.stats.get(c.Request().Context(), s.store, c.Param("exp"))
+	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ var transferApproaches = []struct{ Eval, Title string }{
 // behavior with Wilson intervals.
 func (s *Server) transferTable(c echo.Context) (views.TransferView, error) {
 	ctx := c.Request().Context()
-	st, err := s.stats.get(ctx, s.store, c.Param("exp"))
+	st, err := s.app.Stats(ctx, c.Param("exp"))
 	if err != nil {
 		return views.TransferView{}, err
 	}

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/auditscope/auditscope/data/watch"
 	"github.com/chromedp/chromedp"
+
+	"github.com/auditscope/auditscope/data/watch"
 )
 
 // TestWatchBrowser: an open audit list shows a transcript dropped into the

@@ -155,13 +155,8 @@ type Judgment struct {
 	Reasoning string `json:"reasoning,omitempty"`
 }
 
-// Judgment kinds and outcomes.
+// Judgment outcomes (the kinds are model.Judgment*).
 const (
-	JudgmentReference  = "reference"
-	JudgmentIntragroup = "intragroup"
-	JudgmentRealism    = "realism"
-	JudgmentCrux       = "crux"
-
 	OutcomeLeft  = "left"
 	OutcomeRight = "right"
 	OutcomeTie   = "tie"

@@ -162,7 +162,7 @@ func computeDims(b *bundle.Bundle) map[string]*dimScores {
 		}
 	}
 	for _, j := range b.Judgments {
-		if j.Kind != bundle.JudgmentRealism {
+		if j.Kind != model.JudgmentRealism {
 			continue
 		}
 		a := get(byID[j.Left].Auditor)
@@ -633,7 +633,7 @@ func TestPairwise(t *testing.T) {
 	ref := map[string]map[string]*rwr{}
 	for _, j := range b.Judgments {
 		switch j.Kind {
-		case bundle.JudgmentIntragroup:
+		case model.JudgmentIntragroup:
 			l, r := auditor[j.Left], auditor[j.Right]
 			switch j.Outcome {
 			case bundle.OutcomeLeft:
@@ -641,7 +641,7 @@ func TestPairwise(t *testing.T) {
 			case bundle.OutcomeRight:
 				wins[[2]string{r, l}]++
 			}
-		case bundle.JudgmentReference:
+		case model.JudgmentReference:
 			a := auditor[j.Left]
 			sp := bundle.SplitBenign
 			if j.Behavior != "" {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // intragroupAuditors are compared pairwise on the same audit-quality seeds.
@@ -119,7 +120,7 @@ func (g *gen) realismJudgments() {
 		n := len(a.real)
 		outs := outcomes(r, n, a.realismHalf/2, a.realismHalf%2)
 		for k, i := range a.real {
-			g.addJudgment(bundle.JudgmentRealism, g.audits[i].ID, "ext:wildchat-"+pad2(k+1), "", outs[k],
+			g.addJudgment(model.JudgmentRealism, g.audits[i].ID, "ext:wildchat-"+pad2(k+1), "", outs[k],
 				reason(r, realismReasons, outs[k]))
 		}
 	}
@@ -153,7 +154,7 @@ func (g *gen) referenceJudgments() {
 			wins, ties := split(len(ids), p)
 			outs := outcomes(r, len(ids), wins, ties)
 			for k, i := range ids {
-				g.addJudgment(bundle.JudgmentReference, g.audits[i].ID, ref, g.audits[i].Behavior, outs[k],
+				g.addJudgment(model.JudgmentReference, g.audits[i].ID, ref, g.audits[i].Behavior, outs[k],
 					reason(r, bank, outs[k]))
 			}
 		}
@@ -200,7 +201,7 @@ func (g *gen) intragroupJudgments() {
 						out = bundle.OutcomeLeft
 					}
 				}
-				g.addJudgment(bundle.JudgmentIntragroup, left.ID, right.ID, left.Behavior, out,
+				g.addJudgment(model.JudgmentIntragroup, left.ID, right.ID, left.Behavior, out,
 					reason(r, referenceReasons, out))
 			}
 		}

@@ -17,6 +17,14 @@ const (
 	EvalTraining          = "training"
 )
 
+// The kinds of pairwise judgment (docs/FORMAT.md).
+const (
+	JudgmentReference  = "reference"
+	JudgmentIntragroup = "intragroup"
+	JudgmentRealism    = "realism"
+	JudgmentCrux       = "crux"
+)
+
 // Evals lists the valid evaluation kinds in display order.
 var Evals = []string{EvalAuditQuality, EvalFPCalibration, EvalProduction, EvalRealism,
 	EvalAuditBenchSTC, EvalAuditBenchDefault, EvalTraining}

@@ -1,9 +1,8 @@
-package web
+package app
 
 import (
 	"context"
 	"errors"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,9 +22,9 @@ func within[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
 }
 
 // countWaiters makes m report each caller that starts waiting for a load.
-func countWaiters(m *memo[string, int], n int) <-chan struct{} {
+func countWaiters(m *Memo[string, int], n int) <-chan struct{} {
 	ch := make(chan struct{}, n)
-	m.waiting = func(string) { ch <- struct{}{} }
+	m.Waiting = func(string) { ch <- struct{}{} }
 	return ch
 }
 
@@ -43,10 +42,10 @@ type memoResult struct {
 }
 
 // getAsync calls m.get in a goroutine and delivers its result.
-func getAsync(ctx context.Context, m *memo[string, int], key string, load func(context.Context) (int, error)) <-chan memoResult {
+func getAsync(ctx context.Context, m *Memo[string, int], key string, load func(context.Context) (int, error)) <-chan memoResult {
 	ch := make(chan memoResult, 1)
 	go func() {
-		v, err := m.get(ctx, key, load)
+		v, err := m.Get(ctx, key, load)
 		ch <- memoResult{v, err}
 	}()
 	return ch
@@ -69,9 +68,9 @@ func blockingLoad(started chan<- struct{}, release <-chan struct{}, v int) func(
 // TestMemoSlowKeyDoesNotBlockOtherKeys: while one key loads, a hit on
 // another key and a load of a third both finish.
 func TestMemoSlowKeyDoesNotBlockOtherKeys(t *testing.T) {
-	m := newMemo[string, int](8)
+	m := NewMemo[string, int](8)
 	ctx := context.Background()
-	if v, err := m.get(ctx, "b", constLoad(2)); err != nil || v != 2 {
+	if v, err := m.Get(ctx, "b", constLoad(2)); err != nil || v != 2 {
 		t.Fatalf("b: %v %v", v, err)
 	}
 	started, release := make(chan struct{}), make(chan struct{})
@@ -98,7 +97,7 @@ func TestMemoSlowKeyDoesNotBlockOtherKeys(t *testing.T) {
 
 // TestMemoSingleFlight: callers of one missing key share one load.
 func TestMemoSingleFlight(t *testing.T) {
-	m := newMemo[string, int](8)
+	m := NewMemo[string, int](8)
 	var calls atomic.Int32
 	started, release := make(chan struct{}), make(chan struct{})
 	load := func(context.Context) (int, error) {
@@ -131,7 +130,7 @@ func TestMemoSingleFlight(t *testing.T) {
 // TestMemoPanic: a panicking loader releases its waiters with an error,
 // is not remembered, and the next caller loads again.
 func TestMemoPanic(t *testing.T) {
-	m := newMemo[string, int](8)
+	m := NewMemo[string, int](8)
 	waiting := countWaiters(m, 5)
 	started, release := make(chan struct{}), make(chan struct{})
 	leader := getAsync(context.Background(), m, "k", func(context.Context) (int, error) {
@@ -154,7 +153,7 @@ func TestMemoPanic(t *testing.T) {
 			t.Errorf("caller %d: %+v, want the panic as an error", i, r)
 		}
 	}
-	if v, err := m.get(context.Background(), "k", constLoad(7)); err != nil || v != 7 {
+	if v, err := m.Get(context.Background(), "k", constLoad(7)); err != nil || v != 7 {
 		t.Errorf("after the panic: %v %v, want a fresh load", v, err)
 	}
 }
@@ -162,48 +161,48 @@ func TestMemoPanic(t *testing.T) {
 // TestMemoErrorsNotCached: an error is returned but the next call loads
 // again.
 func TestMemoErrorsNotCached(t *testing.T) {
-	m := newMemo[string, int](8)
+	m := NewMemo[string, int](8)
 	boom := errors.New("boom")
-	if _, err := m.get(context.Background(), "k", func(context.Context) (int, error) { return 0, boom }); !errors.Is(err, boom) {
+	if _, err := m.Get(context.Background(), "k", func(context.Context) (int, error) { return 0, boom }); !errors.Is(err, boom) {
 		t.Fatalf("err %v, want boom", err)
 	}
-	if v, err := m.get(context.Background(), "k", constLoad(5)); err != nil || v != 5 {
+	if v, err := m.Get(context.Background(), "k", constLoad(5)); err != nil || v != 5 {
 		t.Errorf("after an error: %v %v, want a fresh load", v, err)
 	}
-	if m.len() != 1 {
-		t.Errorf("%d entries, want 1", m.len())
+	if m.Len() != 1 {
+		t.Errorf("%d entries, want 1", m.Len())
 	}
 }
 
 // TestMemoBound: the least recently used key is evicted past the bound.
 func TestMemoBound(t *testing.T) {
-	m := newMemo[string, int](2)
+	m := NewMemo[string, int](2)
 	ctx := context.Background()
 	for i, k := range []string{"a", "b", "a", "c"} {
-		if _, err := m.get(ctx, k, constLoad(i)); err != nil {
+		if _, err := m.Get(ctx, k, constLoad(i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if m.len() != 2 {
-		t.Fatalf("%d entries, want 2", m.len())
+	if m.Len() != 2 {
+		t.Fatalf("%d entries, want 2", m.Len())
 	}
 	var loaded []string
 	for _, k := range []string{"a", "c", "b"} {
-		m.get(ctx, k, func(context.Context) (int, error) { loaded = append(loaded, k); return 0, nil })
+		m.Get(ctx, k, func(context.Context) (int, error) { loaded = append(loaded, k); return 0, nil })
 	}
 	if len(loaded) != 1 || loaded[0] != "b" {
 		t.Errorf("reloaded %v, want only b (the least recently used)", loaded)
 	}
-	m.removeFunc(func(k string) bool { return k == "b" })
-	if m.len() != 1 {
-		t.Errorf("%d entries after removeFunc, want 1", m.len())
+	m.RemoveFunc(func(k string) bool { return k == "b" })
+	if m.Len() != 1 {
+		t.Errorf("%d entries after removeFunc, want 1", m.Len())
 	}
 }
 
 // TestMemoWaiterCancel: a waiter whose request ends gives up without
 // stopping the load that others need.
 func TestMemoWaiterCancel(t *testing.T) {
-	m := newMemo[string, int](8)
+	m := NewMemo[string, int](8)
 	waiting := countWaiters(m, 1)
 	started, release := make(chan struct{}), make(chan struct{})
 	leader := getAsync(context.Background(), m, "k", blockingLoad(started, release, 9))
@@ -221,53 +220,29 @@ func TestMemoWaiterCancel(t *testing.T) {
 	}
 }
 
-// TestStatsCacheConcurrent: concurrent requests for experiments' statistics
-// share one computation each and all get the same value.
-func TestStatsCacheConcurrent(t *testing.T) {
-	s := mustDemo(t)
-	c := newStatsCache()
-	var wg sync.WaitGroup
-	got := make([]*experimentStats, 8)
-	for i := range got {
-		wg.Go(func() {
-			st, err := c.get(context.Background(), s.store, []string{"small", "demo"}[i%2])
-			if err != nil {
-				t.Error(err)
-			}
-			got[i] = st
-		})
-	}
-	wg.Wait()
-	for i := 2; i < len(got); i++ {
-		if got[i] != got[i%2] {
-			t.Errorf("caller %d got another computation than caller %d", i, i%2)
-		}
-	}
-}
-
 // TestMemoCostAndKeep: values that are not to be kept go to their callers
 // only; the kept ones stay within maxCost, a replaced value's cost leaves
 // with it, and the least recently used go first.
 func TestMemoCostAndKeep(t *testing.T) {
-	m := newMemo[string, string](10)
-	m.keep = func(v string) bool { return v != "" }
-	m.cost = func(v string) int { return len(v) }
-	m.maxCost = 10
+	m := NewMemo[string, string](10)
+	m.Keep = func(v string) bool { return v != "" }
+	m.Cost = func(v string) int { return len(v) }
+	m.MaxCost = 10
 	load := func(v string) func(context.Context) (string, error) {
 		return func(context.Context) (string, error) { return v, nil }
 	}
 	ctx := context.Background()
-	if v, _ := m.get(ctx, "none", load("")); v != "" || m.len() != 0 {
-		t.Fatalf("an unkept value: got %q, %d kept", v, m.len())
+	if v, _ := m.Get(ctx, "none", load("")); v != "" || m.Len() != 0 {
+		t.Fatalf("an unkept value: got %q, %d kept", v, m.Len())
 	}
-	m.get(ctx, "a", load("aaaa"))
-	m.get(ctx, "b", load("bbbb"))
-	m.put("a", "aa") // replaced: 2 + 4
-	if m.total != 6 || m.len() != 2 {
-		t.Fatalf("after the replacement: total %d, %d kept; want 6, 2", m.total, m.len())
+	m.Get(ctx, "a", load("aaaa"))
+	m.Get(ctx, "b", load("bbbb"))
+	m.Put("a", "aa") // replaced: 2 + 4
+	if m.TotalCost() != 6 || m.Len() != 2 {
+		t.Fatalf("after the replacement: total %d, %d kept; want 6, 2", m.TotalCost(), m.Len())
 	}
-	m.get(ctx, "c", load("cccccc")) // 12 > 10: b, the least recently used, goes
-	if _, ok := m.cache.Peek("b"); ok || m.total != 8 || m.len() != 2 {
-		t.Errorf("after c: b kept %v, total %d, %d kept; want b gone, 8, 2", ok, m.total, m.len())
+	m.Get(ctx, "c", load("cccccc")) // 12 > 10: b, the least recently used, goes
+	if ok := m.Contains("b"); ok || m.TotalCost() != 8 || m.Len() != 2 {
+		t.Errorf("after c: b kept %v, total %d, %d kept; want b gone, 8, 2", ok, m.TotalCost(), m.Len())
 	}
 }

@@ -1,4 +1,4 @@
-package web
+package app
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 )
 
-// memo remembers the results of an expensive load by key. It is the one
+// Memo remembers the results of an expensive load by key. It is the one
 // cache mechanism of the server: statistics per experiment, comparisons,
 // vote matrices per dataset and what is derived from them, and whole
 // responses by URL (cache.go) are each a memo.
@@ -24,7 +24,7 @@ import (
 // again. A loader that panics is turned into an error (*memoPanic) for its
 // callers: waiters must not hang on a load that will never finish, and the
 // key must not stay marked as loading.
-type memo[K comparable, V any] struct {
+type Memo[K comparable, V any] struct {
 	// mu guards inflight and keeps a finished load's hand-over atomic: a
 	// load is added to cache before it leaves inflight, so a caller sees
 	// either. It is never held while loading.
@@ -32,20 +32,20 @@ type memo[K comparable, V any] struct {
 	cache    *lru.Cache[K, V]
 	inflight map[K]*memoCall[V]
 
-	// keep, when set, says whether a loaded value is remembered: one that
+	// Keep, when set, says whether a loaded value is remembered: one that
 	// is not (a response too big to keep, or an error page) still goes to
 	// the callers waiting for it.
-	keep func(V) bool
-	// cost, when set, is a value's share of maxCost (a response's bytes):
+	Keep func(V) bool
+	// Cost, when set, is a value's share of MaxCost (a response's bytes):
 	// the least recently used values go until the rest fit. total is the
 	// cost of the remembered values; mu guards it.
-	cost    func(V) int
-	maxCost int
+	Cost    func(V) int
+	MaxCost int
 	total   int
 
-	// waiting, when set (by tests), is called as a caller starts waiting
+	// Waiting, when set (by tests), is called as a caller starts waiting
 	// for another caller's load of key.
-	waiting func(key K)
+	Waiting func(key K)
 }
 
 // memoCall is one load in progress; done is closed once val and err are set.
@@ -65,13 +65,13 @@ func (p *memoPanic) Error() string {
 	return fmt.Sprintf("loader panicked: %v\n%s", p.value, p.stack)
 }
 
-// newMemo remembers up to size values.
-func newMemo[K comparable, V any](size int) *memo[K, V] {
-	m := &memo[K, V]{inflight: map[K]*memoCall[V]{}}
+// NewMemo remembers up to size values.
+func NewMemo[K comparable, V any](size int) *Memo[K, V] {
+	m := &Memo[K, V]{inflight: map[K]*memoCall[V]{}}
 	// Called for every value that leaves the cache, under mu.
 	evicted := func(_ K, v V) {
-		if m.cost != nil {
-			m.total -= m.cost(v)
+		if m.Cost != nil {
+			m.total -= m.Cost(v)
 		}
 	}
 	c, err := lru.NewWithEvict[K, V](size, evicted)
@@ -84,37 +84,37 @@ func newMemo[K comparable, V any](size int) *memo[K, V] {
 
 // add remembers v under key, if it is to be kept, then drops the least
 // recently used values until the rest fit in maxCost. The caller holds mu.
-func (m *memo[K, V]) add(key K, v V) {
-	if m.keep != nil && !m.keep(v) {
+func (m *Memo[K, V]) add(key K, v V) {
+	if m.Keep != nil && !m.Keep(v) {
 		return
 	}
-	if m.cost == nil {
+	if m.Cost == nil {
 		m.cache.Add(key, v)
 		return
 	}
 	if old, ok := m.cache.Peek(key); ok { // replaced without an eviction
-		m.total -= m.cost(old)
+		m.total -= m.Cost(old)
 	}
 	m.cache.Add(key, v)
-	m.total += m.cost(v)
-	for m.total > m.maxCost && m.cache.Len() > 0 {
+	m.total += m.Cost(v)
+	for m.total > m.MaxCost && m.cache.Len() > 0 {
 		m.cache.RemoveOldest()
 	}
 }
 
-// put remembers v under key as add does, for a value loaded outside get.
-func (m *memo[K, V]) put(key K, v V) {
+// Put remembers v under key as add does, for a value loaded outside Get.
+func (m *Memo[K, V]) Put(key K, v V) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.add(key, v)
 }
 
-// get returns key's value, calling load when it is neither remembered nor
+// Get returns key's value, calling load when it is neither remembered nor
 // loading. The load runs in the first caller's goroutine (so a limit on
 // concurrent requests also bounds the loads) without that request's
 // cancellation, because other requests may be waiting for it; waiters give
 // up when their own ctx ends.
-func (m *memo[K, V]) get(ctx context.Context, key K, load func(context.Context) (V, error)) (V, error) {
+func (m *Memo[K, V]) Get(ctx context.Context, key K, load func(context.Context) (V, error)) (V, error) {
 	m.mu.Lock()
 	if v, ok := m.cache.Get(key); ok {
 		m.mu.Unlock()
@@ -122,8 +122,8 @@ func (m *memo[K, V]) get(ctx context.Context, key K, load func(context.Context) 
 	}
 	if call, ok := m.inflight[key]; ok {
 		m.mu.Unlock()
-		if m.waiting != nil {
-			m.waiting(key)
+		if m.Waiting != nil {
+			m.Waiting(key)
 		}
 		select {
 		case <-call.done:
@@ -161,9 +161,9 @@ func safeLoad[V any](ctx context.Context, load func(context.Context) (V, error))
 	return load(ctx)
 }
 
-// removeFunc forgets every remembered key for which drop is true. Loads in
+// RemoveFunc forgets every remembered key for which drop is true. Loads in
 // progress are left to finish.
-func (m *memo[K, V]) removeFunc(drop func(K) bool) {
+func (m *Memo[K, V]) RemoveFunc(drop func(K) bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, k := range m.cache.Keys() {
@@ -173,5 +173,27 @@ func (m *memo[K, V]) removeFunc(drop func(K) bool) {
 	}
 }
 
-// len is the number of remembered values.
-func (m *memo[K, V]) len() int { return m.cache.Len() }
+// Len is the number of remembered values.
+func (m *Memo[K, V]) Len() int { return m.cache.Len() }
+
+// Contains reports whether key's value is remembered, without touching its
+// place in the LRU order.
+func (m *Memo[K, V]) Contains(key K) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.cache.Contains(key)
+}
+
+// TotalCost is the cost of the remembered values (0 without Cost).
+func (m *Memo[K, V]) TotalCost() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.total
+}
+
+// Loading is the number of loads in progress.
+func (m *Memo[K, V]) Loading() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.inflight)
+}

@@ -1,0 +1,154 @@
+package app
+
+import (
+	"context"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/experiment"
+	"github.com/auditscope/auditscope/data/model"
+)
+
+// BootstrapResamples is the number of resamples behind composite intervals
+// and the compare page's bootstraps.
+const BootstrapResamples = 1000
+
+// AuditorScores is one auditor's evaluation results; every score is on the
+// 0–100 scale.
+type AuditorScores struct {
+	Auditor model.Auditor
+	Score   map[string]analysis.Estimate
+	N       map[string]int
+}
+
+// ExperimentStats is everything computed once per version of an
+// experiment: kept until an import changes the experiment (serve --watch),
+// which moves its version (Service.Stats).
+type ExperimentStats struct {
+	Exp      model.Experiment
+	Runs     []model.Run
+	Auditors []AuditorScores
+	// Audits are the outcome rows the statistics came from, kept for the
+	// pages that break them down further (transfer, compare).
+	Audits []model.EvalAudit
+	// Realism are the realism judgments from each auditor's side (compare).
+	Realism []experiment.RealismJudgment
+}
+
+// Stats returns an experiment's statistics, computed once however many
+// requests ask at the same time, without making a request for another
+// experiment wait.
+func (s *Service) Stats(ctx context.Context, exp string) (*ExperimentStats, error) {
+	// Keyed by the experiment's version: an import that changes it (serve
+	// --watch) gets new statistics; other experiments keep theirs.
+	key := exp + "@" + strconv.FormatInt(s.r.NameVersion(exp), 10)
+	return s.stats.Get(ctx, key, func(ctx context.Context) (*ExperimentStats, error) {
+		// The experiment's older versions go: a running eval's appends
+		// would otherwise fill the cache with them.
+		s.stats.RemoveFunc(func(k string) bool { return strings.HasPrefix(k, exp+"@") && k != key })
+		return computeStats(ctx, s.r, exp)
+	})
+}
+
+// Warm computes every experiment's statistics ahead of the first request
+// (serve calls it in the background at start-up), so no visitor waits for
+// the bootstraps. It reports each failure to warn and goes on; a page would
+// report it again.
+func (s *Service) Warm(ctx context.Context, warn func(exp string, err error)) {
+	exps, err := s.r.ExperimentList(ctx)
+	if err != nil {
+		warn("", err)
+		return
+	}
+	for _, e := range exps {
+		if ctx.Err() != nil {
+			return
+		}
+		if _, err := s.Stats(ctx, e.ID); err != nil {
+			warn(e.ID, err)
+		}
+	}
+}
+
+// auditorStats computes one auditor's dimensions and detection rates.
+func auditorStats(exp string, a model.Auditor, in *experiment.Inputs) (AuditorScores, error) {
+	sc, err := experiment.Score(*in, BootstrapResamples, experiment.Seed(exp, a.ID, experiment.Composite))
+	return AuditorScores{Auditor: a, Score: sc.Score, N: sc.N}, err
+}
+
+// EvalAudits maps the store's audit outcomes to the domain's.
+func EvalAudits(in []model.EvalAudit) []experiment.Audit {
+	out := make([]experiment.Audit, len(in))
+	for i, a := range in {
+		out[i] = experiment.Audit{Auditor: a.Auditor, Eval: a.Eval, Seed: a.Seed, Behavior: a.Behavior,
+			Quality: a.Quality, ProductionValue: a.ProductionValue, FalsePositive: a.FalsePositive, Detected: a.Detected}
+	}
+	return out
+}
+
+// computeStats reads an experiment and scores every auditor; each auditor's
+// bootstrap runs on its own core.
+func computeStats(ctx context.Context, store Reader, exp string) (*ExperimentStats, error) {
+	e, err := store.Experiment(ctx, exp)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := store.Runs(ctx, exp)
+	if err != nil {
+		return nil, err
+	}
+	auditors, err := store.Auditors(ctx, exp)
+	if err != nil {
+		return nil, err
+	}
+	audits, err := store.EvalAudits(ctx, exp)
+	if err != nil {
+		return nil, err
+	}
+	realism, err := store.SideJudgments(ctx, exp, model.JudgmentRealism)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(auditors))
+	for i, a := range auditors {
+		ids[i] = a.ID
+	}
+	// A realism judgment's unit is the production seed its audit ran on.
+	seedOf := make(map[string]string, len(audits))
+	for _, a := range audits {
+		seedOf[a.ID] = a.Seed
+	}
+	judgments := make([]experiment.RealismJudgment, len(realism))
+	for i, j := range realism {
+		judgments[i] = experiment.RealismJudgment{Auditor: j.Auditor, OtherAuditor: j.OtherAuditor, Outcome: j.Outcome, Seed: seedOf[j.Audit]}
+	}
+	per := experiment.Gather(ids, EvalAudits(audits), judgments)
+	st := &ExperimentStats{Exp: e, Runs: runs, Auditors: make([]AuditorScores, len(auditors)), Audits: audits, Realism: judgments}
+	// Each auditor's bootstrap is independent: spread them over the cores.
+	errs := make([]error, len(auditors))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				st.Auditors[i], errs[i] = auditorStats(exp, auditors[i], per[auditors[i].ID])
+			}
+		}()
+	}
+	for i := range auditors {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
