@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,35 +52,21 @@ func hashBundle(path string) (string, error) {
 	if !st.IsDir() {
 		return hashFile(path)
 	}
-	h := sha256.New()
-	var files []string
+	var rels []string
 	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.Type().IsRegular() {
-			files = append(files, p)
+			rel, _ := filepath.Rel(path, p)
+			rels = append(rels, rel)
 		}
 		return nil
 	})
 	if err != nil {
 		return "", err
 	}
-	sort.Strings(files)
-	for _, p := range files {
-		rel, _ := filepath.Rel(path, p)
-		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
-		f, err := os.Open(p)
-		if err != nil {
-			return "", err
-		}
-		_, err = io.Copy(h, f)
-		f.Close()
-		if err != nil {
-			return "", err
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hashFiles(path, rels)
 }
 
 // hashFiles hashes the named files under root (relative paths) as

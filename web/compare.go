@@ -135,17 +135,29 @@ func presets(st *app.ExperimentStats) []experiment.Preset {
 	return experiment.Presets(runs, auds)
 }
 
-func (s *Server) showCompare(c echo.Context) error {
+// compareData is the compare page's one loader, shared by the page, its
+// CSV and its figure: the experiment's statistics, the query and A
+// against each B. needBoth refuses a query without A and a B (the CSV has
+// nothing to hold without them; the page then offers the pickers).
+func (s *Server) compareData(c echo.Context, needBoth bool) (*app.ExperimentStats, compareQuery, []experiment.Comparison, error) {
 	ctx := c.Request().Context()
 	st, err := s.app.Stats(ctx, c.Param("exp"))
 	if err != nil {
-		return err
+		return nil, compareQuery{}, nil, err
 	}
 	cq, err := parseCompareQuery(c.QueryParams(), st)
 	if err != nil {
-		return err
+		return nil, compareQuery{}, nil, err
+	}
+	if needBoth && (cq.A == "" || len(cq.B) == 0) {
+		return nil, compareQuery{}, nil, badRequestf("a and b: give the auditor A and one or more auditors B")
 	}
 	cs, err := s.comparisons(ctx, st, cq)
+	return st, cq, cs, err
+}
+
+func (s *Server) showCompare(c echo.Context) error {
+	st, cq, cs, err := s.compareData(c, false)
 	if err != nil {
 		return err
 	}
@@ -176,19 +188,7 @@ func (s *Server) showCompare(c echo.Context) error {
 // compareCSV serves the page's differences:
 // a,b,dimension,diff,lo,hi,p,p_holm,n_a,n_b,pairs,method,unit,only_a,only_b.
 func (s *Server) compareCSV(c echo.Context) error {
-	ctx := c.Request().Context()
-	st, err := s.app.Stats(ctx, c.Param("exp"))
-	if err != nil {
-		return err
-	}
-	cq, err := parseCompareQuery(c.QueryParams(), st)
-	if err != nil {
-		return err
-	}
-	if cq.A == "" || len(cq.B) == 0 {
-		return badRequestf("a and b: give the auditor A and one or more auditors B")
-	}
-	cs, err := s.comparisons(ctx, st, cq)
+	st, _, cs, err := s.compareData(c, true)
 	if err != nil {
 		return err
 	}
@@ -211,16 +211,7 @@ func (s *Server) compareCSV(c echo.Context) error {
 // compareFigure draws the differences as a forest plot, one row per
 // comparison and dimension, coloured by B.
 func (s *Server) compareFigure(c echo.Context, ext string) error {
-	ctx := c.Request().Context()
-	st, err := s.app.Stats(ctx, c.Param("exp"))
-	if err != nil {
-		return err
-	}
-	cq, err := parseCompareQuery(c.QueryParams(), st)
-	if err != nil {
-		return err
-	}
-	cs, err := s.comparisons(ctx, st, cq)
+	st, cq, cs, err := s.compareData(c, false)
 	if err != nil {
 		return err
 	}

@@ -140,13 +140,19 @@ func refreshItems(st *app.ExperimentStats, dim string, epoch int) []figures.Inte
 	return out
 }
 
-func (s *Server) doseFigure(c echo.Context, ext string) error {
-	q, err := parseSweepQuery(c.QueryParams(), 2)
+// sweepData is the sweep figures' one loader: the experiment's statistics
+// and the query's dimension and epoch (defaultEpoch when it names none).
+func (s *Server) sweepData(c echo.Context, defaultEpoch int) (*app.ExperimentStats, string, int, error) {
+	q, err := parseSweepQuery(c.QueryParams(), defaultEpoch)
 	if err != nil {
-		return err
+		return nil, "", 0, err
 	}
-	dim, epoch := q.Dim, q.Epoch
 	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
+	return st, q.Dim, q.Epoch, err
+}
+
+func (s *Server) doseFigure(c echo.Context, ext string) error {
+	st, dim, epoch, err := s.sweepData(c, 2)
 	if err != nil {
 		return err
 	}
@@ -162,12 +168,7 @@ func (s *Server) doseFigure(c echo.Context, ext string) error {
 }
 
 func (s *Server) refreshFigure(c echo.Context, ext string) error {
-	q, err := parseSweepQuery(c.QueryParams(), 1)
-	if err != nil {
-		return err
-	}
-	dim, epoch := q.Dim, q.Epoch
-	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
+	st, dim, epoch, err := s.sweepData(c, 1)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // The response models page: who beats whom by the reference's votes, the
@@ -72,7 +73,7 @@ type modelsPage struct {
 	q     modelsQuery
 	ref   explorer.Annotator
 	wins  explorer.WinMatrix
-	g     pairwiseGraph // wins as the cycles code takes it
+	g     app.WinMatrix // wins as the cycles code takes it
 	pairs int           // comparisons counted
 }
 
@@ -186,7 +187,9 @@ func winRows(p modelsPage) []views.PairsWinRow {
 
 // modelsCycles is cyclesView: with no Bradley–Terry fit (the wins are not
 // strongly connected) the log-strengths are undefined, never 0.
-func modelsCycles(g pairwiseGraph, maxLen int) views.CyclesView { return cyclesView(g, maxLen) }
+func modelsCycles(g app.WinMatrix, maxLen int) views.CyclesView {
+	return cyclesView(app.AnalyzeWins(g, maxLen))
+}
 
 // pairsModelsFigure draws the models' majority graph, cycle edges
 // highlighted.
@@ -195,7 +198,7 @@ func (s *Server) pairsModelsFigure(c echo.Context, r *pairsReq, ext string) erro
 	if err != nil {
 		return err
 	}
-	fig := graphFigure(fmt.Sprintf("Majority preferences of %s between response models; red: on a cycle", p.ref.Name), p.g, p.q.Max)
+	fig := graphFigure(fmt.Sprintf("Majority preferences of %s between response models; red: on a cycle", p.ref.Name), app.AnalyzeWins(p.g, p.q.Max))
 	return writeFigure(c, fig, figures.ColumnWidth*2, figures.ColumnWidth*1.1, ext, figureStem(r.ds.ID)+"-models")
 }
 
@@ -241,7 +244,7 @@ func (s *Server) pairsCyclesCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := cyclesView(p.g, p.q.Max)
+	v := modelsCycles(p.g, p.q.Max)
 	var out [][]string
 	for _, cyc := range v.Cycles {
 		ids := make([]string, len(cyc.Edges))

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -9,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/auditscope/auditscope/data"
-	"github.com/auditscope/auditscope/views"
 )
 
 // Each page's query struct reads back what it writes: parse(values(q)) == q.
@@ -115,20 +113,6 @@ func TestTranscriptQueryRoundTrip(t *testing.T) {
 		if _, err := parseTranscriptQuery(v); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
-	}
-}
-
-// TestRankByStrength: exact ties (to rounding residue) share a rank and
-// keep their order; the others rank by strength.
-func TestRankByStrength(t *testing.T) {
-	rows := []views.RankRow{{ID: "a", Strength: 0.5}, {ID: "b", Strength: 1}, {ID: "c", Strength: 0.5 + 1e-15}, {ID: "d", Strength: -0.2}}
-	rankByStrength(rows)
-	var got []string
-	for _, r := range rows {
-		got = append(got, fmt.Sprintf("%s%d", r.ID, r.Rank))
-	}
-	if strings.Join(got, " ") != "b1 a2 c2 d4" {
-		t.Errorf("ranks %v, want b1 a2 c2 d4", got)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/auditscope/auditscope/analysis/scorer"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
 )
@@ -142,6 +143,25 @@ func scorerView(rows []scorer.Row) []views.ScorerRow {
 	return out
 }
 
+// scorersData is the scorer table's loader for its CSV and figure: the
+// experiment and its rows, sorted as the query asks.
+func (s *Server) scorersData(c echo.Context) (model.Experiment, []scorer.Row, error) {
+	sq, err := parseScorerQuery(c.QueryParams())
+	if err != nil {
+		return model.Experiment{}, nil, err
+	}
+	exp, err := s.store.Experiment(c.Request().Context(), c.Param("exp"))
+	if err != nil {
+		return model.Experiment{}, nil, err
+	}
+	rows, err := s.scorerRows(c.Request().Context(), exp.ID)
+	if err != nil {
+		return model.Experiment{}, nil, err
+	}
+	sq.sort(rows)
+	return exp, rows, nil
+}
+
 // scorersCSV serves the scorer table:
 // log,task,model,scorer,metric,n,value,lo,hi,reported,reported_stderr,
 // sample_records,epochs,from. n counts samples; sample_records the sample ×
@@ -149,21 +169,12 @@ func scorerView(rows []scorer.Row) []views.ScorerRow {
 // when known (else empty); from is "reductions" (the log's own
 // epoch-reduced scores) or "file".
 func (s *Server) scorersCSV(c echo.Context) error {
-	sq, err := parseScorerQuery(c.QueryParams())
-	if err != nil {
-		return err
-	}
-	exp, err := s.store.Experiment(c.Request().Context(), c.Param("exp"))
-	if err != nil {
-		return err
-	}
-	rows, err := s.scorerRows(c.Request().Context(), exp.ID)
-	if err != nil {
-		return err
-	}
 	// An experiment without Inspect logs has an empty table: the header
 	// alone, as any empty selection.
-	sq.sort(rows)
+	exp, rows, err := s.scorersData(c)
+	if err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
 	w.Write([]string{"log", "task", "model", "scorer", "metric", "n", "value", "lo", "hi", "reported", "reported_stderr", "sample_records", "epochs", "from"})
@@ -190,19 +201,10 @@ func (s *Server) scorersCSV(c echo.Context) error {
 // recomputation from the file with its 95% interval and the reported value
 // with ±1.96 reported stderr.
 func (s *Server) scorersFigure(c echo.Context, ext string) error {
-	sq, err := parseScorerQuery(c.QueryParams())
+	exp, rows, err := s.scorersData(c)
 	if err != nil {
 		return err
 	}
-	exp, err := s.store.Experiment(c.Request().Context(), c.Param("exp"))
-	if err != nil {
-		return err
-	}
-	rows, err := s.scorerRows(c.Request().Context(), exp.ID)
-	if err != nil {
-		return err
-	}
-	sq.sort(rows)
 	var items []figures.Interval
 	for _, r := range rows {
 		label := r.Model + " · " + r.Scorer + " · " + r.Metric

@@ -147,15 +147,11 @@ func (s *Server) transferCSV(c echo.Context) error {
 
 // cyclesCSV: the listed cycles, one row per cycle.
 func (s *Server) cyclesCSV(c echo.Context) error {
-	kind, maxLen, err := parseCycleQuery(c)
+	st, _, w, err := s.auditorCycles(c)
 	if err != nil {
 		return err
 	}
-	st, g, err := s.auditorGraph(c, kind)
-	if err != nil {
-		return err
-	}
-	v := cyclesView(g, maxLen)
+	v := cyclesView(w)
 	var out [][]string
 	for _, cyc := range v.Cycles {
 		path := ""
@@ -172,15 +168,11 @@ func (s *Server) cyclesCSV(c echo.Context) error {
 
 // rankingCSV: the Bradley–Terry ranking with cycle flags.
 func (s *Server) rankingCSV(c echo.Context) error {
-	kind, maxLen, err := parseCycleQuery(c)
+	st, _, w, err := s.auditorCycles(c)
 	if err != nil {
 		return err
 	}
-	st, g, err := s.auditorGraph(c, kind)
-	if err != nil {
-		return err
-	}
-	v := cyclesView(g, maxLen)
+	v := cyclesView(w)
 	var out [][]string
 	// A failed fit leaves the strengths empty, never 0; the anchor's
 	// interval is empty (it is fixed at 0). Wins and losses leave ties out.

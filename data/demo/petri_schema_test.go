@@ -8,15 +8,16 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"sort"
 	"sync"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/demo"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/auditscope/auditscope/data/internal/petrischema"
 )
 
 var smallDemo = sync.OnceValue(func() *bundle.Bundle { return demo.Experiment(demo.Options{Audits: 5000}) })
@@ -44,57 +45,14 @@ func spread(b *bundle.Bundle, n int) []int {
 	return out
 }
 
-// compileSchema compiles Petri's transcript schema from testdata/fixtures/petri.
+// compileSchema compiles Petri's transcript schema (data/internal/petrischema).
 func compileSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	f, err := os.Open(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "fixtures", "petri", "transcript_schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	upgradeTuples(doc)
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("transcript_schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("transcript_schema.json")
+	sch, err := petrischema.Compile()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return sch
-}
-
-// upgradeTuples rewrites draft-2019 tuple schemas ("items": [...] with
-// "additionalItems") as draft 2020-12 spells them ("prefixItems", "items":
-// false). The schema declares no $schema, so it is draft 2020-12, and uses
-// prefixItems itself; but the cited_text of the content citation types it
-// borrows from Inspect is written the older way, which the 2020-12
-// metaschema rejects. The rewrite keeps the meaning.
-func upgradeTuples(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		if items, ok := x["items"].([]any); ok {
-			x["prefixItems"] = items
-			if extra, ok := x["additionalItems"]; ok {
-				x["items"] = extra
-			} else {
-				delete(x, "items")
-			}
-			delete(x, "additionalItems")
-		}
-		for _, c := range x {
-			upgradeTuples(c)
-		}
-	case []any:
-		for _, c := range x {
-			upgradeTuples(c)
-		}
-	}
 }
 
 // TestDemoTranscriptsMatchSchema validates about 300 of the demo's

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/auditscope/auditscope/data/internal/petrischema"
 )
 
 // testdata returns a file of data/testdata/petri.
@@ -169,56 +171,14 @@ func TestFixturesMatchSchema(t *testing.T) {
 	}
 }
 
+// compileSchema compiles Petri's transcript schema (data/internal/petrischema).
 func compileSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	f, err := os.Open(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "fixtures", "petri", "transcript_schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	upgradeTuples(doc)
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("transcript_schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("transcript_schema.json")
+	sch, err := petrischema.Compile()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return sch
-}
-
-// upgradeTuples rewrites draft-2019 tuple schemas ("items": [...] with
-// "additionalItems") as draft 2020-12 spells them ("prefixItems", "items":
-// false). The schema declares no $schema, so it is draft 2020-12, and uses
-// prefixItems for CitationPart.position; but the cited_text of the content
-// citation types it borrows from Inspect is written the older way, which the
-// 2020-12 metaschema rejects. The rewrite keeps the meaning.
-func upgradeTuples(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		if items, ok := x["items"].([]any); ok {
-			x["prefixItems"] = items
-			if extra, ok := x["additionalItems"]; ok {
-				x["items"] = extra
-			} else {
-				delete(x, "items")
-			}
-			delete(x, "additionalItems")
-		}
-		for _, c := range x {
-			upgradeTuples(c)
-		}
-	case []any:
-		for _, c := range x {
-			upgradeTuples(c)
-		}
-	}
 }
 
 func TestParseErrors(t *testing.T) {
