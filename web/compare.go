@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math"
 	"net/http"
@@ -17,9 +16,6 @@ import (
 	"github.com/auditscope/auditscope/views/figures"
 	"github.com/auditscope/auditscope/web/app"
 )
-
-// compareCacheSize bounds the comparisons kept (each a few kB).
-const compareCacheSize = 256
 
 // maxCompareB bounds the auditors one page compares A with.
 const maxCompareB = 8
@@ -75,33 +71,6 @@ func (cq compareQuery) values() url.Values {
 	return v
 }
 
-// compareKey names one page's comparisons in the memo.
-func compareKey(exp string, cq compareQuery) string {
-	return exp + "\x00" + cq.A + "\x00" + strings.Join(cq.B, "\x00")
-}
-
-// comparisons computes (once per experiment, A and Bs) A against each B,
-// each with Holm's correction across its own dimension tests.
-func (s *Server) comparisons(ctx context.Context, st *app.ExperimentStats, cq compareQuery) ([]experiment.Comparison, error) {
-	if cq.A == "" || len(cq.B) == 0 {
-		return nil, nil
-	}
-	key := compareKey(st.Exp.ID, cq) + "@" + strconv.FormatInt(s.store.NameVersion(st.Exp.ID), 10)
-	return s.compare.Get(ctx, key, func(ctx context.Context) ([]experiment.Comparison, error) {
-		audits := app.EvalAudits(st.Audits)
-		out := make([]experiment.Comparison, len(cq.B))
-		for i, b := range cq.B {
-			c, err := experiment.Compare(cq.A, b, audits, st.Realism, app.BootstrapResamples, experiment.Seed(st.Exp.ID, cq.A+"\x00"+b, "compare"))
-			if err != nil {
-				return nil, err
-			}
-			experiment.AdjustHolm(&c)
-			out[i] = c
-		}
-		return out, nil
-	})
-}
-
 // auditorNames maps auditor ids to names.
 func auditorNames(st *app.ExperimentStats) map[string]string {
 	m := make(map[string]string, len(st.Auditors))
@@ -152,7 +121,7 @@ func (s *Server) compareData(c echo.Context, needBoth bool) (*app.ExperimentStat
 	if needBoth && (cq.A == "" || len(cq.B) == 0) {
 		return nil, compareQuery{}, nil, badRequestf("a and b: give the auditor A and one or more auditors B")
 	}
-	cs, err := s.comparisons(ctx, st, cq)
+	cs, err := s.app.Compare(ctx, st, cq.A, cq.B)
 	return st, cq, cs, err
 }
 

@@ -15,7 +15,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/web/app"
@@ -44,8 +43,6 @@ type Server struct {
 	app   *app.Service   // the application layer: statistics and what is computed from them
 	cache *responseCache // whole responses by URL, see cache.go
 	heavy *limiter       // bounds concurrent heavy computations, see limit.go
-	// compare holds paired comparisons by experiment, A and Bs (compare.go).
-	compare *app.Memo[string, []experiment.Comparison]
 
 	refreshMu  sync.Mutex // the last lake error logged
 	refreshErr string
@@ -53,8 +50,7 @@ type Server struct {
 
 // New builds the server and its routes.
 func New(store *data.Store, logger *slog.Logger, cfg Config) *Server {
-	s := &Server{store: store, log: logger, cfg: cfg, pairs: newPairsCache(), app: app.New(store), heavy: newLimiter(heavySlots(), heavyWait),
-		compare: app.NewMemo[string, []experiment.Comparison](compareCacheSize)}
+	s := &Server{store: store, log: logger, cfg: cfg, pairs: newPairsCache(), app: app.New(store), heavy: newLimiter(heavySlots(), heavyWait)}
 	if !cfg.NoResponseCache {
 		s.cache = newResponseCache()
 		s.cache.version = s.version

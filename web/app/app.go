@@ -12,6 +12,7 @@ package app
 import (
 	"context"
 
+	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -30,8 +31,9 @@ type Reader interface {
 
 // Service computes what the pages show.
 type Service struct {
-	r     Reader
-	stats *Memo[string, *ExperimentStats]
+	r       Reader
+	stats   *Memo[string, *ExperimentStats]
+	compare *Memo[string, []experiment.Comparison]
 }
 
 // statsCacheSize bounds the experiments whose statistics are kept, with
@@ -41,5 +43,6 @@ const statsCacheSize = 64
 
 // New returns a Service reading from r.
 func New(r Reader) *Service {
-	return &Service{r: r, stats: NewMemo[string, *ExperimentStats](statsCacheSize)}
+	return &Service{r: r, stats: NewMemo[string, *ExperimentStats](statsCacheSize),
+		compare: NewMemo[string, []experiment.Comparison](compareCacheSize)}
 }

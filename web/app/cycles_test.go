@@ -70,3 +70,26 @@ func TestAuditorCyclesByHand(t *testing.T) {
 		t.Errorf("wins and losses %v", wl)
 	}
 }
+
+// TestCompareMemo: a comparison is computed once per experiment version, A
+// and Bs; no B is no comparison.
+func TestCompareMemo(t *testing.T) {
+	r := handExperiment()
+	s := New(r)
+	ctx := context.Background()
+	st, err := s.Stats(ctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs, err := s.Compare(ctx, st, "a", nil); cs != nil || err != nil {
+		t.Errorf("no B: %v, %v", cs, err)
+	}
+	first, err := s.Compare(ctx, st, "a", []string{"b"})
+	if err != nil || len(first) != 1 || first[0].A != "a" || first[0].B != "b" {
+		t.Fatalf("a vs b: %+v, %v", first, err)
+	}
+	again, _ := s.Compare(ctx, st, "a", []string{"b"})
+	if &again[0] != &first[0] || s.compare.Len() != 1 {
+		t.Errorf("the comparison was computed again (%d kept)", s.compare.Len())
+	}
+}

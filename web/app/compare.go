@@ -1,0 +1,36 @@
+package app
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/auditscope/auditscope/analysis/experiment"
+)
+
+// compareCacheSize bounds the comparisons kept (each a few kB).
+const compareCacheSize = 256
+
+// Compare compares auditor a with each of bs on the experiment st holds,
+// each comparison with Holm's correction across its own dimension tests.
+// It computes once per experiment version, A and Bs. No A or no B is no
+// comparison.
+func (s *Service) Compare(ctx context.Context, st *ExperimentStats, a string, bs []string) ([]experiment.Comparison, error) {
+	if a == "" || len(bs) == 0 {
+		return nil, nil
+	}
+	key := st.Exp.ID + "\x00" + a + "\x00" + strings.Join(bs, "\x00") + "@" + strconv.FormatInt(s.r.NameVersion(st.Exp.ID), 10)
+	return s.compare.Get(ctx, key, func(ctx context.Context) ([]experiment.Comparison, error) {
+		audits := EvalAudits(st.Audits)
+		out := make([]experiment.Comparison, len(bs))
+		for i, b := range bs {
+			c, err := experiment.Compare(a, b, audits, st.Realism, BootstrapResamples, experiment.Seed(st.Exp.ID, a+"\x00"+b, "compare"))
+			if err != nil {
+				return nil, err
+			}
+			experiment.AdjustHolm(&c)
+			out[i] = c
+		}
+		return out, nil
+	})
+}
