@@ -146,7 +146,7 @@ func (s *Server) showExperiment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	scorers, err := s.scorerRows(ctx, st.Exp.ID)
+	scorers, err := s.app.Scorers(ctx, st.Exp.ID)
 	if err != nil {
 		return err
 	}

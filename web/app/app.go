@@ -27,6 +27,8 @@ type Reader interface {
 	Auditors(ctx context.Context, exp string) ([]model.Auditor, error)
 	EvalAudits(ctx context.Context, exp string) ([]model.EvalAudit, error)
 	SideJudgments(ctx context.Context, exp string, kinds ...string) ([]model.SideJudgment, error)
+	InspectLogs(ctx context.Context, exp string) ([]model.InspectLog, error)
+	ScorerValues(ctx context.Context, exp string) ([]model.ScorerValues, error)
 }
 
 // Service computes what the pages show.

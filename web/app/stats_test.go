@@ -16,6 +16,8 @@ type fakeReader struct {
 	auditors []model.Auditor
 	audits   []model.EvalAudit
 	sides    []model.SideJudgment
+	logs     []model.InspectLog
+	values   []model.ScorerValues
 	reads    int
 }
 
@@ -44,6 +46,13 @@ func (f *fakeReader) SideJudgments(_ context.Context, _ string, kinds ...string)
 		}
 	}
 	return out, nil
+}
+
+func (f *fakeReader) InspectLogs(context.Context, string) ([]model.InspectLog, error) {
+	return f.logs, nil
+}
+func (f *fakeReader) ScorerValues(context.Context, string) ([]model.ScorerValues, error) {
+	return f.values, nil
 }
 
 func ptr[T any](v T) *T { return &v }
