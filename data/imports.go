@@ -359,7 +359,10 @@ func jsonKindOf(path string) (kind string, object bool, err error) {
 		return "", false, fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
-	dec := jsontext.NewDecoder(jsonin.BOMAsSpaces(f))
+	// As lenient as Go's encoding/json, which read this before: which
+	// format the file is tells only which importer checks it, and that
+	// importer decides what a duplicate name or a bad byte means.
+	dec := jsontext.NewDecoder(jsonin.BOMAsSpaces(f), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return "", false, jsonErrV2(path, dec, err)

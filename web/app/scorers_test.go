@@ -8,12 +8,12 @@ import (
 	"github.com/auditscope/auditscope/data/model"
 )
 
-// TestScorersByHand: a log's header as the store returns it becomes the
+// TestServiceScorers: a log's header as the store returns it becomes the
 // scorer table. Docent's numbers: 79 samples reduced over 10 epochs (790
 // results), the file holding epoch 1 of 15 samples; the row rests on the
 // log's own reductions (0.6759 ± 0.0419). A metric the log reports without
 // a number is NaN, never 0. No Inspect log, no table.
-func TestScorersByHand(t *testing.T) {
+func TestServiceScorers(t *testing.T) {
 	r := handExperiment()
 	s := New(r)
 	if rows, err := s.Scorers(context.Background(), "x"); rows != nil || err != nil {
