@@ -20,10 +20,12 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/auditscope/auditscope/data/internal/limit"
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"golang.org/x/sync/semaphore"
+
+	"github.com/auditscope/auditscope/data/internal/limit"
+	"github.com/auditscope/auditscope/data/model"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
@@ -126,7 +128,7 @@ func (l *apLoader) overLimit(err error, path string, start int64, fail func(erro
 	if l.bound == nil || !l.bound.Tripped() {
 		return fail(err)
 	}
-	return &InputError{File: l.file, Offset: start, Line: lineAt(l.file, start), Path: path, Msg: limit.Message("the value", l.bound.Max)}
+	return &model.InputError{File: l.file, Offset: start, Line: lineAt(l.file, start), Path: path, Msg: limit.Message("the value", l.bound.Max)}
 }
 
 func newAPLoader(tx *importTx, file, hash string, opts ImportOptions, format string) *apLoader {
@@ -742,10 +744,10 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 	}
 	if _, err := dec.ReadToken(); err != io.EOF {
 		off := dec.InputOffset()
-		return &InputError{File: file, Offset: off, Line: lineAt(file, off), Msg: "unexpected data after the top-level object"}
+		return &model.InputError{File: file, Offset: off, Line: lineAt(file, off), Msg: "unexpected data after the top-level object"}
 	}
 	if !sawComparisons {
-		return &InputError{File: file, Offset: -1, Path: "comparisons", Msg: "missing: an AnnotatedPairs file needs a comparisons list"}
+		return &model.InputError{File: file, Offset: -1, Path: "comparisons", Msg: "missing: an AnnotatedPairs file needs a comparisons list"}
 	}
 	return nil
 }
@@ -974,7 +976,7 @@ func fullRow(raw []byte, v2, haveMeta bool) (apRow, error) {
 // placeErr places an error of fullRow's for the comparison at prefix,
 // which starts at byte base of the file.
 func placeErr(file, prefix string, base int64, err error) error {
-	var ie *InputError
+	var ie *model.InputError
 	if !errors.As(err, &ie) {
 		return valueErr(file, prefix, base, err)
 	}
@@ -987,7 +989,7 @@ func placeErr(file, prefix string, base int64, err error) error {
 // valueErr places an error from decoding one value (whose offsets and JSON
 // pointer are relative to the value) in the file.
 func valueErr(file, prefix string, base int64, err error) error {
-	ie := &InputError{File: file, Offset: base, Path: prefix}
+	ie := &model.InputError{File: file, Offset: base, Path: prefix}
 	var sem *jsonv2.SemanticError
 	var syn *jsontext.SyntacticError
 	switch {
@@ -1026,7 +1028,7 @@ func expectKind(dec *jsontext.Decoder, file string, want jsontext.Kind) error {
 			what = "an array"
 		}
 		off := dec.InputOffset()
-		return &InputError{File: file, Offset: off, Line: lineAt(file, off), Path: path, Msg: "want " + what + ", found " + jsonin.KindName(byte(k))}
+		return &model.InputError{File: file, Offset: off, Line: lineAt(file, off), Path: path, Msg: "want " + what + ", found " + jsonin.KindName(byte(k))}
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return jsonErrV2(file, dec, err)
@@ -1041,11 +1043,11 @@ func rawString(raw []byte, path string) (string, bool, error) {
 		return "", false, nil
 	}
 	if raw[0] != '"' {
-		return "", false, &InputError{Offset: -1, Path: path, Msg: "want a string, found " + jsonin.Kind(raw)}
+		return "", false, &model.InputError{Offset: -1, Path: path, Msg: "want a string, found " + jsonin.Kind(raw)}
 	}
 	s, err := unquote(raw)
 	if err != nil {
-		return "", false, &InputError{Offset: -1, Path: path, Msg: err.Error()}
+		return "", false, &model.InputError{Offset: -1, Path: path, Msg: err.Error()}
 	}
 	return s, true, nil
 }
@@ -1075,7 +1077,7 @@ func (c *apComparison) row(v2, haveMeta bool) (apRow, error) {
 	var r apRow
 	switch raw := bytes.TrimSpace(c.ID); {
 	case len(raw) == 0 || bytes.Equal(raw, []byte("null")):
-		return r, &InputError{Offset: -1, Path: "id", Msg: "missing: every comparison needs an id"}
+		return r, &model.InputError{Offset: -1, Path: "id", Msg: "missing: every comparison needs an id"}
 	case raw[0] == '"':
 		s, _, err := rawString(raw, "id")
 		if err != nil {
@@ -1085,7 +1087,7 @@ func (c *apComparison) row(v2, haveMeta bool) (apRow, error) {
 	case raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'):
 		r.id = string(raw)
 	default:
-		return r, &InputError{Offset: -1, Path: "id", Msg: "want a string or a number, found " + jsonin.Kind(raw)}
+		return r, &model.InputError{Offset: -1, Path: "id", Msg: "want a string or a number, found " + jsonin.Kind(raw)}
 	}
 	if p, ok, err := rawString(c.Prompt, "prompt"); err != nil {
 		return r, err
@@ -1109,10 +1111,10 @@ func (c *apComparison) row(v2, haveMeta bool) (apRow, error) {
 		}
 	} else {
 		if c.TextA == nil {
-			return r, &InputError{Offset: -1, Path: "text_a", Msg: "missing: a format 1.x comparison needs text_a (or set metadata.version to 2.0 for response_a objects)"}
+			return r, &model.InputError{Offset: -1, Path: "text_a", Msg: "missing: a format 1.x comparison needs text_a (or set metadata.version to 2.0 for response_a objects)"}
 		}
 		if c.TextB == nil {
-			return r, &InputError{Offset: -1, Path: "text_b", Msg: "missing: a format 1.x comparison needs text_b"}
+			return r, &model.InputError{Offset: -1, Path: "text_b", Msg: "missing: a format 1.x comparison needs text_b"}
 		}
 		r.textA, r.textB = *c.TextA, *c.TextB
 	}
@@ -1138,11 +1140,11 @@ func (c *apComparison) row(v2, haveMeta bool) (apRow, error) {
 	}
 	if m := bytes.TrimSpace(c.Metadata); len(m) > 0 && !bytes.Equal(m, []byte("null")) {
 		if m[0] != '{' {
-			return r, &InputError{Offset: -1, Path: "metadata", Msg: "want an object, found " + jsonin.Kind(m)}
+			return r, &model.InputError{Offset: -1, Path: "metadata", Msg: "want an object, found " + jsonin.Kind(m)}
 		}
 		pairs, err := orderedObject(m)
 		if err != nil {
-			return r, &InputError{Offset: -1, Path: "metadata", Msg: err.Error()}
+			return r, &model.InputError{Offset: -1, Path: "metadata", Msg: err.Error()}
 		}
 		for _, kv := range pairs {
 			r.metaPairs = append(r.metaPairs, [2]string{kv.key, scalarText(kv.value)})
@@ -1179,9 +1181,9 @@ func orderedObject(b []byte) ([]kv, error) {
 	return out, nil
 }
 
-func responseFields(resp map[string]jsontext.Value, path string) (text, model, attrs string, err error) {
+func responseFields(resp map[string]jsontext.Value, path string) (text, modelName, attrs string, err error) {
 	if resp == nil {
-		return "", "", "", &InputError{Offset: -1, Path: path, Msg: "missing: a format 2.0 comparison needs a response object with text"}
+		return "", "", "", &model.InputError{Offset: -1, Path: path, Msg: "missing: a format 2.0 comparison needs a response object with text"}
 	}
 	// An absent or null text is an annotation-only file's (the Feedback
 	// Forensics Annotations v2.0 dataset carries votes and metadata, not
@@ -1193,7 +1195,7 @@ func responseFields(resp map[string]jsontext.Value, path string) (text, model, a
 	if m, ok, err := rawString(resp["model"], path+".model"); err != nil {
 		return "", "", "", err
 	} else if ok {
-		model = m
+		modelName = m
 	}
 	extra := map[string]json.RawMessage{}
 	for k, v := range resp {
@@ -1205,7 +1207,7 @@ func responseFields(resp map[string]jsontext.Value, path string) (text, model, a
 		b, _ := json.Marshal(extra)
 		attrs = string(b)
 	}
-	return t, model, attrs, nil
+	return t, modelName, attrs, nil
 }
 
 // shortHash is the 8-hex-digit id Feedback Forensics' tools derive from a

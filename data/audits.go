@@ -401,7 +401,7 @@ const memoryTranscript = "memory:"
 
 // Transcript returns an audit's transcript JSON: as imported, from the
 // in-memory source of the built-in demo, or read from its source file. A
-// source file that moved or vanished gives an *InputError saying so.
+// source file that moved or vanished gives an *model.InputError saying so.
 func (s *Store) Transcript(ctx context.Context, experiment, audit string) ([]byte, error) {
 	var file sql.NullString
 	err := s.db.QueryRowContext(ctx, `SELECT transcript_file FROM audits WHERE experiment = ? AND id = ?`, experiment, audit).Scan(&file)
@@ -423,7 +423,7 @@ func (s *Store) Transcript(ctx context.Context, experiment, audit string) ([]byt
 	case file.Valid:
 		b, err := os.ReadFile(file.String)
 		if err != nil {
-			return nil, &InputError{File: file.String, Offset: -1, Msg: "the transcript's source file cannot be read (moved or deleted?): " + err.Error()}
+			return nil, &model.InputError{File: file.String, Offset: -1, Msg: "the transcript's source file cannot be read (moved or deleted?): " + err.Error()}
 		}
 		return b, nil
 	}

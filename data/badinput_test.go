@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // Inputs the bad-input cases start from: one valid file of each kind.
@@ -194,7 +196,7 @@ func populatedStore(t *testing.T, in goodInputs) *Store {
 const maxErrLen = 1500
 
 // TestBadInput imports hostile and broken files through Store.Import, the
-// path the import command takes. Each must fail with an *InputError that
+// path the import command takes. Each must fail with an *model.InputError that
 // names the file and the place in it (the wanted substrings; "$PATH" stands
 // for the imported path), and leave every table's rows exactly as they were
 // (row counts and an md5 of each table's content).
@@ -426,8 +428,8 @@ func TestBadInput(t *testing.T) {
 				t.Fatal("import succeeded, want an error")
 			}
 			msg := err.Error()
-			if !IsInputError(err) {
-				t.Errorf("error %T is not an *InputError: %.300s", err, msg)
+			if !model.IsInputError(err) {
+				t.Errorf("error %T is not an *model.InputError: %.300s", err, msg)
 			}
 			for _, w := range tt.want {
 				w = strings.ReplaceAll(w, "$PATH", path)
@@ -600,7 +602,7 @@ func TestImportHugeString(t *testing.T) {
 	t.Logf("import took %v; heap peak +%d MB (%.1f× the string), %d MB allocated in all",
 		time.Since(start).Round(time.Millisecond), grew>>20, float64(grew)/size, (end.TotalAlloc-base.TotalAlloc)>>20)
 	if err != nil {
-		if !IsInputError(err) || !strings.Contains(err.Error(), path) {
+		if !model.IsInputError(err) || !strings.Contains(err.Error(), path) {
 			t.Fatalf("a 100 MB prompt failed unclearly: %v", err)
 		}
 	} else if res[0].Counts["comparisons"] != 1 {

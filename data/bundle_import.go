@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/petri"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
@@ -98,7 +99,7 @@ func bundleErr(root string, err error) error {
 		if !filepath.IsAbs(file) && !strings.HasPrefix(file, root) {
 			file = filepath.Join(root, file)
 		}
-		return &InputError{File: file, Line: be.Line, Offset: -1, Path: be.Field, Msg: be.Msg}
+		return &model.InputError{File: file, Line: be.Line, Offset: -1, Path: be.Field, Msg: be.Msg}
 	}
 	return err
 }

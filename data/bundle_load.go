@@ -230,9 +230,9 @@ func checkAuditor(p bundle.Pos, a *bundle.Auditor, auditors, runs map[string]boo
 		return fieldErr(p, "id", "missing")
 	case auditors[a.ID]:
 		return fieldErr(p, "id", "duplicate auditor id %q", a.ID)
-	case a.Kind != bundle.KindBaseline && a.Kind != bundle.KindCheckpoint:
+	case a.Kind != model.AuditorBaseline && a.Kind != model.AuditorCheckpoint:
 		return fieldErr(p, "kind", "want \"baseline\" or \"checkpoint\", found %q", a.Kind)
-	case a.Kind == bundle.KindCheckpoint && a.Run == "":
+	case a.Kind == model.AuditorCheckpoint && a.Run == "":
 		return fieldErr(p, "run", "missing: a checkpoint names its run")
 	case a.Run != "" && !runs[a.Run]:
 		return fieldErr(p, "run", "no run %q in %s", a.Run, bundle.FileRuns)
@@ -367,7 +367,7 @@ func (l *bundleLoad) loadAudits() error {
 			// Imported before from this file: an append only adds. The
 			// same id from another file is a clash a full import refuses too.
 			if src := a.Labels["source"]; src != "" && l.app.source[a.ID] != "" && src != l.app.source[a.ID] {
-				return &InputError{File: p.File, Offset: -1, Msg: fmt.Sprintf("audit id %q is used twice: by %s and by %s", a.ID, l.app.source[a.ID], src)}
+				return &model.InputError{File: p.File, Offset: -1, Msg: fmt.Sprintf("audit id %q is used twice: by %s and by %s", a.ID, l.app.source[a.ID], src)}
 			}
 			return nil
 		}
@@ -589,7 +589,7 @@ func checkCrux(p bundle.Pos, c *bundle.Crux, auditors, seen map[string]bool) err
 			lo = -1
 		}
 		if v < lo || v > 1 || math.IsNaN(v) {
-			return fieldErr(p, bundle.CruxFeatureNames[i], "want a value in [%g, 1], found %v", lo, v)
+			return fieldErr(p, model.CruxFeatureNames[i], "want a value in [%g, 1], found %v", lo, v)
 		}
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/auditscope/auditscope/data/internal/limit"
+	"github.com/auditscope/auditscope/data/model"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
@@ -46,7 +47,7 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 	}
 	// Text has no NUL bytes; a zip, an image or a .eval log does.
 	if b, _ := br.Peek(512); bytes.IndexByte(b, 0) >= 0 {
-		return ImportResult{}, &InputError{File: path, Line: 1, Offset: -1, Msg: "binary data or UTF-16 text, not a UTF-8 CSV text file"}
+		return ImportResult{}, &model.InputError{File: path, Line: 1, Offset: -1, Msg: "binary data or UTF-16 text, not a UTF-8 CSV text file"}
 	}
 	err = s.lowMemoryImport(ctx, streamImportMemoryMiB, func() error {
 		return s.inImport(ctx, func(tx *importTx) error {
@@ -82,12 +83,12 @@ func readPreferenceCSV(ctx context.Context, r io.Reader, file, defID string, l *
 		// The file's offset, not the reader's: a byte order mark was
 		// skipped before it.
 		off := l.bound.Marked()
-		return &InputError{File: file, Line: lineAt(file, off), Offset: -1, Msg: limit.Message("a record starting on this line", l.bound.Max)}
+		return &model.InputError{File: file, Line: lineAt(file, off), Offset: -1, Msg: limit.Message("a record starting on this line", l.bound.Max)}
 	}
 	header, err := cr.Read()
 	switch {
 	case err == io.EOF:
-		return &InputError{File: file, Line: 1, Offset: -1, Msg: "empty file: want a header with text_a, text_b and preferred_text"}
+		return &model.InputError{File: file, Line: 1, Offset: -1, Msg: "empty file: want a header with text_a, text_b and preferred_text"}
 	case err != nil:
 		return tooLarge(err)
 	}
@@ -122,7 +123,7 @@ func readPreferenceCSV(ctx context.Context, r io.Reader, file, defID string, l *
 		line, _ := cr.FieldPos(0)
 		for i, v := range rec {
 			if !utf8.ValidString(v) {
-				return &InputError{File: file, Line: line, Offset: -1, Path: cols.header[i], Msg: "not valid UTF-8"}
+				return &model.InputError{File: file, Line: line, Offset: -1, Path: cols.header[i], Msg: "not valid UTF-8"}
 			}
 		}
 		if err := l.add(cols.row(rec, row, defID)); err != nil {
@@ -146,20 +147,20 @@ func csvHeader(file string, header []string) (csvColumns, error) {
 	c := csvColumns{header: append([]string(nil), header...), col: map[string]int{}}
 	for i, h := range c.header {
 		if !utf8.ValidString(h) {
-			return c, &InputError{File: file, Line: 1, Offset: -1, Msg: "header is not valid UTF-8"}
+			return c, &model.InputError{File: file, Line: 1, Offset: -1, Msg: "header is not valid UTF-8"}
 		}
 		if h == "" && i == 0 {
 			c.header[i] = "index" // pandas' unnamed index column
 			h = "index"
 		}
 		if _, dup := c.col[h]; dup {
-			return c, &InputError{File: file, Line: 1, Offset: -1, Path: h, Msg: "duplicate column"}
+			return c, &model.InputError{File: file, Line: 1, Offset: -1, Path: h, Msg: "duplicate column"}
 		}
 		c.col[h] = i
 	}
 	for _, need := range []string{"text_a", "text_b", "preferred_text"} {
 		if _, ok := c.col[need]; !ok {
-			return c, &InputError{File: file, Line: 1, Offset: -1, Path: need, Msg: "missing column: a preference CSV needs text_a, text_b and preferred_text"}
+			return c, &model.InputError{File: file, Line: 1, Offset: -1, Path: need, Msg: "missing column: a preference CSV needs text_a, text_b and preferred_text"}
 		}
 	}
 	c.promptCol = "prompt"
@@ -206,7 +207,7 @@ func (c csvColumns) row(rec []string, n int, defID string) apRow {
 func csvErr(file string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		return &InputError{File: file, Line: pe.Line, Offset: -1, Path: fmt.Sprintf("column %d", pe.Column), Msg: pe.Err.Error()}
+		return &model.InputError{File: file, Line: pe.Line, Offset: -1, Path: fmt.Sprintf("column %d", pe.Column), Msg: pe.Err.Error()}
 	}
-	return &InputError{File: file, Offset: -1, Msg: err.Error()}
+	return &model.InputError{File: file, Offset: -1, Msg: err.Error()}
 }

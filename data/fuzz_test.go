@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // fuzzStore gives each fuzz worker process one in-memory store, opened on
@@ -31,12 +33,12 @@ func fuzzStore(f *testing.F) func() *Store {
 }
 
 // checkFailedImport checks what every failed import owes the user: an
-// *InputError (a problem with the file, said where) and the database as it
+// *model.InputError (a problem with the file, said where) and the database as it
 // was.
 func checkFailedImport(t *testing.T, s *Store, err error, before map[string]string) {
 	t.Helper()
-	if !IsInputError(err) {
-		t.Fatalf("import failed with %T, not an *InputError: %v", err, err)
+	if !model.IsInputError(err) {
+		t.Fatalf("import failed with %T, not an *model.InputError: %v", err, err)
 	}
 	if after := dbState(t, s, false); !sameState(before, after) {
 		t.Fatalf("failed import changed the database: %v", diffState(before, after))
@@ -45,7 +47,7 @@ func checkFailedImport(t *testing.T, s *Store, err error, before map[string]stri
 
 // FuzzAnnotatedPairs imports arbitrary bytes as an AnnotatedPairs .json
 // file (the streaming jsontext decoder has no layer apart from the store).
-// An import either lands or fails with an *InputError leaving every table's
+// An import either lands or fails with an *model.InputError leaving every table's
 // row count as it was.
 func FuzzAnnotatedPairs(f *testing.F) {
 	for _, name := range []string{"icai-example-v2-models.json", "icai-example-v2-40-principles.json"} {
@@ -74,8 +76,8 @@ func FuzzAnnotatedPairs(f *testing.F) {
 			t.Fatal(err)
 		}
 		// Kind detection reads the same bytes first.
-		if _, err := DetectKind(path); err != nil && !IsInputError(err) {
-			t.Fatalf("DetectKind: %T is not an *InputError: %v", err, err)
+		if _, err := DetectKind(path); err != nil && !model.IsInputError(err) {
+			t.Fatalf("DetectKind: %T is not an *model.InputError: %v", err, err)
 		}
 		before := dbState(t, s, false)
 		// Replace, so a file whose dataset name was seen before still runs

@@ -19,6 +19,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/model"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
@@ -287,7 +288,7 @@ func (s *Store) Import(ctx context.Context, path string, opts ImportOptions) ([]
 	case KindInspect:
 		r, err = s.ImportInspect(ctx, path, opts)
 	default:
-		return nil, &InputError{File: path, Offset: -1, Msg: fmt.Sprintf("%s files are not supported", kind)}
+		return nil, &model.InputError{File: path, Offset: -1, Msg: fmt.Sprintf("%s files are not supported", kind)}
 	}
 	if err != nil {
 		return nil, err
@@ -311,17 +312,17 @@ func DetectKind(path string) (string, error) {
 		// transcripts it may hold.
 		for _, f := range []string{bundle.FileAudits, bundle.FileAuditors, bundle.FileRuns, bundle.FileJudgments, bundle.FileCrux, bundle.FileMetrics} {
 			if _, err := os.Stat(filepath.Join(path, f)); err == nil {
-				return "", &InputError{File: path, Offset: -1, Msg: "folder has " + f + " but no experiment.json at its top level (an auditscope bundle needs one)"}
+				return "", &model.InputError{File: path, Offset: -1, Msg: "folder has " + f + " but no experiment.json at its top level (an auditscope bundle needs one)"}
 			}
 		}
 		// A folder of Petri transcripts and Inspect logs.
 		if kind, err := detectLogFolder(path); err != nil || kind != "" {
 			return kind, err
 		}
-		return "", &InputError{File: path, Offset: -1, Msg: "folder has no experiment.json (an auditscope bundle needs one) and no Petri transcripts or Inspect logs (.json, .eval)"}
+		return "", &model.InputError{File: path, Offset: -1, Msg: "folder has no experiment.json (an auditscope bundle needs one) and no Petri transcripts or Inspect logs (.json, .eval)"}
 	}
 	if st.Size() == 0 {
-		return "", &InputError{File: path, Offset: -1, Msg: "the file is empty (0 bytes): nothing to import"}
+		return "", &model.InputError{File: path, Offset: -1, Msg: "the file is empty (0 bytes): nothing to import"}
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
@@ -333,7 +334,7 @@ func DetectKind(path string) (string, error) {
 	case ".json":
 		return sniffJSON(path)
 	}
-	return "", &InputError{File: path, Offset: -1, Msg: "unknown file type: want an AnnotatedPairs, Petri or Inspect .json, an Inspect .eval, a preference .csv, or a bundle folder or .zip"}
+	return "", &model.InputError{File: path, Offset: -1, Msg: "unknown file type: want an AnnotatedPairs, Petri or Inspect .json, an Inspect .eval, a preference .csv, or a bundle folder or .zip"}
 }
 
 // sniffJSON reads top-level keys until one tells the format apart.
@@ -343,9 +344,9 @@ func sniffJSON(path string) (string, error) {
 	case err != nil:
 		return "", err
 	case !object:
-		return "", &InputError{File: path, Offset: 0, Line: 1, Msg: "want a JSON object at the top level"}
+		return "", &model.InputError{File: path, Offset: 0, Line: 1, Msg: "want a JSON object at the top level"}
 	case kind == "":
-		return "", &InputError{File: path, Offset: -1, Msg: "not an AnnotatedPairs, Petri or Inspect file: none of comparisons, events or samples at the top level"}
+		return "", &model.InputError{File: path, Offset: -1, Msg: "not an AnnotatedPairs, Petri or Inspect file: none of comparisons, events or samples at the top level"}
 	}
 	return kind, nil
 }
@@ -423,15 +424,15 @@ func CheckWithin(root string, rels []string) error {
 		if err != nil {
 			var pe *os.PathError
 			if errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes") {
-				return &InputError{File: p, Offset: -1, Msg: "a link among its folders leads out of the watched folder; links are not followed"}
+				return &model.InputError{File: p, Offset: -1, Msg: "a link among its folders leads out of the watched folder; links are not followed"}
 			}
 			return fmt.Errorf("import %s: %w", p, err)
 		}
 		if st.Mode()&os.ModeSymlink != 0 {
-			return &InputError{File: p, Offset: -1, Msg: "a symbolic link: links are not followed (one could lead out of the folder)"}
+			return &model.InputError{File: p, Offset: -1, Msg: "a symbolic link: links are not followed (one could lead out of the folder)"}
 		}
 		if !st.Mode().IsRegular() {
-			return &InputError{File: p, Offset: -1, Msg: "not a regular file"}
+			return &model.InputError{File: p, Offset: -1, Msg: "not a regular file"}
 		}
 	}
 	return nil

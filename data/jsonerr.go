@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 func joinPath(prefix, field string) string {
@@ -49,10 +50,10 @@ func lineAt(file string, offset int64) int {
 	}
 }
 
-// jsonErrV2 turns a jsontext / json v2 error into an InputError with the byte
+// jsonErrV2 turns a jsontext / json v2 error into an model.InputError with the byte
 // offset, the line and the JSON path of the failing value.
 func jsonErrV2(file string, dec *jsontext.Decoder, err error) error {
-	ie := &InputError{File: file, Offset: -1}
+	ie := &model.InputError{File: file, Offset: -1}
 	var syn *jsontext.SyntacticError
 	var sem *jsonv2.SemanticError
 	switch {
@@ -76,7 +77,7 @@ func jsonErrV2(file string, dec *jsontext.Decoder, err error) error {
 		ie.Offset = dec.InputOffset()
 		ie.Msg = "the file ends in the middle of the JSON (truncated?)"
 	default:
-		var inner *InputError
+		var inner *model.InputError
 		if errors.As(err, &inner) {
 			return inner
 		}

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // A lake is the store's tables as Parquet files that other servers and
@@ -543,7 +545,7 @@ func syncFile(p string) error {
 }
 
 // ReadLakeManifest reads dir's manifest. A missing one is os.ErrNotExist;
-// a corrupt one is an *InputError naming the file.
+// a corrupt one is an *model.InputError naming the file.
 func ReadLakeManifest(dir string) (LakeManifest, error) {
 	p := filepath.Join(dir, "manifest.json")
 	b, err := os.ReadFile(p)
@@ -557,10 +559,10 @@ func ReadLakeManifest(dir string) (LakeManifest, error) {
 func parseLakeManifest(p string, b []byte) (LakeManifest, error) {
 	var m LakeManifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return LakeManifest{}, &InputError{File: p, Offset: -1, Msg: "not a lake manifest: " + err.Error()}
+		return LakeManifest{}, &model.InputError{File: p, Offset: -1, Msg: "not a lake manifest: " + err.Error()}
 	}
 	if m.Format != "auditscope-lake" || !slices.Contains(lakeManifestVersions, m.Version) {
-		return LakeManifest{}, &InputError{File: p, Offset: -1, Msg: fmt.Sprintf("format %q version %d: want auditscope-lake version %d or %d (a newer lake needs a newer auditscope)", m.Format, m.Version, lakeManifestVersions[0], lakeManifestVersion)}
+		return LakeManifest{}, &model.InputError{File: p, Offset: -1, Msg: fmt.Sprintf("format %q version %d: want auditscope-lake version %d or %d (a newer lake needs a newer auditscope)", m.Format, m.Version, lakeManifestVersions[0], lakeManifestVersion)}
 	}
 	return m, nil
 }

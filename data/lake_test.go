@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	_ "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // TestWriteLake writes a store of one dataset and two experiments as a
@@ -110,7 +112,7 @@ func TestWriteLake(t *testing.T) {
 	check(m2)
 	// A corrupt manifest is an error naming it.
 	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte("{"), 0o644)
-	if _, err := ReadLakeManifest(dir); err == nil || !IsInputError(err) {
+	if _, err := ReadLakeManifest(dir); err == nil || !model.IsInputError(err) {
 		t.Errorf("corrupt manifest: %v", err)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // Serving a lake (auditscope serve --lake): an in-memory DuckDB whose
@@ -35,12 +37,12 @@ type lakeState struct {
 	// by path, with what they matched: files are written once, so each is
 	// read through once, when a generation naming it is first adopted.
 	checked  map[string]LakeFile
-	problem  atomic.Pointer[InputError] // why the newest manifest is not served
-	problems atomic.Int64               // changes to problem, for caches of the pages that show it
+	problem  atomic.Pointer[model.InputError] // why the newest manifest is not served
+	problems atomic.Int64                     // changes to problem, for caches of the pages that show it
 }
 
 // setProblem records why the newest manifest is not served (nil: it is).
-func (l *lakeState) setProblem(ie *InputError) {
+func (l *lakeState) setProblem(ie *model.InputError) {
 	old := l.problem.Swap(ie)
 	if (old == nil) != (ie == nil) || old != nil && old.Error() != ie.Error() {
 		l.problems.Add(1)
@@ -74,7 +76,7 @@ func OpenLake(ctx context.Context, dir, memoryLimit string) (*Store, error) {
 // is (or the store is not a lake): the pages serve the last good
 // generation meanwhile, and the home page says so. It takes no lock, so
 // the home page does not wait for a refresh reading files.
-func (s *Store) LakeProblem() *InputError {
+func (s *Store) LakeProblem() *model.InputError {
 	if s.lake == nil {
 		return nil
 	}
@@ -113,7 +115,7 @@ func (s *Store) Refresh(ctx context.Context) (bool, error) {
 	p := filepath.Join(l.dir, "manifest.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
-		l.setProblem(&InputError{File: p, Offset: -1, Msg: "cannot be read: " + errText(err)})
+		l.setProblem(&model.InputError{File: p, Offset: -1, Msg: "cannot be read: " + errText(err)})
 		return false, fmt.Errorf("lake %s: %w", l.dir, err)
 	}
 	if bytes.Equal(b, l.manifest) {
@@ -127,9 +129,9 @@ func (s *Store) Refresh(ctx context.Context) (bool, error) {
 	changed, err := s.refresh(ctx, l, p, b)
 	if err != nil {
 		l.failed, l.failedErr = b, err
-		var ie *InputError
+		var ie *model.InputError
 		if !errors.As(err, &ie) {
-			ie = &InputError{File: p, Offset: -1, Msg: err.Error()}
+			ie = &model.InputError{File: p, Offset: -1, Msg: err.Error()}
 		}
 		l.setProblem(ie)
 	} else {
@@ -152,7 +154,7 @@ func (s *Store) refresh(ctx context.Context, l *lakeState, p string, b []byte) (
 				gen = m.Experiments[name]
 			}
 			if !validName(name) || !isHexGen(gen) {
-				return false, &InputError{File: p, Offset: -1, Msg: fmt.Sprintf("%s %q: generation %q: want a URL-safe name and 16 hex digits", fam, name, gen)}
+				return false, &model.InputError{File: p, Offset: -1, Msg: fmt.Sprintf("%s %q: generation %q: want a URL-safe name and 16 hex digits", fam, name, gen)}
 			}
 			gens[fam+"\x00"+name] = gen
 		}
@@ -214,24 +216,24 @@ func (l *lakeState) check(m LakeManifest, gens map[string]string) error {
 			want, ok := m.Files[rel]
 			p := filepath.Join(l.dir, filepath.FromSlash(rel))
 			if !ok {
-				return &InputError{File: p, Offset: -1, Msg: "the manifest records no checksum for this file"}
+				return &model.InputError{File: p, Offset: -1, Msg: "the manifest records no checksum for this file"}
 			}
 			if l.checked[rel] == want {
 				continue
 			}
 			st, err := os.Stat(p)
 			if err != nil {
-				return &InputError{File: p, Offset: -1, Msg: "missing: the manifest names this generation, but its file is not there (a write not finished, or files removed)"}
+				return &model.InputError{File: p, Offset: -1, Msg: "missing: the manifest names this generation, but its file is not there (a write not finished, or files removed)"}
 			}
 			if st.Size() != want.Size {
-				return &InputError{File: p, Offset: -1, Msg: fmt.Sprintf("%d bytes, but the manifest says %d: the file was cut short or changed after it was written", st.Size(), want.Size)}
+				return &model.InputError{File: p, Offset: -1, Msg: fmt.Sprintf("%d bytes, but the manifest says %d: the file was cut short or changed after it was written", st.Size(), want.Size)}
 			}
 			got, err := checksumFile(p)
 			if err != nil {
-				return &InputError{File: p, Offset: -1, Msg: "cannot be read: " + err.Error()}
+				return &model.InputError{File: p, Offset: -1, Msg: "cannot be read: " + err.Error()}
 			}
 			if got != want {
-				return &InputError{File: p, Offset: -1, Msg: "its SHA-256 does not match the manifest's: the file was changed or damaged after it was written"}
+				return &model.InputError{File: p, Offset: -1, Msg: "its SHA-256 does not match the manifest's: the file was changed or damaged after it was written"}
 			}
 			l.checked[rel] = want
 		}
@@ -276,7 +278,7 @@ func (s *Store) lakeViews(ctx context.Context, dir string, gens map[string]strin
 			}
 			f := filepath.Join(lakeGenDir(dir, t.name, fam, name, gen), "data.parquet")
 			if _, err := os.Stat(f); err != nil {
-				return nil, &InputError{File: f, Offset: -1, Msg: "missing: the manifest names this generation, but its file is not there (a write not finished, or files removed)"}
+				return nil, &model.InputError{File: f, Offset: -1, Msg: "missing: the manifest names this generation, but its file is not there (a write not finished, or files removed)"}
 			}
 			sel := make([]string, len(cols))
 			for i, c := range cols {

@@ -176,7 +176,7 @@ func (s *logSource) ReadFile(name string) ([]byte, error) {
 
 func (s *logSource) Auditors(fn func(bundle.Pos, *bundle.Auditor) error) error {
 	for i, m := range s.auditors {
-		if err := fn(bundle.Pos{File: s.root, Line: i + 1}, &bundle.Auditor{ID: m, Name: m, Kind: bundle.KindBaseline}); err != nil {
+		if err := fn(bundle.Pos{File: s.root, Line: i + 1}, &bundle.Auditor{ID: m, Name: m, Kind: model.AuditorBaseline}); err != nil {
 			return err
 		}
 	}
@@ -195,7 +195,7 @@ type logIndex struct {
 
 func (x *logIndex) claim(id, where, file string) error {
 	if prev, ok := x.ids[id]; ok {
-		return &InputError{File: file, Offset: -1, Msg: fmt.Sprintf("audit id %q is used twice: by %s and by %s", id, prev, where)}
+		return &model.InputError{File: file, Offset: -1, Msg: fmt.Sprintf("audit id %q is used twice: by %s and by %s", id, prev, where)}
 	}
 	x.ids[id] = where
 	x.order = append(x.order, id)
@@ -232,7 +232,7 @@ func newLogSource(ctx context.Context, root string, opts ImportOptions) (*logSou
 		return nil, err
 	}
 	if len(files) == 0 {
-		return nil, &InputError{File: root, Offset: -1, Msg: "no Petri transcripts or Inspect logs (.json, .eval) found"}
+		return nil, &model.InputError{File: root, Offset: -1, Msg: "no Petri transcripts or Inspect logs (.json, .eval) found"}
 	}
 	s := &logSource{root: root, opts: opts, kind: KindPetri, files: files}
 	x := &logIndex{ids: map[string]string{}, auditors: map[string]bool{}, behaviors: map[string]bool{}}
@@ -555,7 +555,7 @@ func listLogs(root string) (files []*logFile, skipped []string, err error) {
 			return nil, nil, err
 		}
 		if kind == "" {
-			return nil, nil, &InputError{File: root, Offset: -1, Msg: "not a Petri transcript (metadata and events) or an Inspect log (eval, samples)"}
+			return nil, nil, &model.InputError{File: root, Offset: -1, Msg: "not a Petri transcript (metadata and events) or an Inspect log (eval, samples)"}
 		}
 		return []*logFile{{path: root, rel: filepath.Base(root), kind: kind}}, nil, nil
 	}
@@ -591,7 +591,7 @@ func listLogs(root string) (files []*logFile, skipped []string, err error) {
 		return nil
 	})
 	if err != nil {
-		if IsInputError(err) {
+		if model.IsInputError(err) {
 			return nil, nil, err
 		}
 		return nil, nil, fmt.Errorf("import %s: %w", root, err)
@@ -610,7 +610,7 @@ func namedLogs(root string, rels []string) ([]*logFile, []string, error) {
 			return nil, nil, err
 		}
 		if kind == "" {
-			return nil, nil, &InputError{File: p, Offset: -1, Msg: "not a Petri transcript (metadata and events) or an Inspect log (eval, samples)"}
+			return nil, nil, &model.InputError{File: p, Offset: -1, Msg: "not a Petri transcript (metadata and events) or an Inspect log (eval, samples)"}
 		}
 		files = append(files, &logFile{path: p, rel: filepath.ToSlash(rel), kind: kind})
 	}
@@ -664,7 +664,7 @@ func readPetriFile(path string, maxValue int64) ([]byte, error) {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	if maxValue = limit.Or(maxValue); st.Size() > maxValue {
-		return nil, &InputError{File: path, Offset: -1, Msg: limit.Message("the transcript file", maxValue)}
+		return nil, &model.InputError{File: path, Offset: -1, Msg: limit.Message("the transcript file", maxValue)}
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -673,15 +673,15 @@ func readPetriFile(path string, maxValue int64) ([]byte, error) {
 	// encoding/json would turn invalid UTF-8 into U+FFFD in what it decodes
 	// while the file's bytes are stored as given: refuse it.
 	if i := jsonin.FirstInvalidUTF8(b); i >= 0 {
-		return nil, &InputError{File: path, Offset: int64(i), Line: lineAt(path, int64(i)), Msg: "not valid UTF-8"}
+		return nil, &model.InputError{File: path, Offset: int64(i), Line: lineAt(path, int64(i)), Msg: "not valid UTF-8"}
 	}
 	return bytes.TrimPrefix(b, jsonin.BOM), nil
 }
 
-// logErr turns a reading error into an *InputError naming the file (and
+// logErr turns a reading error into an *model.InputError naming the file (and
 // zip member), the line when known, and the JSON path.
 func logErr(file string, err error) error {
-	var ie *InputError
+	var ie *model.InputError
 	var le *inspect.Error
 	var pe *petri.ParseError
 	var be *bundle.Error
@@ -689,7 +689,7 @@ func logErr(file string, err error) error {
 	case errors.As(err, &ie):
 		return ie
 	case errors.As(err, &le):
-		out := &InputError{File: le.File, Offset: le.Offset, Path: le.Path, Msg: le.Msg}
+		out := &model.InputError{File: le.File, Offset: le.Offset, Path: le.Path, Msg: le.Msg}
 		if le.Member != "" {
 			out.File += ": " + le.Member
 			out.Offset = -1
@@ -698,13 +698,13 @@ func logErr(file string, err error) error {
 		}
 		return out
 	case errors.As(err, &pe):
-		out := &InputError{File: file, Offset: pe.Offset, Path: pe.Path, Msg: pe.Msg}
+		out := &model.InputError{File: file, Offset: pe.Offset, Path: pe.Path, Msg: pe.Msg}
 		if pe.Offset >= 0 {
 			out.Line = lineAt(file, pe.Offset)
 		}
 		return out
 	case errors.As(err, &be):
-		return &InputError{File: be.File, Line: be.Line, Offset: -1, Path: be.Field, Msg: be.Msg}
+		return &model.InputError{File: be.File, Line: be.Line, Offset: -1, Path: be.Field, Msg: be.Msg}
 	}
 	return fmt.Errorf("import %s: %w", file, err)
 }
@@ -719,7 +719,7 @@ type petriInfo struct {
 func (s *logSource) petriInfo(f *logFile, raw json.RawMessage) (petriInfo, error) {
 	var info petriInfo
 	if len(raw) == 0 {
-		return info, &InputError{File: f.path, Offset: -1, Path: "metadata", Msg: "missing: a Petri transcript has a metadata object"}
+		return info, &model.InputError{File: f.path, Offset: -1, Path: "metadata", Msg: "missing: a Petri transcript has a metadata object"}
 	}
 	if err := petri.Decode(raw, &info.md); err != nil {
 		return info, logErr(f.path, prefixParseErr("metadata", err))
@@ -894,7 +894,7 @@ func (s *logSource) petriAudit(f *logFile, fn func(bundle.Pos, *bundle.Audit, js
 	if err != nil {
 		var re *petri.ReplayError
 		if errors.As(err, &re) {
-			return &InputError{File: f.path, Offset: -1, Path: fmt.Sprintf("events[%d]", re.Event), Msg: re.Msg}
+			return &model.InputError{File: f.path, Offset: -1, Path: fmt.Sprintf("events[%d]", re.Event), Msg: re.Msg}
 		}
 		return logErr(f.path, err)
 	}
@@ -912,7 +912,7 @@ func (s *logSource) petriAudit(f *logFile, fn func(bundle.Pos, *bundle.Audit, js
 		sort.Strings(dims)
 		for _, d := range dims {
 			if v := jo.Scores[d]; !(v >= 1 && v <= 10) {
-				return &InputError{File: f.path, Offset: -1, Path: "metadata.judge_output.scores." + d, Msg: fmt.Sprintf("want a score from 1 to 10, found %v", v)}
+				return &model.InputError{File: f.path, Offset: -1, Path: "metadata.judge_output.scores." + d, Msg: fmt.Sprintf("want a score from 1 to 10, found %v", v)}
 			}
 		}
 		if len(jo.Scores) > 0 {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/auditscope/auditscope/data/inspect"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // auditRow reads the columns of one audit a test checks.
@@ -284,7 +285,7 @@ func TestImportLogFolder(t *testing.T) {
 	// A folder with nothing to import.
 	empty := t.TempDir()
 	os.WriteFile(filepath.Join(empty, "a.txt"), []byte("x"), 0o644)
-	if _, err := s.Import(ctx, empty, ImportOptions{}); err == nil || !IsInputError(err) {
+	if _, err := s.Import(ctx, empty, ImportOptions{}); err == nil || !model.IsInputError(err) {
 		t.Errorf("empty folder: %v", err)
 	}
 }
@@ -424,8 +425,8 @@ func TestImportBrokenLogs(t *testing.T) {
 			t.Errorf("%s: imported, want an error", tt.path)
 			continue
 		}
-		if !IsInputError(err) {
-			t.Errorf("%s: %T %v, want an InputError", tt.path, err, err)
+		if !model.IsInputError(err) {
+			t.Errorf("%s: %T %v, want an model.InputError", tt.path, err, err)
 		}
 		for _, w := range tt.want {
 			if !strings.Contains(err.Error(), w) {

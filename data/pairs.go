@@ -9,96 +9,28 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-)
 
-// Pref is a coded AnnotatedPairs preference, one byte per vote so that a
-// dataset's whole vote matrix (50,000 comparisons × 52 annotators) stays
-// small. The statistics code votes the same way (analysis.Vote); the
-// application layer converts at the boundary, so that data does not depend
-// on analysis.
-type Pref int8
-
-// The coded preferences. Any string other than the four known ones is
-// PrefInvalid.
-const (
-	PrefNone    Pref = iota // no vote, a null pref or an empty string
-	PrefA                   // "text_a"
-	PrefB                   // "text_b"
-	PrefTie                 // "tie"
-	PrefInvalid             // "invalid" and anything else
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // prefFromCode reads a character of ap_comparisons.prefs.
-func prefFromCode(c byte) Pref {
+func prefFromCode(c byte) model.Pref {
 	switch c {
 	case 'a':
-		return PrefA
+		return model.PrefA
 	case 'b':
-		return PrefB
+		return model.PrefB
 	case 't':
-		return PrefTie
+		return model.PrefTie
 	case 'i':
-		return PrefInvalid
+		return model.PrefInvalid
 	}
-	return PrefNone
-}
-
-// PairsDataset is one AnnotatedPairs dataset's header.
-type PairsDataset struct {
-	ID, Name, Description, Version, Format string
-	DefaultAnnotator                       string // "" when the file names none
-	CreatedAt                              string
-	Synthetic                              bool
-	Comparisons                            int
-	DroppedDuplicates                      int
-	ImportID                               int64 // changes whenever the dataset is re-imported
-	MetadataKeys                           []string
-	// Texts is false for an annotation-only file: no comparison carries a
-	// response text, so there are no lengths.
-	Texts bool
-}
-
-// PairsAnnotator is one annotator of a dataset, in display order.
-type PairsAnnotator struct {
-	Idx                         int // row of VoteMatrix.Votes
-	ID, Name, Description, Type string
-	Declared                    bool
-}
-
-// VoteMatrix is a dataset's votes and the comparison facts the explorer
-// needs, indexed by comparison position (ap_comparisons.idx, 0..N-1).
-type VoteMatrix struct {
-	N int
-	// Votes[a][i] is annotator a's vote (PairsAnnotator.Idx) on comparison i.
-	Votes [][]Pref
-	// Models lists the distinct response models, sorted; ModelA[i] and
-	// ModelB[i] index it, or are -1 when the response names no model.
-	Models         []string
-	ModelA, ModelB []int32
-	// LenA and LenB are the response lengths in Unicode characters.
-	LenA, LenB []int32
-}
-
-// MetaValue is one value of a metadata key with the number of comparisons
-// that carry it.
-type MetaValue struct {
-	Value string
-	Count int
-}
-
-// MetaValues is a metadata key's values over a dataset.
-type MetaValues struct {
-	Key string
-	// Values are ordered by Count, most comparisons first, then by value.
-	Values []MetaValue
-	// Of[i] is comparison i's value as an index into Values, or -1 when the
-	// comparison has no value for the key.
-	Of []int32
+	return model.PrefNone
 }
 
 // PairsDataset returns one dataset's header, or ErrNotFound.
-func (s *Store) PairsDataset(ctx context.Context, id string) (PairsDataset, error) {
-	var d PairsDataset
+func (s *Store) PairsDataset(ctx context.Context, id string) (model.PairsDataset, error) {
+	var d model.PairsDataset
 	var def sql.NullString
 	var keys string
 	err := s.db.QueryRowContext(ctx, `
@@ -121,16 +53,16 @@ FROM ap_datasets WHERE id = ?`, id).Scan(&d.ID, &d.Name, &d.Description, &d.Vers
 
 // PairsAnnotators lists a dataset's annotators in display order: declared
 // ones first, in file order.
-func (s *Store) PairsAnnotators(ctx context.Context, dataset string) ([]PairsAnnotator, error) {
+func (s *Store) PairsAnnotators(ctx context.Context, dataset string) ([]model.PairsAnnotator, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT idx, id, name, description, type, declared FROM ap_annotators WHERE dataset = ? ORDER BY ord`, dataset)
 	if err != nil {
 		return nil, fmt.Errorf("data: pairs annotators: %w", err)
 	}
 	defer rows.Close()
-	var out []PairsAnnotator
+	var out []model.PairsAnnotator
 	for rows.Next() {
-		var a PairsAnnotator
+		var a model.PairsAnnotator
 		if err := rows.Scan(&a.Idx, &a.ID, &a.Name, &a.Description, &a.Type, &a.Declared); err != nil {
 			return nil, fmt.Errorf("data: pairs annotators: %w", err)
 		}
@@ -147,8 +79,8 @@ SELECT idx, id, name, description, type, declared FROM ap_annotators WHERE datas
 // comparison's vote codes, so a 2.6-million-vote dataset moves 50,000 short
 // strings. Votes of annotators not in ap_annotators, or of comparisons out
 // of range, cannot occur after an import and are ignored.
-func (s *Store) PairsVoteMatrix(ctx context.Context, dataset string) (VoteMatrix, error) {
-	var m VoteMatrix
+func (s *Store) PairsVoteMatrix(ctx context.Context, dataset string) (model.VoteMatrix, error) {
+	var m model.VoteMatrix
 	var nAnn int
 	if err := s.db.QueryRowContext(ctx, `
 SELECT (SELECT count(*) FROM ap_comparisons WHERE dataset = ?),
@@ -158,8 +90,8 @@ SELECT (SELECT count(*) FROM ap_comparisons WHERE dataset = ?),
 	if err := s.loadComparisonFacts(ctx, dataset, &m); err != nil {
 		return m, err
 	}
-	m.Votes = make([][]Pref, nAnn)
-	backing := make([]Pref, nAnn*m.N)
+	m.Votes = make([][]model.Pref, nAnn)
+	backing := make([]model.Pref, nAnn*m.N)
 	for a := range m.Votes {
 		m.Votes[a] = backing[a*m.N : (a+1)*m.N : (a+1)*m.N]
 	}
@@ -191,7 +123,7 @@ SELECT (SELECT count(*) FROM ap_comparisons WHERE dataset = ?),
 }
 
 // loadComparisonFacts fills the models and lengths of a vote matrix.
-func (s *Store) loadComparisonFacts(ctx context.Context, dataset string, m *VoteMatrix) error {
+func (s *Store) loadComparisonFacts(ctx context.Context, dataset string, m *model.VoteMatrix) error {
 	m.ModelA, m.ModelB = make([]int32, m.N), make([]int32, m.N)
 	m.LenA, m.LenB = make([]int32, m.N), make([]int32, m.N)
 	for i := range m.ModelA {
@@ -256,8 +188,8 @@ func (s *Store) stringList(ctx context.Context, query string, args ...any) ([]st
 
 // PairsMetaValues returns the values of one metadata key over a dataset,
 // most comparisons first, and each comparison's value.
-func (s *Store) PairsMetaValues(ctx context.Context, dataset, key string) (MetaValues, error) {
-	mv := MetaValues{Key: key}
+func (s *Store) PairsMetaValues(ctx context.Context, dataset, key string) (model.MetaValues, error) {
+	mv := model.MetaValues{Key: key}
 	var n int
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM ap_comparisons WHERE dataset = ?`, dataset).Scan(&n); err != nil {
 		return mv, fmt.Errorf("data: meta values: %w", err)
@@ -271,7 +203,7 @@ GROUP BY value ORDER BY n DESC, value`, dataset, key)
 	defer rows.Close()
 	index := map[string]int32{}
 	for rows.Next() {
-		var v MetaValue
+		var v model.MetaValue
 		if err := rows.Scan(&v.Value, &v.Count); err != nil {
 			return mv, fmt.Errorf("data: meta values: %w", err)
 		}
@@ -336,35 +268,10 @@ ORDER BY idx`, dataset, pattern, pattern, pattern)
 	return out, nil
 }
 
-// PairsComparison is one comparison's prompt and responses.
-type PairsComparison struct {
-	Idx            int
-	ID, Prompt     string
-	HasPrompt      bool // false when the file gives no prompt
-	TextA, TextB   string
-	ModelA, ModelB string // "" when not named
-	LenA, LenB     int
-	AttrsA, AttrsB []KeyValue  // response keys beyond text and model, sorted by key
-	Metadata       []KeyValue  // in file order
-	Votes          []PairsVote // only PairsComparisonByID fills it
-}
-
-// KeyValue is a metadata entry or a response attribute, the value as text
-// (strings as is, other JSON values as JSON).
-type KeyValue struct{ Key, Value string }
-
-// PairsVote is one annotator's vote on a comparison.
-type PairsVote struct {
-	Annotator PairsAnnotator
-	Pref      string // as stored: text_a, text_b, tie, invalid...; "" when null
-	Null      bool   // the vote is null (no preference)
-	Reason    string // no_pref_reason, when given
-}
-
 // PairsComparisons returns the comparisons at the given positions, in the
 // order given; positions that do not exist are skipped. Callers pass one
 // page (tens of positions) at a time.
-func (s *Store) PairsComparisons(ctx context.Context, dataset string, idxs []int32) ([]PairsComparison, error) {
+func (s *Store) PairsComparisons(ctx context.Context, dataset string, idxs []int32) ([]model.PairsComparison, error) {
 	if len(idxs) == 0 {
 		return nil, nil
 	}
@@ -380,7 +287,7 @@ FROM ap_comparisons WHERE dataset = ? AND idx IN (SELECT unnest(?::BIGINT[]))`, 
 		return nil, fmt.Errorf("data: pairs comparisons: %w", err)
 	}
 	defer rows.Close()
-	byIdx := map[int]PairsComparison{}
+	byIdx := map[int]model.PairsComparison{}
 	for rows.Next() {
 		c, err := scanComparison(rows)
 		if err != nil {
@@ -391,7 +298,7 @@ FROM ap_comparisons WHERE dataset = ? AND idx IN (SELECT unnest(?::BIGINT[]))`, 
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("data: pairs comparisons: %w", err)
 	}
-	out := make([]PairsComparison, 0, len(byIdx))
+	out := make([]model.PairsComparison, 0, len(byIdx))
 	for _, i := range idxs {
 		if c, ok := byIdx[int(i)]; ok {
 			out = append(out, c)
@@ -400,8 +307,8 @@ FROM ap_comparisons WHERE dataset = ? AND idx IN (SELECT unnest(?::BIGINT[]))`, 
 	return out, nil
 }
 
-func scanComparison(rows interface{ Scan(...any) error }) (PairsComparison, error) {
-	var c PairsComparison
+func scanComparison(rows interface{ Scan(...any) error }) (model.PairsComparison, error) {
+	var c model.PairsComparison
 	var prompt sql.NullString
 	var attrsA, attrsB, meta string
 	if err := rows.Scan(&c.Idx, &c.ID, &prompt, &c.TextA, &c.TextB, &c.ModelA, &c.ModelB, &c.LenA, &c.LenB, &attrsA, &attrsB, &meta); err != nil {
@@ -421,7 +328,7 @@ func scanComparison(rows interface{ Scan(...any) error }) (PairsComparison, erro
 			return c, fmt.Errorf("comparison %s: metadata: %w", c.ID, err)
 		}
 		for _, kv := range pairs {
-			c.Metadata = append(c.Metadata, KeyValue{Key: kv.key, Value: scalarText(kv.value)})
+			c.Metadata = append(c.Metadata, model.KeyValue{Key: kv.key, Value: scalarText(kv.value)})
 		}
 	}
 	return c, nil
@@ -429,7 +336,7 @@ func scanComparison(rows interface{ Scan(...any) error }) (PairsComparison, erro
 
 // objectEntries lists a stored JSON object's members ("" means none), keys
 // sorted (the importer writes response attributes through a map).
-func objectEntries(s string) ([]KeyValue, error) {
+func objectEntries(s string) ([]model.KeyValue, error) {
 	if s == "" {
 		return nil, nil
 	}
@@ -437,18 +344,18 @@ func objectEntries(s string) ([]KeyValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]KeyValue, len(pairs))
+	out := make([]model.KeyValue, len(pairs))
 	for i, kv := range pairs {
-		out[i] = KeyValue{Key: kv.key, Value: scalarText(kv.value)}
+		out[i] = model.KeyValue{Key: kv.key, Value: scalarText(kv.value)}
 	}
-	slices.SortStableFunc(out, func(a, b KeyValue) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortStableFunc(out, func(a, b model.KeyValue) int { return strings.Compare(a.Key, b.Key) })
 	return out, nil
 }
 
 // PairsComparisonByID returns one comparison with its metadata and every
 // annotator's vote (annotators in display order; those without a vote are
 // left out), or ErrNotFound.
-func (s *Store) PairsComparisonByID(ctx context.Context, dataset, id string) (PairsComparison, error) {
+func (s *Store) PairsComparisonByID(ctx context.Context, dataset, id string) (model.PairsComparison, error) {
 	row := s.db.QueryRowContext(ctx, `
 SELECT idx, id, prompt, text_a, text_b, coalesce(model_a, ''), coalesce(model_b, ''), len_a, len_b,
        coalesce(attrs_a, ''), coalesce(attrs_b, ''), coalesce(metadata, '')
@@ -469,7 +376,7 @@ WHERE v.dataset = ? AND v.cmp = ? ORDER BY a.ord`, dataset, c.Idx)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var v PairsVote
+		var v model.PairsVote
 		var pref sql.NullString
 		a := &v.Annotator
 		if err := rows.Scan(&a.Idx, &a.ID, &a.Name, &a.Description, &a.Type, &a.Declared, &pref, &v.Reason); err != nil {

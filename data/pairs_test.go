@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // pairsDoc builds an AnnotatedPairs document of n comparisons whose votes
@@ -49,18 +51,18 @@ func pairsDoc(n int) string {
 	return b.String()
 }
 
-func codeOf(pref string) Pref {
+func codeOf(pref string) model.Pref {
 	switch pref {
 	case `"a"`:
-		return PrefA
+		return model.PrefA
 	case `"b"`:
-		return PrefB
+		return model.PrefB
 	case `"tie"`:
-		return PrefTie
+		return model.PrefTie
 	case `null`:
-		return PrefNone
+		return model.PrefNone
 	default:
-		return PrefInvalid
+		return model.PrefInvalid
 	}
 }
 
@@ -118,7 +120,7 @@ func TestPairsVoteMatrix(t *testing.T) {
 		}
 		want := codeOf(pairsPrefs[(i+2)%5])
 		if i%4 == 3 {
-			want = PrefNone
+			want = model.PrefNone
 		}
 		if p[i] != want {
 			t.Errorf("p vote %d = %d, want %d", i, p[i], want)
@@ -153,7 +155,7 @@ func TestPairsMetaValues(t *testing.T) {
 	}
 	// Positions 0..9 without 4 and 9: even 0 2 6 8 (4), odd 1 3 5 7 (4); a
 	// tie in count is broken by value.
-	if len(mv.Values) != 2 || mv.Values[0] != (MetaValue{"even", 4}) || mv.Values[1] != (MetaValue{"odd", 4}) {
+	if len(mv.Values) != 2 || mv.Values[0] != (model.MetaValue{Value: "even", Count: 4}) || mv.Values[1] != (model.MetaValue{Value: "odd", Count: 4}) {
 		t.Errorf("values = %v", mv.Values)
 	}
 	want := []int32{0, 1, 0, 1, -1, 1, 0, 1, 0, -1}
@@ -196,10 +198,10 @@ func TestPairsSearchAndComparisons(t *testing.T) {
 	if c.Prompt != "prompt 5" || !c.HasPrompt || c.ModelA != "M2" || c.ModelB != "M0" || c.LenA != 6 || c.TextB != "bbb" {
 		t.Errorf("c5 = %+v", c)
 	}
-	if len(c.AttrsB) != 1 || c.AttrsB[0] != (KeyValue{"temperature", "1"}) || len(c.AttrsA) != 0 {
+	if len(c.AttrsB) != 1 || c.AttrsB[0] != (model.KeyValue{Key: "temperature", Value: "1"}) || len(c.AttrsA) != 0 {
 		t.Errorf("c5 attrs = %v, %v", c.AttrsA, c.AttrsB)
 	}
-	if len(c.Metadata) != 2 || c.Metadata[0] != (KeyValue{"topic", "odd"}) || c.Metadata[1] != (KeyValue{"n", "5"}) {
+	if len(c.Metadata) != 2 || c.Metadata[0] != (model.KeyValue{Key: "topic", Value: "odd"}) || c.Metadata[1] != (model.KeyValue{Key: "n", Value: "5"}) {
 		t.Errorf("c5 metadata = %v", c.Metadata)
 	}
 	if cs, err := s.PairsComparisons(ctx, "votes", nil); err != nil || len(cs) != 0 {

@@ -5,15 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/auditscope/auditscope/data/model"
 )
-
-// SplitKey splits an "experiment:id" key.
-func SplitKey(key string) (exp, id string, ok bool) {
-	return strings.Cut(key, ":")
-}
 
 // Run returns one run by its key ("experiment:id").
 func (s *Store) Run(ctx context.Context, key string) (Run, error) {
@@ -29,23 +23,16 @@ func (s *Store) Run(ctx context.Context, key string) (Run, error) {
 	return r, nil
 }
 
-// Metric is one training-time scalar.
-type Metric struct {
-	Step  int
-	Name  string
-	Value float64
-}
-
 // RunMetrics returns a run's training-time scalars by name and step.
-func (s *Store) RunMetrics(ctx context.Context, exp, run string) ([]Metric, error) {
+func (s *Store) RunMetrics(ctx context.Context, exp, run string) ([]model.Metric, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT step, name, value FROM metrics WHERE experiment = ? AND run = ? ORDER BY name, step`, exp, run)
 	if err != nil {
 		return nil, fmt.Errorf("data: metrics: %w", err)
 	}
 	defer rows.Close()
-	var out []Metric
+	var out []model.Metric
 	for rows.Next() {
-		var m Metric
+		var m model.Metric
 		if err := rows.Scan(&m.Step, &m.Name, &m.Value); err != nil {
 			return nil, fmt.Errorf("data: metrics: %w", err)
 		}
@@ -54,16 +41,8 @@ func (s *Store) RunMetrics(ctx context.Context, exp, run string) ([]Metric, erro
 	return out, rows.Err()
 }
 
-// LabelCount is how many of a group's audits carry a strategy label.
-type LabelCount struct {
-	Auditor  string
-	Epoch    *int64 // nil for a baseline
-	Strategy string
-	N        int
-}
-
 // StrategyCounts counts a run's audits per checkpoint and strategy label.
-func (s *Store) StrategyCounts(ctx context.Context, exp, run string) ([]LabelCount, error) {
+func (s *Store) StrategyCounts(ctx context.Context, exp, run string) ([]model.LabelCount, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT a.auditor, au.epoch, a.strategy, count(*)
 FROM audits a JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor
@@ -73,9 +52,9 @@ GROUP BY ALL ORDER BY au.epoch, a.auditor, count(*) DESC, a.strategy`, exp, run)
 		return nil, fmt.Errorf("data: strategies: %w", err)
 	}
 	defer rows.Close()
-	var out []LabelCount
+	var out []model.LabelCount
 	for rows.Next() {
-		var l LabelCount
+		var l model.LabelCount
 		if err := rows.Scan(&l.Auditor, &l.Epoch, &l.Strategy, &l.N); err != nil {
 			return nil, fmt.Errorf("data: strategies: %w", err)
 		}
@@ -84,15 +63,8 @@ GROUP BY ALL ORDER BY au.epoch, a.auditor, count(*) DESC, a.strategy`, exp, run)
 	return out, rows.Err()
 }
 
-// CruxRow is one auditor's crux features.
-type CruxRow struct {
-	Auditor  string
-	N        int
-	Features [8]float64 // bundle.CruxFeatureNames order
-}
-
 // Crux returns the crux rows of an experiment in auditor order.
-func (s *Store) Crux(ctx context.Context, exp string) ([]CruxRow, error) {
+func (s *Store) Crux(ctx context.Context, exp string) ([]model.CruxRow, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT c.auditor, c.n, c.target_focused, c.auditor_view, c.pairwise_win, c.pairwise_loss, c.d_signal, c.d_craft, c.d_realism, c.d_evidence
 FROM crux c LEFT JOIN auditors a ON a.experiment = c.experiment AND a.id = c.auditor
@@ -101,9 +73,9 @@ WHERE c.experiment = ? ORDER BY a.ord`, exp)
 		return nil, fmt.Errorf("data: crux: %w", err)
 	}
 	defer rows.Close()
-	var out []CruxRow
+	var out []model.CruxRow
 	for rows.Next() {
-		var c CruxRow
+		var c model.CruxRow
 		f := &c.Features
 		if err := rows.Scan(&c.Auditor, &c.N, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]); err != nil {
 			return nil, fmt.Errorf("data: crux: %w", err)

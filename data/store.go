@@ -20,13 +20,17 @@ import (
 	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// ErrNotFound is returned when a requested row does not exist.
-var ErrNotFound = errors.New("not found")
+// ErrNotFound is returned when a requested row does not exist; it is
+// model's, so that layers above the store test for it without importing
+// the store.
+var ErrNotFound = model.ErrNotFound
 
 // ErrExists is returned when an import would overwrite a dataset or
 // experiment of the same name with different content and --replace was not

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // TextsMerge attaches prompts and responses from a base dataset to an
@@ -58,7 +60,7 @@ func (m *TextsMerge) reader() (string, error) {
 	case ".parquet":
 		return "read_parquet(?)", nil
 	}
-	return "", &InputError{File: m.File, Offset: -1, Msg: "want a .csv, .jsonl or .parquet base dataset to merge texts from"}
+	return "", &model.InputError{File: m.File, Offset: -1, Msg: "want a .csv, .jsonl or .parquet base dataset to merge texts from"}
 }
 
 // mergeMemoryMiB is DuckDB's memory limit while texts are merged.
@@ -88,7 +90,7 @@ func (l *apLoader) mergeTexts(m *TextsMerge) (mergeReport, error) {
 	// Column names are quoted identifiers; the file is a parameter.
 	if err := l.tx.exec(`CREATE OR REPLACE TEMP TABLE merge_base AS SELECT CAST(`+quoteIdent(m.Key)+` AS VARCHAR) AS k, `+prompt+` AS p,
 CAST(`+quoteIdent(m.A)+` AS VARCHAR) AS a, CAST(`+quoteIdent(m.B)+` AS VARCHAR) AS b FROM `+read, m.File); err != nil {
-		return rep, &InputError{File: m.File, Offset: -1, Msg: "cannot read the base dataset's columns " + strings.Join([]string{m.Key, m.A, m.B}, ", ") + ": " + err.Error()}
+		return rep, &model.InputError{File: m.File, Offset: -1, Msg: "cannot read the base dataset's columns " + strings.Join([]string{m.Key, m.A, m.B}, ", ") + ": " + err.Error()}
 	}
 	defer l.tx.exec(`DROP TABLE IF EXISTS merge_base`)
 	rows, err := l.tx.conn.QueryContext(l.tx.ctx, `SELECT k FROM merge_base WHERE k IS NOT NULL GROUP BY k HAVING count(*) > 1 ORDER BY k`)

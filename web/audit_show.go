@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/petri"
 	"github.com/auditscope/auditscope/views"
 )
@@ -78,7 +79,7 @@ func (s *Server) showAudit(c echo.Context) error {
 		// with the rest of the audit. Any other failure (the database, a
 		// client gone) is an error page, which the response cache does not
 		// keep, so the next visit tries again.
-		var ie *data.InputError
+		var ie *model.InputError
 		if !errors.As(err, &ie) && !errors.Is(err, data.ErrNotFound) {
 			return err
 		}
@@ -160,7 +161,7 @@ func (s *Server) fillSample(c echo.Context, vm *views.AuditView, plain bool) err
 
 // userMessage says why a transcript is missing or bad, for the page.
 func userMessage(err error) string {
-	var ie *data.InputError
+	var ie *model.InputError
 	if errors.As(err, &ie) {
 		return ie.Error()
 	}

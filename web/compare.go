@@ -11,7 +11,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
 	"github.com/auditscope/auditscope/web/app"
@@ -80,35 +79,11 @@ func auditorNames(st *app.ExperimentStats) map[string]string {
 	return m
 }
 
-// presets are the paper's comparisons the experiment allows.
-func presets(st *app.ExperimentStats) []experiment.Preset {
-	runs := make([]experiment.RunInfo, len(st.Runs))
-	for i, r := range st.Runs {
-		runs[i] = experiment.RunInfo{ID: r.ID, Name: r.Name, Reward: r.Reward, BaseModel: r.BaseModel,
-			CalibrationFraction: r.CalibrationFraction, MultiTarget: r.MultiTarget}
-		if r.RefreshSteps != nil {
-			runs[i].RefreshSteps = *r.RefreshSteps
-		}
-	}
-	auds := make([]experiment.AuditorInfo, len(st.Auditors))
-	for i, a := range st.Auditors {
-		au := a.Auditor
-		auds[i] = experiment.AuditorInfo{ID: au.ID, Name: au.Name, Run: au.Run, Baseline: au.Kind == "baseline"}
-		if au.Epoch != nil {
-			auds[i].Epoch = *au.Epoch
-		}
-		if au.Step != nil {
-			auds[i].Step = *au.Step
-		}
-	}
-	return experiment.Presets(runs, auds)
-}
-
 // compareData is the compare page's one loader, shared by the page, its
 // CSV and its figure: the experiment's statistics, the query and A
 // against each B. needBoth refuses a query without A and a B (the CSV has
 // nothing to hold without them; the page then offers the pickers).
-func (s *Server) compareData(c echo.Context, needBoth bool) (*app.ExperimentStats, compareQuery, []experiment.Comparison, error) {
+func (s *Server) compareData(c echo.Context, needBoth bool) (*app.ExperimentStats, compareQuery, []app.Comparison, error) {
 	ctx := c.Request().Context()
 	st, err := s.app.Stats(ctx, c.Param("exp"))
 	if err != nil {
@@ -148,7 +123,7 @@ func (s *Server) showCompare(c echo.Context) error {
 		}
 		vm.Blocks = append(vm.Blocks, blk)
 	}
-	for _, p := range presets(st) {
+	for _, p := range app.Presets(st) {
 		vm.Presets = append(vm.Presets, views.PresetLink{Kind: p.Kind, Title: p.Title, URL: views.CompareURL(st.Exp.ID, p.A, p.B)})
 	}
 	return render(c, http.StatusOK, views.ComparePage(vm))

@@ -10,23 +10,20 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/web/app"
 )
 
-// badRequest is a problem with the request the user can fix; its message is
-// shown as is.
-type badRequest struct{ msg string }
-
-func (e *badRequest) Error() string { return e.msg }
-
+// badRequestf is a problem with the request the user can fix (a
+// 400): the application layer's QueryError, whose message is shown as is.
 func badRequestf(format string, args ...any) error {
-	return &badRequest{msg: fmt.Sprintf(format, args...)}
+	return app.Queryf(format, args...)
 }
 
 // notFound says which thing was not found.
 func notFound(what string) error {
-	return fmt.Errorf("%s: %w", what, data.ErrNotFound)
+	return fmt.Errorf("%s: %w", what, model.ErrNotFound)
 }
 
 // streamError is a failure after a streamed response (a CSV export written
@@ -75,12 +72,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	status := http.StatusInternalServerError
 	title, msg := "Something went wrong", "The server could not show this page. The error has been logged."
-	var br *badRequest
+	var br *app.QueryError
 	var he *echo.HTTPError
 	switch {
 	case errors.As(err, &br):
-		status, title, msg = http.StatusBadRequest, "Bad request", br.msg
-	case errors.Is(err, data.ErrNotFound):
+		status, title, msg = http.StatusBadRequest, "Bad request", br.Msg
+	case errors.Is(err, model.ErrNotFound):
 		status, title, msg = http.StatusNotFound, "Not found", err.Error()
 	case errors.As(err, &he):
 		status = he.Code

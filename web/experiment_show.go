@@ -13,8 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/analysis"
-	"github.com/auditscope/auditscope/analysis/experiment"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
 	"github.com/auditscope/auditscope/web/app"
@@ -198,22 +197,14 @@ func (s *Server) showExperiment(c echo.Context) error {
 	}
 	// Correlations of the four dimensions and the composite across the
 	// auditors shown.
-	corrKeys := dimensionKeys[:5]
-	cols := make([][]float64, len(corrKeys))
-	for i, k := range corrKeys {
-		for _, a := range rows {
-			cols[i] = append(cols[i], a.Score[k].Value)
-		}
+	for _, k := range app.SuiteDimensions {
 		vm.CorrNames = append(vm.CorrNames, dimensionTitles[k])
 	}
-	if len(rows) >= 3 {
-		r, p, err := analysis.CorrelationMatrix(cols)
-		if err == nil {
-			vm.CorrR, vm.CorrP = r, p
-		}
+	if r, p, ok := app.Correlations(rows); ok {
+		vm.CorrR, vm.CorrP = r, p
 	}
-	vm.HasDose = len(doseSeries(st, experiment.FPCalibration, 2)) > 0
-	vm.HasRefresh = len(refreshItems(st, experiment.Composite, 1)) > 0
+	vm.HasDose = len(doseSeries(st, model.EvalFPCalibration, 2)) > 0
+	vm.HasRefresh = len(refreshItems(st, app.Composite, 1)) > 0
 	return render(c, http.StatusOK, views.Experiment(vm))
 }
 

@@ -3,21 +3,22 @@ package web
 import (
 	"context"
 
-	"github.com/auditscope/auditscope/analysis/experiment"
+	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // Dimension keys, in display order; they are also the column keys of the
 // overview table and the values of scores.csv's dimension column.
-var dimensionKeys = []string{experiment.AuditQuality, experiment.FPCalibration, experiment.Production, experiment.Realism, experiment.Composite, experiment.AuditBenchSTC, experiment.AuditBenchDefault}
+var dimensionKeys = app.Dimensions
 
 var dimensionTitles = map[string]string{
-	experiment.AuditQuality:      "Audit quality",
-	experiment.FPCalibration:     "FP calibration",
-	experiment.Production:        "Production discovery",
-	experiment.Realism:           "Realism",
-	experiment.Composite:         "Composite",
-	experiment.AuditBenchSTC:     "AuditBench STC",
-	experiment.AuditBenchDefault: "AuditBench default",
+	model.EvalAuditQuality:      "Audit quality",
+	model.EvalFPCalibration:     "FP calibration",
+	model.EvalProduction:        "Production discovery",
+	model.EvalRealism:           "Realism",
+	app.Composite:               "Composite",
+	model.EvalAuditBenchSTC:     "AuditBench STC",
+	model.EvalAuditBenchDefault: "AuditBench default",
 }
 
 // Warm computes every experiment's statistics ahead of the first request

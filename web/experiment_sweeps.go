@@ -11,7 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"gonum.org/v1/plot"
 
-	"github.com/auditscope/auditscope/analysis/experiment"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views/figures"
 	"github.com/auditscope/auditscope/web/app"
 )
@@ -26,7 +26,7 @@ type sweepQuery struct {
 	defaultEpoch int
 }
 
-const defaultSweepDim = experiment.FPCalibration
+const defaultSweepDim = model.EvalFPCalibration
 
 func parseSweepQuery(q url.Values, defaultEpoch int) (sweepQuery, error) {
 	s := sweepQuery{Dim: q.Get("dim"), Epoch: defaultEpoch, defaultEpoch: defaultEpoch}

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/petri"
 	"github.com/auditscope/auditscope/views"
 )
@@ -187,7 +188,7 @@ func (s *Server) judgmentSide(c echo.Context, exp string, side data.JudgmentSide
 	if side.AuditKey == "" {
 		return sv
 	}
-	_, id, _ := data.SplitKey(side.AuditKey)
+	_, id, _ := model.SplitKey(side.AuditKey)
 	body, err := s.store.Transcript(c.Request().Context(), exp, id)
 	if err != nil {
 		sv.Error = "The transcript could not be read."

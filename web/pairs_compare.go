@@ -2,52 +2,57 @@ package web
 
 import (
 	"bytes"
-	"fmt"
 	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/analysis"
-	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // pairsComparison is a pairs compare request's result: the annotators and
 // their paired comparison (done is false until both A and B are given).
 type pairsComparison struct {
 	r          *pairsReq
-	ref, a, b  explorer.Annotator
+	ref, a, b  annotatorName
 	annotators []views.Option
 	done       bool
-	pc         explorer.PairedAnnotators
+	kept       int             // comparisons the reference decides
+	onlyA      int             // kept comparisons where only A agrees with the reference
+	onlyB      int             // and only B
+	rows       []app.PairedRow // agreement rate, accuracy, strength
 }
+
+// annotatorName is an annotator's key and name.
+type annotatorName struct{ Key, Name string }
 
 // pairsCompare reads /pairs/{ds}/compare's query (a, b, ref) and compares,
 // for the page and its CSV alike.
 func (s *Server) pairsCompare(c echo.Context) (pairsComparison, error) {
 	var out pairsComparison
-	r, ref, err := s.refRequest(c)
+	r, refKey, err := s.refRequest(c)
 	if err != nil {
 		return out, err
 	}
-	out.r, out.ref = r, ref
+	ref, _ := r.Annotator(refKey)
+	out.r, out.ref = r, annotatorName{ref.Key, ref.Name}
 	q := c.QueryParams()
 	var keys []string
-	for _, a := range r.d.Annotators() {
+	for _, a := range r.Annotators() {
 		keys = append(keys, a.Key)
 		out.annotators = append(out.annotators, views.Option{Value: a.Key, Label: a.Name})
 	}
-	pick := func(param string) (explorer.Annotator, bool, error) {
+	pick := func(param string) (annotatorName, bool, error) {
 		key := q.Get(param)
 		if key == "" {
-			return explorer.Annotator{}, false, nil
+			return annotatorName{}, false, nil
 		}
-		a, ok := r.d.Lookup(key)
+		a, ok := r.Annotator(key)
 		if !ok {
-			return a, false, unknownValue(param, key, keys)
+			return annotatorName{}, false, unknownValue(param, key, keys)
 		}
-		return a, true, nil
+		return annotatorName{a.Key, a.Name}, true, nil
 	}
 	a, okA, err := pick("a")
 	if err != nil {
@@ -64,29 +69,22 @@ func (s *Server) pairsCompare(c echo.Context) (pairsComparison, error) {
 	if a.Key == b.Key {
 		return out, badRequestf("b: %q is A itself; choose another annotator", b.Key)
 	}
-	out.pc, err = explorer.ComparePaired(r.votesOf(ref), r.votesOf(a), r.votesOf(b))
-	out.done = err == nil
-	return out, err
+	pc, rows, err := r.ComparePaired(ref.Key, a.Key, b.Key)
+	if err != nil {
+		return out, err
+	}
+	out.done, out.kept, out.onlyA, out.onlyB, out.rows = true, pc.Kept, pc.OnlyA, pc.OnlyB, rows
+	return out, nil
 }
 
-// rows are the comparison's measures, for the page and the CSV.
-func (pc pairsComparison) rows() []views.PairsCompareRow {
-	p := pc.pc
-	mcnemar := func(onlyA, onlyB, n int, set string) string {
-		return fmt.Sprintf("exact McNemar test with its Clopper–Pearson interval on the %d %s (A only %d, B only %d)", n, set, onlyA, onlyB)
+// viewRows are the comparison's measures, for the page and the CSV.
+func (pc pairsComparison) viewRows() []views.PairsCompareRow {
+	out := make([]views.PairsCompareRow, len(pc.rows))
+	for i, r := range pc.rows {
+		out[i] = views.PairsCompareRow{Metric: r.Metric, Definition: r.Definition, Test: r.Method, N: r.N, OnlyA: r.OnlyA, OnlyB: r.OnlyB,
+			A: r.A.Value, ALo: r.A.Lo, AHi: r.A.Hi, B: r.B.Value, BLo: r.B.Lo, BHi: r.B.Hi, Diff: r.Diff.Value, Lo: r.Diff.Lo, Hi: r.Diff.Hi, P: r.P}
 	}
-	row := func(metric, def, method string, n int, a, b, d analysis.Estimate, pv float64, onlyA, onlyB int) views.PairsCompareRow {
-		return views.PairsCompareRow{Metric: metric, Definition: def, Test: method, N: n, OnlyA: onlyA, OnlyB: onlyB,
-			A: a.Value, ALo: a.Lo, AHi: a.Hi, B: b.Value, BLo: b.Lo, BHi: b.Hi, Diff: d.Value, Lo: d.Lo, Hi: d.Hi, P: pv}
-	}
-	return []views.PairsCompareRow{
-		row("agreement rate", "agree ÷ kept", mcnemar(p.OnlyA, p.OnlyB, p.Kept, "kept comparisons"), p.Kept,
-			p.AgreementA, p.AgreementB, p.Agreement, p.AgreementP, p.OnlyA, p.OnlyB),
-		row("accuracy", "agree ÷ valid votes, where both voted", mcnemar(p.AccuracyOnlyA, p.AccuracyOnlyB, p.BothValid, "kept comparisons both voted on"), p.BothValid,
-			p.AccuracyA, p.AccuracyB, p.Accuracy, p.AccuracyP, p.AccuracyOnlyA, p.AccuracyOnlyB),
-		row("strength", "(agree − disagree) ÷ kept", fmt.Sprintf("paired t on the %d kept comparisons' scores (+1 agree, −1 disagree, 0 no valid vote)", p.Kept), p.Kept,
-			p.StrengthA, p.StrengthB, p.Strength, p.StrengthP, 0, 0),
-	}
+	return out
 }
 
 // showPairsCompare compares two annotators' agreement, accuracy and
@@ -98,10 +96,10 @@ func (s *Server) showPairsCompare(c echo.Context) error {
 		return err
 	}
 	r := pc.r
-	vm := views.PairsCompareView{Dataset: r.ds.ID, DatasetName: r.ds.Name, Synthetic: r.ds.Synthetic, Ref: pc.ref.Key, RefName: pc.ref.Name,
+	vm := views.PairsCompareView{Dataset: r.DS.ID, DatasetName: r.DS.Name, Synthetic: r.DS.Synthetic, Ref: pc.ref.Key, RefName: pc.ref.Name,
 		Annotators: pc.annotators, A: pc.a.Key, B: pc.b.Key, AName: pc.a.Name, BName: pc.b.Name, Query: c.QueryParams()}
 	if pc.done {
-		vm.Done, vm.Kept, vm.OnlyA, vm.OnlyB, vm.Rows = true, pc.pc.Kept, pc.pc.OnlyA, pc.pc.OnlyB, pc.rows()
+		vm.Done, vm.Kept, vm.OnlyA, vm.OnlyB, vm.Rows = true, pc.kept, pc.onlyA, pc.onlyB, pc.viewRows()
 	}
 	return render(c, http.StatusOK, views.PairsComparePage(vm))
 }
@@ -121,8 +119,8 @@ func (s *Server) pairsCompareCSV(c echo.Context) error {
 	w := newCSVWriter(&buf)
 	w.Write([]string{"dataset", "ref", "a", "b", "metric", "definition", "a_value", "a_lo", "a_hi", "b_value", "b_lo", "b_hi",
 		"diff", "lo", "hi", "p", "n", "only_a", "only_b", "method"})
-	for _, r := range pc.rows() {
-		w.Write([]string{pc.r.ds.ID, pc.ref.Key, pc.a.Key, pc.b.Key, r.Metric, r.Definition,
+	for _, r := range pc.viewRows() {
+		w.Write([]string{pc.r.DS.ID, pc.ref.Key, pc.a.Key, pc.b.Key, r.Metric, r.Definition,
 			csvFloat(r.A), csvFloat(r.ALo), csvFloat(r.AHi), csvFloat(r.B), csvFloat(r.BLo), csvFloat(r.BHi),
 			csvFloat(r.Diff), csvFloat(r.Lo), csvFloat(r.Hi), csvFloat(r.P), strconv.Itoa(r.N), strconv.Itoa(r.OnlyA), strconv.Itoa(r.OnlyB), r.Test})
 	}
@@ -130,5 +128,5 @@ func (s *Server) pairsCompareCSV(c echo.Context) error {
 	if err := w.Error(); err != nil {
 		return err
 	}
-	return csvBlob(c, pc.r.ds.ID+"-compare.csv", buf.Bytes())
+	return csvBlob(c, pc.r.DS.ID+"-compare.csv", buf.Bytes())
 }

@@ -6,8 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/analysis"
-	"github.com/auditscope/auditscope/analysis/explorer"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // annotatorsCSVHeader is the header of annotators.csv.
@@ -25,17 +24,7 @@ func (s *Server) pairsAnnotatorsCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rows := r.d.FeedbackRows(ref.Key)
-	rowVotes := make([][]analysis.Vote, len(rows))
-	for i, a := range rows {
-		rowVotes[i] = r.votesOf(a)
-	}
-	refVotes := r.votesOf(ref)
-	// The bootstrap key matches the explorer's single column for the same
-	// reference, so the two share the cached bootstrap.
-	key := bootKey(false, r, pairsColumn{ref: ref})
-	stats, err := explorer.Compare(refVotes, explorer.Decisive(refVotes), rowVotes,
-		explorer.Needs{KappaUnadjusted: true, StrengthCI: true}, bootMemo(r.entry, key))
+	rows, stats, err := r.AnnotatorStats(ref)
 	if err != nil {
 		return err
 	}
@@ -53,7 +42,7 @@ func (s *Server) pairsAnnotatorsCSV(c echo.Context) error {
 	if err := w.Error(); err != nil {
 		return err
 	}
-	return csvBlob(c, r.ds.ID+"-annotators.csv", buf.Bytes())
+	return csvBlob(c, r.DS.ID+"-annotators.csv", buf.Bytes())
 }
 
 // pairsOverviewCSV exports the overall statistics for the reference.
@@ -62,7 +51,7 @@ func (s *Server) pairsOverviewCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	o := r.lengthOverview(r.votesOf(ref))
+	o := r.LengthOverview(ref)
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
 	w.Write(overviewCSVHeader)
@@ -72,7 +61,7 @@ func (s *Server) pairsOverviewCSV(c echo.Context) error {
 	if err := w.Error(); err != nil {
 		return err
 	}
-	return csvBlob(c, r.ds.ID+"-overview.csv", buf.Bytes())
+	return csvBlob(c, r.DS.ID+"-overview.csv", buf.Bytes())
 }
 
 // tableCSVHeader is the header of table.csv.
@@ -86,28 +75,28 @@ func (s *Server) pairsTableCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.explorerTable(c.Request().Context(), r, q, pageNeeds)
+	t, err := s.explorerTable(c.Request().Context(), r, q, app.ForPage)
 	if err != nil {
 		return err
 	}
-	index := make(map[string]int, len(t.rows))
-	for i, a := range t.rows {
+	index := make(map[string]int, len(t.Rows))
+	for i, a := range t.Rows {
 		index[a.Key] = i
 	}
 	var out [][]string
 	for _, row := range t.viewRows(r) {
 		i := index[row.Key]
-		for j, col := range t.columns {
+		for j, col := range t.Columns {
 			cell := row.Cells[j]
-			pairs := strconv.Itoa(t.stats[j][i].Agreement.Kept)
-			if t.stats[j][i].absent != "" {
+			pairs := strconv.Itoa(t.Stats[j][i].Agreement.Kept)
+			if t.Stats[j][i].Absent != "" {
 				pairs = ""
 			}
 			// A column of another dataset (with=) is computed on that
 			// dataset's comparisons.
-			out = append(out, []string{row.Key, row.Name, row.Kind, col.label, col.req(r).ds.ID, col.ref.Key, col.split, col.value, t.view.metric.key,
+			out = append(out, []string{row.Key, row.Name, row.Kind, col.Label, col.Dataset(r.Pairs).DS.ID, col.Ref.Key, col.Split, col.Value, t.view.metric.Key,
 				csvFloat(cell.Value), csvFloat(cell.Lo), csvFloat(cell.Hi), pairs})
 		}
 	}
-	return writeCSV(c, figureStem(r.ds.ID)+"-table.csv", tableCSVHeader, out)
+	return writeCSV(c, figureStem(r.DS.ID)+"-table.csv", tableCSVHeader, out)
 }

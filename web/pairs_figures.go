@@ -10,9 +10,9 @@ import (
 	"github.com/labstack/echo/v4"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // The explorer's figures take the explorer's query (mode, ref, refmodels,
@@ -39,7 +39,7 @@ func (s *Server) figureQuery(c echo.Context, r *pairsReq) (explorerQuery, error)
 	if err != nil {
 		return q, err
 	}
-	r.useRefModels(q.RefModels)
+	r.UseRefModels(q.RefModels)
 	return q, nil
 }
 
@@ -67,16 +67,16 @@ func (t explorerTable) figureTitle(what string) string {
 	switch {
 	case t.q.Models:
 		return what + " of each trait against each model"
-	case t.split != "":
-		return what + " against " + t.ref.Name + " by " + t.split
-	case len(t.refs) > 1 && len(t.with) > 0:
+	case t.Split != "":
+		return what + " against " + t.Ref.Name + " by " + t.Split
+	case len(t.Refs) > 1 && len(t.With) > 0:
 		return what + " against each reference and dataset"
-	case len(t.refs) > 1:
+	case len(t.Refs) > 1:
 		return what + " against each reference"
-	case len(t.with) > 0:
-		return what + " against " + t.ref.Name + " across datasets"
+	case len(t.With) > 0:
+		return what + " against " + t.Ref.Name + " across datasets"
 	default:
-		return what + " against " + t.ref.Name
+		return what + " against " + t.Ref.Name
 	}
 }
 
@@ -88,15 +88,15 @@ func (s *Server) pairsStrengthFigure(c echo.Context, r *pairsReq, ext string) er
 	if err != nil {
 		return err
 	}
-	t, err := s.explorerTable(c.Request().Context(), r, q, func(explorerQuery) explorer.Needs { return explorer.Needs{StrengthCI: true} })
+	t, err := s.explorerTable(c.Request().Context(), r, q, app.ForStrength)
 	if err != nil {
 		return err
 	}
 	v := t.view
-	v.metric, _ = lookupMetric("strength")
+	v.metric, _ = app.LookupMetric("strength")
 	v.ci = true
-	if (v.sort == "name" || v.sort == "spread") && len(t.columns) > 0 {
-		v.sort = t.columns[0].key
+	if (v.sort == "name" || v.sort == "spread") && len(t.Columns) > 0 {
+		v.sort = t.Columns[0].Key
 	}
 	v.desc = true
 	rows := t.rowsAs(r, v)
@@ -104,7 +104,7 @@ func (s *Server) pairsStrengthFigure(c echo.Context, r *pairsReq, ext string) er
 	title := t.figureTitle("Strength") + " (95% CI)"
 	const xLabel = "strength: (agree − disagree) / pairs"
 	w := figures.ColumnWidth
-	if len(t.columns) == 1 {
+	if len(t.Columns) == 1 {
 		items := make([]figures.Interval, len(rows))
 		kinds := map[string]bool{}
 		for i, row := range rows {
@@ -116,15 +116,15 @@ func (s *Server) pairsStrengthFigure(c echo.Context, r *pairsReq, ext string) er
 		if err != nil {
 			return err
 		}
-		return writeFigure(c, fig, w, figures.DotWhiskerHeight(len(items), 1, len(kinds)), ext, figureStem(r.ds.ID)+"-strength")
+		return writeFigure(c, fig, w, figures.DotWhiskerHeight(len(items), 1, len(kinds)), ext, figureStem(r.DS.ID)+"-strength")
 	}
 	labels := make([]string, len(rows))
 	for i, row := range rows {
 		labels[i] = shortLabel(row.Name)
 	}
-	series := make([]figures.Series, len(t.columns))
-	for j, col := range t.columns {
-		series[j].Name = shortLabel(col.label)
+	series := make([]figures.Series, len(t.Columns))
+	for j, col := range t.Columns {
+		series[j].Name = shortLabel(col.Label)
 		for _, row := range rows {
 			cell := row.Cells[j]
 			series[j].Points = append(series[j].Points, figures.Point{Value: cell.Value, Lo: cell.Lo, Hi: cell.Hi})
@@ -134,10 +134,10 @@ func (s *Server) pairsStrengthFigure(c echo.Context, r *pairsReq, ext string) er
 	if err != nil {
 		return err
 	}
-	if len(t.columns) > 4 {
+	if len(t.Columns) > 4 {
 		w = 2 * figures.ColumnWidth
 	}
-	return writeFigure(c, fig, w, figures.DotWhiskerHeight(len(rows), len(series), len(series)), ext, figureStem(r.ds.ID)+"-strength")
+	return writeFigure(c, fig, w, figures.DotWhiskerHeight(len(rows), len(series), len(series)), ext, figureStem(r.DS.ID)+"-strength")
 }
 
 // metricScale is the colour scale of a metric: centred like the table's
@@ -145,9 +145,9 @@ func (s *Server) pairsStrengthFigure(c echo.Context, r *pairsReq, ext string) er
 // 0.5, shares and counts from 0 up), but reaching only as far as the values
 // do, rounded up (figures.NiceBound), so small differences stay visible; the
 // colour bar shows the range. It returns the digits to print too.
-func metricScale(m pairsMetric, values [][]float64) (figures.Diverging, int) {
+func metricScale(m app.Metric, values [][]float64) (figures.Diverging, int) {
 	center, digits, oneSided := 0.0, 2, false
-	switch m.key {
+	switch m.Key {
 	case "strength", "kappa", "kappa_unadjusted":
 	case "accuracy":
 		center = 0.5
@@ -186,9 +186,7 @@ func (s *Server) pairsHeatmapFigure(c echo.Context, r *pairsReq, ext string) err
 	if err != nil {
 		return err
 	}
-	t, err := s.explorerTable(c.Request().Context(), r, q, func(q explorerQuery) explorer.Needs {
-		return explorer.Needs{KappaUnadjusted: q.Metric == "kappa_unadjusted"}
-	})
+	t, err := s.explorerTable(c.Request().Context(), r, q, app.ForHeatMap)
 	if err != nil {
 		return err
 	}
@@ -203,17 +201,17 @@ func (s *Server) pairsHeatmapFigure(c echo.Context, r *pairsReq, ext string) err
 			values[i][j] = cell.Value
 		}
 	}
-	cols := make([]string, len(t.columns))
-	for j, col := range t.columns {
-		cols[j] = col.label
+	cols := make([]string, len(t.Columns))
+	for j, col := range t.Columns {
+		cols[j] = col.Label
 	}
 	scale, digits := metricScale(t.view.metric, values)
-	fig := figures.HeatMap(t.figureTitle(t.view.metric.label), t.view.metric.label, labels, cols, values, scale, digits)
+	fig := figures.HeatMap(t.figureTitle(t.view.metric.Label), t.view.metric.Label, labels, cols, values, scale, digits)
 	w, h := figures.ColumnWidth, figures.HeatMapHeight(len(rows))
 	if len(cols) > 4 {
 		w, h = 2*figures.ColumnWidth, h+vg.Points(30)
 	}
-	return writeFigure(c, fig, w, h, ext, figureStem(r.ds.ID)+"-heatmap")
+	return writeFigure(c, fig, w, h, ext, figureStem(r.DS.ID)+"-heatmap")
 }
 
 // pairsLengthFigure draws the length-bias view: each comparison the
@@ -224,14 +222,13 @@ func (s *Server) pairsLengthFigure(c echo.Context, r *pairsReq, ext string) erro
 	if err != nil {
 		return err
 	}
-	r.useRefModels(rq.RefModels)
-	ref := r.lookup(rq.Ref)
-	votes := r.votesOf(ref)
-	if !r.ds.Texts {
+	r.UseRefModels(rq.RefModels)
+	ref, _ := r.Annotator(rq.Ref)
+	if !r.DS.Texts {
 		return writeFigure(c, figures.Empty("Length bias of "+ref.Name, "No response texts in this file (annotation only): no lengths"),
-			figures.ColumnWidth, figures.ColumnWidth*0.5, ext, figureStem(r.ds.ID)+"-length")
+			figures.ColumnWidth, figures.ColumnWidth*0.5, ext, figureStem(r.DS.ID)+"-length")
 	}
-	b := explorer.LengthBiasOf(votes, r.d.LenA, r.d.LenB)
+	b, o := r.LengthBias(ref.Key)
 	n := len(b.Preferred)
 	title := "Length bias of " + ref.Name + ": no text_a or text_b vote"
 	x, y := b.Rejected, b.Preferred
@@ -239,7 +236,6 @@ func (s *Server) pairsLengthFigure(c echo.Context, r *pairsReq, ext string) erro
 		// The share is the overview card's, computed and rounded the same
 		// way (equal lengths count text_b as the longer, as Feedback
 		// Forensics does), so the page and its figure agree.
-		o := explorer.LengthOverview(votes, r.d.LenA, r.d.LenB)
 		title = fmt.Sprintf("Length bias of %s: the longer response preferred\nin %s%% of %d pairs (equal lengths: %s%%)",
 			ref.Name, views.Num(100*o.PropLonger, 1), n, views.Num(100*float64(b.Equal)/float64(n), 1))
 		if n > pairsLengthPoints {
@@ -257,7 +253,7 @@ func (s *Server) pairsLengthFigure(c echo.Context, r *pairsReq, ext string) erro
 	if err != nil {
 		return err
 	}
-	return writeFigure(c, fig, figures.ColumnWidth, figures.ColumnWidth, ext, figureStem(r.ds.ID)+"-length")
+	return writeFigure(c, fig, figures.ColumnWidth, figures.ColumnWidth, ext, figureStem(r.DS.ID)+"-length")
 }
 
 // explorerFigures are the explorer page's figures, drawn from the page's
@@ -266,19 +262,19 @@ func explorerFigures(r *pairsReq, t explorerTable) []views.PairsFigure {
 	q := t.query(r)
 	fig := func(name, title, alt string) views.PairsFigure {
 		u := func(format string) templ.SafeURL {
-			return views.PathQuery(q, "pairs", r.ds.ID, "figures", name+"."+format)
+			return views.PathQuery(q, "pairs", r.DS.ID, "figures", name+"."+format)
 		}
 		return views.PairsFigure{Title: title, Alt: alt, TestID: "figure-" + name, PNG: u("png"), SVG: u("svg"), PDF: u("pdf")}
 	}
 	out := []views.PairsFigure{
 		fig("strength", "Strength with 95% intervals", "dot-and-whisker chart of each row's strength with its bootstrap interval, sorted by value"),
-		fig("heatmap", "Heat map: "+t.view.metric.label, "heat map of the table's metric, rows by columns, on a diverging colour scale"),
+		fig("heatmap", "Heat map: "+t.view.metric.Label, "heat map of the table's metric, rows by columns, on a diverging colour scale"),
 	}
 	if !t.q.Models {
 		lq := r.base()
-		lq.Set("ref", t.ref.Key)
+		lq.Set("ref", t.Ref.Key)
 		u := func(format string) templ.SafeURL {
-			return views.PathQuery(lq, "pairs", r.ds.ID, "figures", "length."+format)
+			return views.PathQuery(lq, "pairs", r.DS.ID, "figures", "length."+format)
 		}
 		out = append(out, views.PairsFigure{Title: "Length bias: preferred against rejected length", TestID: "figure-length",
 			Alt: "scatter of the rejected and the preferred response's length per comparison, with the line y = x",

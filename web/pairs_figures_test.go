@@ -10,6 +10,7 @@ import (
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 func TestPairsFigures(t *testing.T) {
@@ -190,7 +191,7 @@ func TestMetricScale(t *testing.T) {
 		{"kept", [][]float64{{2757, 12}}, figures.Diverging{Min: 0, Center: 0, Max: 2757}, 0},
 		{"agree", [][]float64{{0}}, figures.Diverging{Min: 0, Center: 0, Max: 1}, 0},
 	} {
-		m, _ := lookupMetric(tt.metric)
+		m, _ := app.LookupMetric(tt.metric)
 		got, digits := metricScale(m, tt.values)
 		if math.Abs(got.Min-tt.want.Min) > 1e-12 || got.Center != tt.want.Center || math.Abs(got.Max-tt.want.Max) > 1e-12 || digits != tt.digits {
 			t.Errorf("%s %v: scale %+v, %d digits; want %+v, %d", tt.metric, tt.values, got, digits, tt.want, tt.digits)

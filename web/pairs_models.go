@@ -11,7 +11,6 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/analysis/explorer"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
 	"github.com/auditscope/auditscope/web/app"
@@ -69,30 +68,20 @@ func (m modelsQuery) link(r *pairsReq, withMax bool) url.Values {
 // reference and the head-to-head win matrix of the response models by the
 // reference's votes.
 type modelsPage struct {
-	r     *pairsReq
-	q     modelsQuery
-	ref   explorer.Annotator
-	wins  explorer.WinMatrix
-	g     app.WinMatrix // wins as the cycles code takes it
-	pairs int           // comparisons counted
+	r *pairsReq
+	q modelsQuery
+	app.ModelWins
 }
 
 // modelsData parses the query of r's request and builds the win matrix
-// (explorer.ModelWins).
+// (app's ModelWins).
 func (s *Server) modelsData(c echo.Context, r *pairsReq) (modelsPage, error) {
 	q, err := parseModelsQuery(c.QueryParams(), s.vocab(c.Request().Context(), r))
 	if err != nil {
 		return modelsPage{}, err
 	}
-	r.useRefModels(q.RefModels)
-	p := modelsPage{r: r, q: q, ref: r.lookup(q.Ref)}
-	p.wins = r.d.ModelWins(r.votesOf(p.ref))
-	p.g.Wins, p.pairs = p.wins.Wins, p.wins.Pairs
-	for _, m := range p.wins.Models {
-		p.g.IDs = append(p.g.IDs, r.d.Models[m])
-		p.g.Labels = append(p.g.Labels, r.d.Models[m])
-	}
-	return p, nil
+	r.UseRefModels(q.RefModels)
+	return modelsPage{r: r, q: q, ModelWins: r.ModelWins(q.Ref)}, nil
 }
 
 // modelsRequest loads the dataset and the models page's data.
@@ -109,7 +98,7 @@ func (s *Server) modelsRequest(c echo.Context) (modelsPage, error) {
 func (q modelsQuery) pairComparisonsURL(r *pairsReq, a, b string) templ.SafeURL {
 	v := q.link(r, false)
 	setList(v, "models", []string{a, b})
-	return views.PathQuery(v, "pairs", r.ds.ID, "comparisons")
+	return views.PathQuery(v, "pairs", r.DS.ID, "comparisons")
 }
 
 func (s *Server) showPairsModels(c echo.Context) error {
@@ -117,40 +106,40 @@ func (s *Server) showPairsModels(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r, q, g := p.r, p.q, p.g
-	v := views.PairsModels{Dataset: r.datasetView(), RefName: p.ref.Name, Pairs: p.pairs, Models: g.Labels,
-		MatrixCSV: views.PathQuery(q.link(r, false), "pairs", r.ds.ID, "models.csv"),
-		Form: views.PairsModelsForm{Action: views.Path("pairs", r.ds.ID, "models"), Refs: annotatorOptions(r.d, q.Ref),
-			Max: q.Max, RefModels: strings.Join(r.refModels, ",")},
+	r, q, g := p.r, p.q, p.G
+	v := views.PairsModels{Dataset: r.datasetView(), RefName: p.Ref.Name, Pairs: p.Pairs, Models: g.Labels,
+		MatrixCSV: views.PathQuery(q.link(r, false), "pairs", r.DS.ID, "models.csv"),
+		Form: views.PairsModelsForm{Action: views.Path("pairs", r.DS.ID, "models"), Refs: annotatorOptions(r.Pairs, q.Ref),
+			Max: q.Max, RefModels: strings.Join(r.RefModels(), ",")},
 		Cycles: modelsCycles(g, q.Max)}
-	v.Dataset.ExplorerURL = views.PathQuery(q.link(r, false), "pairs", r.ds.ID)
+	v.Dataset.ExplorerURL = views.PathQuery(q.link(r, false), "pairs", r.DS.ID)
 	v.Rows = winRows(p)
 	if len(g.IDs) > 0 {
 		v.Baseline = g.IDs[len(g.IDs)-1]
 	}
 	switch {
-	case len(r.d.Models) == 0:
+	case len(r.Models()) == 0:
 		v.Notes = append(v.Notes, "No response names its model, so there is nothing to compare.")
-	case p.pairs == 0:
-		v.Notes = append(v.Notes, fmt.Sprintf("%s has no text_a or text_b vote on a comparison between two different models.", p.ref.Name))
+	case p.Pairs == 0:
+		v.Notes = append(v.Notes, fmt.Sprintf("%s has no text_a or text_b vote on a comparison between two different models.", p.Ref.Name))
 	}
-	if left := len(r.d.Models) - len(g.IDs); left > 0 && p.pairs > 0 {
+	if left := len(r.Models()) - len(g.IDs); left > 0 && p.Pairs > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("%d models are in no comparison counted here and are left out.", left))
 	}
 	v.Links = views.CyclesLinks{Noun: "models", Item: "Model",
 		Bound: func(n int) templ.SafeURL {
 			u := q.link(r, false)
 			u.Set("max", strconv.Itoa(n))
-			return views.PathQuery(u, "pairs", r.ds.ID, "models")
+			return views.PathQuery(u, "pairs", r.DS.ID, "models")
 		},
 		Figure: func(format string) templ.SafeURL {
-			return views.PathQuery(q.link(r, true), "pairs", r.ds.ID, "figures", "models."+format)
+			return views.PathQuery(q.link(r, true), "pairs", r.DS.ID, "figures", "models."+format)
 		},
 		FigureAlt:  "majority preference graph between the response models",
 		Edge:       func(e views.CycleEdge) templ.SafeURL { return q.pairComparisonsURL(r, e.From, e.To) },
 		EdgeTitle:  "the comparisons behind this edge",
-		CyclesCSV:  views.PathQuery(q.link(r, true), "pairs", r.ds.ID, "cycles.csv"),
-		RankingCSV: views.PathQuery(q.link(r, false), "pairs", r.ds.ID, "ranking.csv"),
+		CyclesCSV:  views.PathQuery(q.link(r, true), "pairs", r.DS.ID, "cycles.csv"),
+		RankingCSV: views.PathQuery(q.link(r, false), "pairs", r.DS.ID, "ranking.csv"),
 	}
 	return render(c, http.StatusOK, views.PairsModelsPage(v))
 }
@@ -158,7 +147,7 @@ func (s *Server) showPairsModels(c echo.Context) error {
 // winRows are the rows of the win matrix: each cell's wins and losses
 // linking to their comparisons, each model's record and win rate.
 func winRows(p modelsPage) []views.PairsWinRow {
-	r, q, g := p.r, p.q, p.g
+	r, q, g := p.r, p.q, p.G
 	var rows []views.PairsWinRow
 	for i, a := range g.IDs {
 		row := views.PairsWinRow{Model: a}
@@ -175,9 +164,10 @@ func winRows(p modelsPage) []views.PairsWinRow {
 			}
 			row.Cells = append(row.Cells, cell)
 		}
-		row.Wins, row.Losses = p.wins.Record(i)
+		wins, losses, e := p.Record(i)
+		row.Wins, row.Losses = wins, losses
 		row.Rate = views.Undefined
-		if e := explorer.WinRate(row.Wins, row.Losses); !math.IsNaN(e.Value) {
+		if !math.IsNaN(e.Value) {
 			row.Rate = views.FmtEstimate(e.Value, e.Lo, e.Hi, 2)
 		}
 		rows = append(rows, row)
@@ -198,8 +188,8 @@ func (s *Server) pairsModelsFigure(c echo.Context, r *pairsReq, ext string) erro
 	if err != nil {
 		return err
 	}
-	fig := graphFigure(fmt.Sprintf("Majority preferences of %s between response models; red: on a cycle", p.ref.Name), app.AnalyzeWins(p.g, p.q.Max))
-	return writeFigure(c, fig, figures.ColumnWidth*2, figures.ColumnWidth*1.1, ext, figureStem(r.ds.ID)+"-models")
+	fig := graphFigure(fmt.Sprintf("Majority preferences of %s between response models; red: on a cycle", p.Ref.Name), app.AnalyzeWins(p.G, p.q.Max))
+	return writeFigure(c, fig, figures.ColumnWidth*2, figures.ColumnWidth*1.1, ext, figureStem(r.DS.ID)+"-models")
 }
 
 // pairsModelsCSV exports the win matrix in long format: one row per pair of
@@ -209,14 +199,14 @@ func (s *Server) pairsModelsCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	g := p.g
+	g := p.G
 	var out [][]string
 	for i := range g.IDs {
 		for j := i + 1; j < len(g.IDs); j++ {
 			out = append(out, []string{g.IDs[i], g.IDs[j], itoa(int(g.Wins[i][j])), itoa(int(g.Wins[j][i]))})
 		}
 	}
-	return writeCSV(c, figureStem(p.r.ds.ID)+"-models.csv", []string{"model_a", "model_b", "wins_a", "wins_b"}, out)
+	return writeCSV(c, figureStem(p.r.DS.ID)+"-models.csv", []string{"model_a", "model_b", "wins_a", "wins_b"}, out)
 }
 
 // pairsRankingCSV exports the models' Bradley–Terry ranking with cycle
@@ -226,7 +216,7 @@ func (s *Server) pairsRankingCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := modelsCycles(p.g, p.q.Max)
+	v := modelsCycles(p.G, p.q.Max)
 	var out [][]string
 	for _, row := range v.Ranking {
 		rank := ""
@@ -235,7 +225,7 @@ func (s *Server) pairsRankingCSV(c echo.Context) error {
 		}
 		out = append(out, []string{row.ID, csvFloat(row.Strength), csvFloat(row.Lo), csvFloat(row.Hi), itoa(row.Wins), itoa(row.Losses), strconv.FormatBool(row.InCycle), rank, strconv.FormatBool(row.Anchor)})
 	}
-	return writeCSV(c, figureStem(p.r.ds.ID)+"-ranking.csv", []string{"model", "log_strength", "lo", "hi", "wins", "losses", "in_cycle", "rank", "anchor"}, out)
+	return writeCSV(c, figureStem(p.r.DS.ID)+"-ranking.csv", []string{"model", "log_strength", "lo", "hi", "wins", "losses", "in_cycle", "rank", "anchor"}, out)
 }
 
 // pairsCyclesCSV exports the models' listed cycles, one row per cycle.
@@ -244,7 +234,7 @@ func (s *Server) pairsCyclesCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := modelsCycles(p.g, p.q.Max)
+	v := modelsCycles(p.G, p.q.Max)
 	var out [][]string
 	for _, cyc := range v.Cycles {
 		ids := make([]string, len(cyc.Edges))
@@ -253,5 +243,5 @@ func (s *Server) pairsCyclesCSV(c echo.Context) error {
 		}
 		out = append(out, []string{itoa(len(cyc.Edges)), strings.Join(ids, " > ")})
 	}
-	return writeCSV(c, figureStem(p.r.ds.ID)+"-cycles.csv", []string{"length", "cycle"}, out)
+	return writeCSV(c, figureStem(p.r.DS.ID)+"-cycles.csv", []string{"length", "cycle"}, out)
 }

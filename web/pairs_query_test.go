@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -8,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/auditscope/auditscope/analysis"
-	"github.com/auditscope/auditscope/analysis/explorer"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // queryVocab is a hand-made dataset to parse queries against, without
@@ -19,18 +19,19 @@ import (
 // with values t1, t2 and "x,y".
 func queryVocab(t testing.TB) pairsVocab {
 	t.Helper()
-	row := make([]analysis.Vote, 2)
-	d, err := explorer.NewDataset(explorer.Matrix{N: 2, Votes: [][]analysis.Vote{row, row, row},
-		Models: []string{"X", "Y", "m,1"}, ModelA: []int32{0, 1}, ModelB: []int32{1, 2}, LenA: []int32{1, 2}, LenB: []int32{2, 1}},
-		[]explorer.Annotator{{Key: "p1", Kind: "principle", Row: 0}, {Key: "h", Kind: "human", Row: 1}, {Key: "a,b", Kind: "principle", Row: 2}})
+	row := make([]model.Pref, 2)
+	p, err := app.NewPairs(model.PairsDataset{ID: "hand", DefaultAnnotator: "h", MetadataKeys: []string{"topic"}},
+		[]model.PairsAnnotator{{ID: "p1", Type: "principle", Idx: 0}, {ID: "h", Type: "human", Idx: 1}, {ID: "a,b", Type: "principle", Idx: 2}},
+		model.VoteMatrix{N: 2, Votes: [][]model.Pref{row, row, row},
+			Models: []string{"X", "Y", "m,1"}, ModelA: []int32{0, 1}, ModelB: []int32{1, 2}, LenA: []int32{1, 2}, LenB: []int32{2, 1}},
+		func(key string) (model.MetaValues, error) {
+			return model.MetaValues{Key: key, Values: []model.MetaValue{{Value: "t1", Count: 3}, {Value: "t2", Count: 2}, {Value: "x,y", Count: 1}},
+				Of: []int32{0, 1}}, nil
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pairsVocab{dataset: "hand", d: d, defaultAnnotator: "h", metaKeys: []string{"topic"},
-		metaValues: func(key string) (data.MetaValues, error) {
-			return data.MetaValues{Key: key, Values: []data.MetaValue{{Value: "t1", Count: 3}, {Value: "t2", Count: 2}, {Value: "x,y", Count: 1}},
-				Of: []int32{0, 1}}, nil
-		}}
+	return pairsVocab{ctx: context.Background(), p: p}
 }
 
 // parseValues parses a raw query string.
@@ -46,13 +47,13 @@ func parseValues(t testing.TB, raw string) url.Values {
 // wantStatus checks err is the error a handler turns into status.
 func wantStatus(t *testing.T, what string, err error, status int) {
 	t.Helper()
-	var br *badRequest
+	var br *app.QueryError
 	switch {
 	case err == nil:
 		t.Errorf("%s: no error, want %d", what, status)
 	case status == http.StatusBadRequest && !errors.As(err, &br):
 		t.Errorf("%s: %v, want a bad request", what, err)
-	case status == http.StatusNotFound && !errors.Is(err, data.ErrNotFound):
+	case status == http.StatusNotFound && !errors.Is(err, model.ErrNotFound):
 		t.Errorf("%s: %v, want not found", what, err)
 	}
 }
@@ -98,31 +99,14 @@ func TestExplorerQueryErrors(t *testing.T) {
 		_, err := parseExplorerQuery(parseValues(t, raw), v)
 		wantStatus(t, raw, err, http.StatusBadRequest)
 	}
-	// Sorting by a column is checked against the table's columns.
-	columns := []pairsColumn{{key: "v:t1"}, {key: "v:t2"}}
-	for _, tt := range []struct {
-		sort, dir string
-		want      string
-		desc      bool
-	}{
-		{"", "", "v:t1", true}, {"", "asc", "v:t1", false}, {"name", "", "name", false}, {"spread", "", "spread", true},
-		{"v:t2", "asc", "v:t2", false}, {"name", "desc", "name", true},
-	} {
-		sort, desc, err := explorerQuery{Sort: tt.sort, Dir: tt.dir}.sortOrder(columns)
-		if err != nil || sort != tt.want || desc != tt.desc {
-			t.Errorf("sort %q dir %q: %q, %v, %v; want %q, %v", tt.sort, tt.dir, sort, desc, err, tt.want, tt.desc)
-		}
-	}
-	if _, _, err := (explorerQuery{Sort: "v:t9"}).sortOrder(columns); err == nil {
-		t.Error("sort by a column the table lacks")
-	} else {
-		wantStatus(t, "sort=v:t9", err, http.StatusBadRequest)
-	}
 	// No reference at all: 400 in the feedback view, ignored in model
 	// analysis.
-	empty := v
-	empty.d, _ = explorer.NewDataset(explorer.Matrix{}, nil)
-	_, err := parseExplorerQuery(url.Values{}, empty)
+	none, err := app.NewPairs(model.PairsDataset{ID: "empty"}, nil, model.VoteMatrix{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := pairsVocab{ctx: context.Background(), p: none}
+	_, err = parseExplorerQuery(url.Values{}, empty)
 	wantStatus(t, "no reference", err, http.StatusBadRequest)
 	if q, err := parseExplorerQuery(parseValues(t, "mode=models"), empty); err != nil || q.Refs != nil {
 		t.Errorf("model analysis without a reference: %+v, %v", q, err)
@@ -153,11 +137,11 @@ func TestModelsQueryRoundTrip(t *testing.T) {
 func TestListQueryRoundTrip(t *testing.T) {
 	v := queryVocab(t)
 	for _, q := range []listQuery{
-		{refQuery: refQuery{Ref: "h"}, Filter: explorer.FilterAll, Page: 1},
-		{refQuery: refQuery{RefModels: []string{"X"}, Ref: "p1"}, Ann: "model:X", Filter: explorer.FilterDisagree,
+		{refQuery: refQuery{Ref: "h"}, Filter: "all", Page: 1},
+		{refQuery: refQuery{RefModels: []string{"X"}, Ref: "p1"}, Ann: "model:X", Filter: "disagree",
 			Split: "topic", Value: "x,y", Models: []string{"X", "m,1"}, Text: "café %_", Page: 3},
-		{refQuery: refQuery{Ref: "a,b"}, Ann: "h", Filter: explorer.FilterNeither, Models: []string{"Y"}, Page: 0},
-		{refQuery: refQuery{Ref: "h"}, Filter: explorer.FilterAll, Split: "topic", Value: "t2", Page: -2},
+		{refQuery: refQuery{Ref: "a,b"}, Ann: "h", Filter: "neither", Models: []string{"Y"}, Page: 0},
+		{refQuery: refQuery{Ref: "h"}, Filter: "all", Split: "topic", Value: "t2", Page: -2},
 	} {
 		got, err := parseListQuery(q.values(), v)
 		if err != nil || !reflect.DeepEqual(got, q) {

@@ -498,7 +498,7 @@ func TestPairsConcurrent(t *testing.T) {
 			t.Errorf("response %d differs from response %d", i, i%2)
 		}
 	}
-	if n := s.pairs.len(); n != 1 {
+	if n := s.app.PairsCached(); n != 1 {
 		t.Errorf("%d cache entries, want 1", n)
 	}
 }

@@ -4,62 +4,31 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"sort"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/analysis/experiment"
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
 	"github.com/auditscope/auditscope/web/app"
 )
 
-// runContext loads a run and its experiment's statistics.
-func (s *Server) runContext(c echo.Context) (data.Run, *app.ExperimentStats, []app.AuditorScores, error) {
-	key := c.Param("run")
-	exp, _, ok := data.SplitKey(key)
-	if !ok {
-		return data.Run{}, nil, nil, notFound(fmt.Sprintf("run %q (run links look like experiment:run)", key))
-	}
-	run, err := s.store.Run(c.Request().Context(), key)
-	if err != nil {
-		return run, nil, nil, err
-	}
-	st, err := s.app.Stats(c.Request().Context(), exp)
-	if err != nil {
-		return run, nil, nil, err
-	}
-	var cps []app.AuditorScores
-	for _, a := range st.Auditors {
-		if a.Auditor.Run == run.ID {
-			cps = append(cps, a)
-		}
-	}
-	sort.SliceStable(cps, func(i, j int) bool { return checkpointX(cps[i].Auditor) < checkpointX(cps[j].Auditor) })
-	return run, st, cps, nil
-}
-
-// checkpointX is a checkpoint's position on a training curve: its step, or
-// its epoch when steps are not given.
-func checkpointX(a data.Auditor) float64 {
-	if a.Step != nil {
-		return float64(*a.Step)
-	}
-	if a.Epoch != nil {
-		return float64(*a.Epoch)
-	}
-	return math.NaN()
+// runContext is the run page's one loader, shared by the page, its CSVs
+// and its figures: the run, its experiment's statistics and its
+// checkpoints in training order.
+func (s *Server) runContext(c echo.Context) (*app.RunPage, error) {
+	return s.app.Run(c.Request().Context(), c.Param("run"))
 }
 
 func (s *Server) showRun(c echo.Context) error {
 	ctx := c.Request().Context()
-	run, st, cps, err := s.runContext(c)
+	p, err := s.runContext(c)
 	if err != nil {
 		return err
 	}
-	vm := views.RunView{Exp: st.Exp, Run: run}
+	st, cps := p.Stats, p.Checkpoints
+	vm := views.RunView{Exp: st.Exp, Run: p.Run}
 	for _, k := range dimensionKeys {
 		vm.Columns = append(vm.Columns, views.Column{Key: k, Title: dimensionTitles[k]})
 	}
@@ -75,7 +44,7 @@ func (s *Server) showRun(c echo.Context) error {
 		}
 		vm.Checkpoints = append(vm.Checkpoints, views.CheckpointRow{ScoreRow: r, Epoch: nullInt(a.Auditor.Epoch), Step: nullInt(a.Auditor.Step)})
 	}
-	metrics, err := s.store.RunMetrics(ctx, st.Exp.ID, run.ID)
+	metrics, err := s.app.Metrics(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -86,11 +55,11 @@ func (s *Server) showRun(c echo.Context) error {
 			vm.Metrics = append(vm.Metrics, m.Name)
 		}
 	}
-	counts, err := s.store.StrategyCounts(ctx, st.Exp.ID, run.ID)
+	counts, err := s.app.StrategyCounts(ctx, p)
 	if err != nil {
 		return err
 	}
-	vm.Strategies = strategyTable(counts, cps)
+	vm.Strategies = strategyTable(p, counts)
 	return render(c, http.StatusOK, views.RunPage(vm))
 }
 
@@ -101,20 +70,14 @@ func nullInt(v *int64) string {
 	return strconv.FormatInt(*v, 10)
 }
 
-// strategyTable maps the run's strategy mix (experiment.StrategyShares)
-// to the page's table, checkpoints by name.
-func strategyTable(counts []data.LabelCount, cps []app.AuditorScores) views.StrategyTable {
-	in := make([]experiment.StrategyCount, len(counts))
-	for i, c := range counts {
-		in[i] = experiment.StrategyCount{Auditor: c.Auditor, Strategy: c.Strategy, N: c.N}
-	}
-	ids := make([]string, len(cps))
-	names := make(map[string]string, len(cps))
-	for i, cp := range cps {
-		ids[i] = cp.Auditor.ID
+// strategyTable maps the run's strategy mix to the page's table,
+// checkpoints by name.
+func strategyTable(p *app.RunPage, counts []model.LabelCount) views.StrategyTable {
+	names := make(map[string]string, len(p.Checkpoints))
+	for _, cp := range p.Checkpoints {
 		names[cp.Auditor.ID] = cp.Auditor.Name
 	}
-	mix := experiment.StrategyShares(in, ids)
+	mix := p.StrategyShares(counts)
 	t := views.StrategyTable{Strategies: mix.Strategies}
 	for _, r := range mix.Rows {
 		t.Rows = append(t.Rows, views.StrategyRow{Checkpoint: names[r.Auditor], N: r.N, Shares: r.Shares})
@@ -124,39 +87,39 @@ func strategyTable(counts []data.LabelCount, cps []app.AuditorScores) views.Stra
 
 // runCurvesFigure draws the evaluation dimensions over training.
 func (s *Server) runCurvesFigure(c echo.Context, _, ext string) error {
-	run, st, cps, err := s.runContext(c)
+	rp, err := s.runContext(c)
 	if err != nil {
 		return err
 	}
 	xLabel := "step"
-	for _, a := range cps {
+	for _, a := range rp.Checkpoints {
 		if a.Auditor.Step == nil {
 			xLabel = "epoch"
 		}
 	}
 	var series []figures.Series
-	for _, k := range dimensionKeys[:5] {
+	for _, k := range app.SuiteDimensions {
 		s := figures.Series{Name: dimensionTitles[k]}
-		for _, a := range cps {
+		for _, a := range rp.Checkpoints {
 			e := a.Score[k]
-			s.Points = append(s.Points, figures.Point{X: checkpointX(a.Auditor), Value: e.Value, Lo: e.Lo, Hi: e.Hi})
+			s.Points = append(s.Points, figures.Point{X: app.CheckpointX(a.Auditor), Value: e.Value, Lo: e.Lo, Hi: e.Hi})
 		}
 		series = append(series, s)
 	}
-	p, err := figures.Lines(run.Name+": evaluation over training (95% CI)", xLabel, "score (0–100)", series)
+	p, err := figures.Lines(rp.Run.Name+": evaluation over training (95% CI)", xLabel, "score (0–100)", series)
 	if err != nil {
 		return err
 	}
-	return writeFigure(c, p, figures.ColumnWidth*1.6, figures.ColumnWidth, ext, st.Exp.ID+"-"+run.ID+"-curves")
+	return writeFigure(c, p, figures.ColumnWidth*1.6, figures.ColumnWidth, ext, rp.Stats.Exp.ID+"-"+rp.Run.ID+"-curves")
 }
 
 // runMetricFigure draws a training-time scalar over steps.
 func (s *Server) runMetricFigure(c echo.Context, metric, ext string) error {
-	run, st, _, err := s.runContext(c)
+	rp, err := s.runContext(c)
 	if err != nil {
 		return err
 	}
-	metrics, err := s.store.RunMetrics(c.Request().Context(), st.Exp.ID, run.ID)
+	metrics, err := s.app.Metrics(c.Request().Context(), rp)
 	if err != nil {
 		return err
 	}
@@ -167,11 +130,11 @@ func (s *Server) runMetricFigure(c echo.Context, metric, ext string) error {
 		}
 	}
 	if len(sr.Points) == 0 {
-		return notFound(fmt.Sprintf("metric %q of run %s", metric, run.ID))
+		return notFound(fmt.Sprintf("metric %q of run %s", metric, rp.Run.ID))
 	}
-	p, err := figures.Lines(run.Name+": "+metric, "step", metric, []figures.Series{sr})
+	p, err := figures.Lines(rp.Run.Name+": "+metric, "step", metric, []figures.Series{sr})
 	if err != nil {
 		return err
 	}
-	return writeFigure(c, p, figures.ColumnWidth, figures.ColumnWidth*0.7, ext, st.Exp.ID+"-"+run.ID+"-"+metric)
+	return writeFigure(c, p, figures.ColumnWidth, figures.ColumnWidth*0.7, ext, rp.Stats.Exp.ID+"-"+rp.Run.ID+"-"+metric)
 }

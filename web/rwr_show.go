@@ -9,46 +9,15 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/analysis"
-	"github.com/auditscope/auditscope/analysis/experiment"
-	"github.com/auditscope/auditscope/data"
-	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
 	"github.com/auditscope/auditscope/web/app"
 )
 
-// rwrRow is one checkpoint's reference win rates.
-type rwrRow struct {
-	Auditor data.Auditor
-	RWR     analysis.RWR
-	Benign  analysis.SplitRate
-}
-
-// rwrRows computes the reference win rate of every auditor with reference
-// judgments, split by behavior split.
-func (s *Server) rwrRows(c echo.Context) (*app.ExperimentStats, []rwrRow, []string, error) {
-	ctx := c.Request().Context()
-	st, err := s.app.Stats(ctx, c.Param("exp"))
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	sides, err := s.store.SideJudgments(ctx, st.Exp.ID, model.JudgmentReference)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	js := make([]experiment.ReferenceJudgment, len(sides))
-	for i, j := range sides {
-		js[i] = experiment.ReferenceJudgment{Auditor: j.Auditor, OtherAuditor: j.OtherAuditor, Behavior: j.Behavior, Split: j.Split, Outcome: j.Outcome}
-	}
-	rates, bs := experiment.ReferenceWinRates(js, 0.95)
-	var rows []rwrRow
-	for _, a := range st.Auditors {
-		if r, ok := rates[a.Auditor.ID]; ok {
-			rows = append(rows, rwrRow{Auditor: a.Auditor, RWR: r.RWR, Benign: r.Benign})
-		}
-	}
-	return st, rows, bs, nil
+// rwrRows is the RWR page's one loader, shared by the page, its CSV and
+// its figure: every auditor's reference win rates, and the behaviors.
+func (s *Server) rwrRows(c echo.Context) (*app.ExperimentStats, []app.RWRRow, []string, error) {
+	return s.app.RWR(c.Request().Context(), c.Param("exp"))
 }
 
 // rwrQuery is the RWR page's and figure's state: which training run the
@@ -84,7 +53,7 @@ func (r rwrQuery) values() url.Values {
 }
 
 // rwrRuns lists the runs of the rows, in order.
-func rwrRuns(rows []rwrRow) []string {
+func rwrRuns(rows []app.RWRRow) []string {
 	var runs []string
 	seen := map[string]bool{}
 	for _, r := range rows {
@@ -121,7 +90,7 @@ func (s *Server) showRWR(c echo.Context) error {
 	return render(c, http.StatusOK, views.RWRPage(vm))
 }
 
-func rateCell(r analysis.SplitRate) views.RateCell {
+func rateCell(r app.SplitRate) views.RateCell {
 	return views.RateCell{N: r.N, Wins: r.Wins, Losses: r.Losses, Ties: r.Ties, Value: r.Rate.Value, Lo: r.Rate.Lo, Hi: r.Rate.Hi}
 }
 
@@ -139,7 +108,7 @@ func (s *Server) rwrFigure(c echo.Context, ext string) error {
 	}
 	runFilter := q.Run
 	var series []figures.Series
-	byRun := map[string][]rwrRow{}
+	byRun := map[string][]app.RWRRow{}
 	var runs []string
 	for _, r := range rows {
 		if r.Auditor.Run == "" || (runFilter != "" && r.Auditor.Run != runFilter) {
@@ -152,7 +121,7 @@ func (s *Server) rwrFigure(c echo.Context, ext string) error {
 	}
 	for _, run := range runs {
 		rs := byRun[run]
-		sort.Slice(rs, func(i, j int) bool { return checkpointX(rs[i].Auditor) < checkpointX(rs[j].Auditor) })
+		sort.Slice(rs, func(i, j int) bool { return app.CheckpointX(rs[i].Auditor) < app.CheckpointX(rs[j].Auditor) })
 		for _, sp := range []string{"train", "heldout"} {
 			s := figures.Series{Name: figures.GroupLabel(sp), Group: sp}
 			for _, r := range rs {
@@ -160,7 +129,7 @@ func (s *Server) rwrFigure(c echo.Context, ext string) error {
 				if sp == "heldout" {
 					rate = r.RWR.Heldout
 				}
-				s.Points = append(s.Points, figures.Point{X: checkpointX(r.Auditor), Value: 100 * rate.Rate.Value, Lo: 100 * rate.Rate.Lo, Hi: 100 * rate.Rate.Hi})
+				s.Points = append(s.Points, figures.Point{X: app.CheckpointX(r.Auditor), Value: 100 * rate.Rate.Value, Lo: 100 * rate.Rate.Lo, Hi: 100 * rate.Rate.Hi})
 			}
 			series = append(series, s)
 		}

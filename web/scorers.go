@@ -11,10 +11,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/analysis/scorer"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // scorerSortKeys are the scorer table's sortable columns.
@@ -46,11 +46,11 @@ func parseScorerQuery(q url.Values) (scorerQuery, error) {
 }
 
 // sort orders rows as asked; undefined numbers go last either way.
-func (sq scorerQuery) sort(rows []scorer.Row) {
+func (sq scorerQuery) sort(rows []app.ScorerRow) {
 	if sq.Sort == "" {
 		return
 	}
-	num := func(r scorer.Row) float64 {
+	num := func(r app.ScorerRow) float64 {
 		switch sq.Sort {
 		case "n":
 			return float64(r.N)
@@ -59,7 +59,7 @@ func (sq scorerQuery) sort(rows []scorer.Row) {
 		}
 		return r.Reported
 	}
-	text := func(r scorer.Row) string {
+	text := func(r app.ScorerRow) string {
 		switch sq.Sort {
 		case "log":
 			return r.Log
@@ -72,7 +72,7 @@ func (sq scorerQuery) sort(rows []scorer.Row) {
 		}
 		return r.Metric
 	}
-	slices.SortStableFunc(rows, func(a, b scorer.Row) int {
+	slices.SortStableFunc(rows, func(a, b app.ScorerRow) int {
 		switch sq.Sort {
 		case "n", "value", "reported":
 			return cmpNaNLast(num(a), num(b), sq.Desc)
@@ -85,7 +85,7 @@ func (sq scorerQuery) sort(rows []scorer.Row) {
 }
 
 // scorerView turns the table's rows into the page's.
-func scorerView(rows []scorer.Row) []views.ScorerRow {
+func scorerView(rows []app.ScorerRow) []views.ScorerRow {
 	out := make([]views.ScorerRow, len(rows))
 	for i, r := range rows {
 		out[i] = views.ScorerRow{Log: r.Log, Task: r.Task, Model: r.Model, Status: r.Status, Scorer: r.Scorer, Metric: r.Metric,
@@ -99,12 +99,12 @@ func scorerView(rows []scorer.Row) []views.ScorerRow {
 
 // scorersData is the scorer table's loader for its CSV and figure: the
 // experiment and its rows, sorted as the query asks.
-func (s *Server) scorersData(c echo.Context) (model.Experiment, []scorer.Row, error) {
+func (s *Server) scorersData(c echo.Context) (model.Experiment, []app.ScorerRow, error) {
 	sq, err := parseScorerQuery(c.QueryParams())
 	if err != nil {
 		return model.Experiment{}, nil, err
 	}
-	exp, err := s.store.Experiment(c.Request().Context(), c.Param("exp"))
+	exp, err := s.app.Experiment(c.Request().Context(), c.Param("exp"))
 	if err != nil {
 		return model.Experiment{}, nil, err
 	}

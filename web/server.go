@@ -39,7 +39,6 @@ type Server struct {
 	log   *slog.Logger
 	cfg   Config
 	echo  *echo.Echo
-	pairs pairsCache     // AnnotatedPairs vote matrices, see pairs_cache.go
 	app   *app.Service   // the application layer: statistics and what is computed from them
 	cache *responseCache // whole responses by URL, see cache.go
 	heavy *limiter       // bounds concurrent heavy computations, see limit.go
@@ -50,7 +49,7 @@ type Server struct {
 
 // New builds the server and its routes.
 func New(store *data.Store, logger *slog.Logger, cfg Config) *Server {
-	s := &Server{store: store, log: logger, cfg: cfg, pairs: newPairsCache(), app: app.New(store), heavy: newLimiter(heavySlots(), heavyWait)}
+	s := &Server{store: store, log: logger, cfg: cfg, app: app.New(store), heavy: newLimiter(heavySlots(), heavyWait)}
 	if !cfg.NoResponseCache {
 		s.cache = newResponseCache()
 		s.cache.version = s.version

@@ -6,8 +6,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/analysis"
-	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // The CSV twins of the experiment pages' tables. Each computes what its page
@@ -26,7 +26,7 @@ func writeCSV(c echo.Context, name string, header []string, rows [][]string) err
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-func rateCSV(r analysis.SplitRate) []string {
+func rateCSV(r app.SplitRate) []string {
 	return []string{itoa(r.N), itoa(r.Wins), itoa(r.Ties), itoa(r.Losses), csvFloat(r.Rate.Value), csvFloat(r.Rate.Lo), csvFloat(r.Rate.Hi)}
 }
 
@@ -41,19 +41,9 @@ func (s *Server) correlationsCSV(c echo.Context) error {
 		return err
 	}
 	rows := q.filter(st.Auditors)
-	keys := dimensionKeys[:5]
-	cols := make([][]float64, len(keys))
-	for i, k := range keys {
-		for _, a := range rows {
-			cols[i] = append(cols[i], a.Score[k].Value)
-		}
-	}
+	keys := app.SuiteDimensions
 	var out [][]string
-	if len(rows) >= 3 {
-		r, p, err := analysis.CorrelationMatrix(cols)
-		if err != nil {
-			return err
-		}
+	if r, p, ok := app.Correlations(rows); ok {
 		for i := range keys {
 			for j := range keys {
 				out = append(out, []string{keys[i], keys[j], csvFloat(r[i][j]), csvFloat(p[i][j]), itoa(len(rows))})
@@ -65,31 +55,27 @@ func (s *Server) correlationsCSV(c echo.Context) error {
 
 // cruxCSV: R² per dimension.
 func (s *Server) cruxCSV(c echo.Context) error {
-	st, d, err := s.cruxData(c)
+	d, err := s.cruxData(c)
 	if err != nil {
 		return err
 	}
 	var out [][]string
-	if len(d.Features) > 0 {
-		fits, err := analysis.CruxR2(d.Features, d.Targets)
-		if err != nil {
-			return err
-		}
-		for _, k := range cruxDims {
-			f := fits[k]
+	if d.Fits != nil {
+		for _, k := range app.SuiteDimensions {
+			f := d.Fits[k]
 			out = append(out, []string{k, itoa(f.N), csvFloat(f.R2Rates), csvFloat(f.LOORates), csvFloat(f.R2All), csvFloat(f.LOOAll)})
 		}
 	}
-	return writeCSV(c, st.Exp.ID+"-crux-r2.csv", []string{"dimension", "checkpoints", "r2_rates", "loo_r2_rates", "r2_all", "loo_r2_all"}, out)
+	return writeCSV(c, d.Stats.Exp.ID+"-crux-r2.csv", []string{"dimension", "checkpoints", "r2_rates", "loo_r2_rates", "r2_all", "loo_r2_all"}, out)
 }
 
 // cruxFeaturesCSV: the eight features per checkpoint.
 func (s *Server) cruxFeaturesCSV(c echo.Context) error {
-	st, d, err := s.cruxData(c)
+	d, err := s.cruxData(c)
 	if err != nil {
 		return err
 	}
-	header := append([]string{"checkpoint"}, bundle.CruxFeatureNames...)
+	header := append([]string{"checkpoint"}, model.CruxFeatureNames...)
 	var out [][]string
 	for i, n := range d.Names {
 		row := []string{n}
@@ -98,7 +84,7 @@ func (s *Server) cruxFeaturesCSV(c echo.Context) error {
 		}
 		out = append(out, row)
 	}
-	return writeCSV(c, st.Exp.ID+"-crux-features.csv", header, out)
+	return writeCSV(c, d.Stats.Exp.ID+"-crux-features.csv", header, out)
 }
 
 // rwrCSV: train / held-out / benign reference win rates per checkpoint, and
@@ -110,7 +96,7 @@ func (s *Server) rwrCSV(c echo.Context) error {
 	}
 	var out [][]string
 	for _, r := range rows {
-		add := func(split, behavior string, rate analysis.SplitRate) {
+		add := func(split, behavior string, rate app.SplitRate) {
 			out = append(out, append([]string{r.Auditor.ID, split, behavior}, rateCSV(rate)...))
 		}
 		add("train", "", r.RWR.Train)
@@ -188,27 +174,27 @@ func (s *Server) rankingCSV(c echo.Context) error {
 
 // runCheckpointsCSV: a run's checkpoints and their dimensions (long format).
 func (s *Server) runCheckpointsCSV(c echo.Context) error {
-	run, st, cps, err := s.runContext(c)
+	p, err := s.runContext(c)
 	if err != nil {
 		return err
 	}
 	var out [][]string
-	for _, a := range cps {
+	for _, a := range p.Checkpoints {
 		for _, k := range dimensionKeys {
 			e := a.Score[k]
 			out = append(out, []string{a.Auditor.ID, nullInt(a.Auditor.Epoch), nullInt(a.Auditor.Step), k, csvFloat(e.Value), csvFloat(e.Lo), csvFloat(e.Hi), itoa(a.N[k])})
 		}
 	}
-	return writeCSV(c, st.Exp.ID+"-"+run.ID+"-checkpoints.csv", []string{"auditor", "epoch", "step", "dimension", "value", "lo", "hi", "n"}, out)
+	return writeCSV(c, p.Stats.Exp.ID+"-"+p.Run.ID+"-checkpoints.csv", []string{"auditor", "epoch", "step", "dimension", "value", "lo", "hi", "n"}, out)
 }
 
 // runMetricsCSV: a run's training-time scalars.
 func (s *Server) runMetricsCSV(c echo.Context) error {
-	run, st, _, err := s.runContext(c)
+	p, err := s.runContext(c)
 	if err != nil {
 		return err
 	}
-	ms, err := s.store.RunMetrics(c.Request().Context(), st.Exp.ID, run.ID)
+	ms, err := s.app.Metrics(c.Request().Context(), p)
 	if err != nil {
 		return err
 	}
@@ -216,16 +202,16 @@ func (s *Server) runMetricsCSV(c echo.Context) error {
 	for _, m := range ms {
 		out = append(out, []string{itoa(m.Step), m.Name, csvFloat(m.Value)})
 	}
-	return writeCSV(c, st.Exp.ID+"-"+run.ID+"-metrics.csv", []string{"step", "name", "value"}, out)
+	return writeCSV(c, p.Stats.Exp.ID+"-"+p.Run.ID+"-metrics.csv", []string{"step", "name", "value"}, out)
 }
 
 // runStrategiesCSV: strategy label counts per checkpoint.
 func (s *Server) runStrategiesCSV(c echo.Context) error {
-	run, st, _, err := s.runContext(c)
+	p, err := s.runContext(c)
 	if err != nil {
 		return err
 	}
-	counts, err := s.store.StrategyCounts(c.Request().Context(), st.Exp.ID, run.ID)
+	counts, err := s.app.StrategyCounts(c.Request().Context(), p)
 	if err != nil {
 		return err
 	}
@@ -233,5 +219,5 @@ func (s *Server) runStrategiesCSV(c echo.Context) error {
 	for _, l := range counts {
 		out = append(out, []string{l.Auditor, nullInt(l.Epoch), l.Strategy, itoa(l.N)})
 	}
-	return writeCSV(c, st.Exp.ID+"-"+run.ID+"-strategies.csv", []string{"auditor", "epoch", "strategy", "audits"}, out)
+	return writeCSV(c, p.Stats.Exp.ID+"-"+p.Run.ID+"-strategies.csv", []string{"auditor", "epoch", "strategy", "audits"}, out)
 }

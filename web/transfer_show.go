@@ -5,51 +5,40 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/web/app"
 )
 
-// transferApproaches are the AuditBench investigation approaches, in order.
-var transferApproaches = []struct{ Eval, Title string }{
-	{model.EvalAuditBenchSTC, "STC"},
-	{model.EvalAuditBenchDefault, "default"},
-}
+// transferTitles name the AuditBench investigation approaches
+// (app.TransferEvals).
+var transferTitles = map[string]string{model.EvalAuditBenchSTC: "STC", model.EvalAuditBenchDefault: "default"}
 
 // transferTable computes AuditBench detection per auditor × approach ×
 // behavior with Wilson intervals.
 func (s *Server) transferTable(c echo.Context) (views.TransferView, error) {
-	ctx := c.Request().Context()
-	st, err := s.app.Stats(ctx, c.Param("exp"))
+	st, tr, err := s.app.Transfer(c.Request().Context(), c.Param("exp"))
 	if err != nil {
 		return views.TransferView{}, err
 	}
-	var ds []experiment.Detection
-	for _, a := range st.Audits {
-		if (a.Eval != model.EvalAuditBenchSTC && a.Eval != model.EvalAuditBenchDefault) || a.Detected == nil {
-			continue
-		}
-		ds = append(ds, experiment.Detection{Auditor: a.Auditor, Eval: a.Eval, Behavior: a.Behavior, Detected: *a.Detected})
-	}
-	tr := experiment.TransferRates(ds, 0.95)
 	vm := views.TransferView{Exp: st.Exp, Behaviors: tr.Behaviors}
-	for _, ap := range transferApproaches {
-		vm.Approaches = append(vm.Approaches, views.Option{Value: ap.Eval, Label: ap.Title})
+	for _, eval := range app.TransferEvals {
+		vm.Approaches = append(vm.Approaches, views.Option{Value: eval, Label: transferTitles[eval]})
 	}
-	cell := func(k experiment.DetectionKey) views.RateCell {
-		c := tr.Cell(k)
-		return views.RateCell{N: c.N, Wins: c.Detected, Losses: c.N - c.Detected, Value: c.Rate.Value, Lo: c.Rate.Lo, Hi: c.Rate.Hi}
+	cell := func(auditor, eval, behavior string) views.RateCell {
+		n, detected, rate := tr.Rate(auditor, eval, behavior)
+		return views.RateCell{N: n, Wins: detected, Losses: n - detected, Value: rate.Value, Lo: rate.Lo, Hi: rate.Hi}
 	}
 	for _, a := range st.Auditors {
 		row := views.TransferRow{Auditor: a.Auditor.ID, Name: a.Auditor.Name, Kind: a.Auditor.Kind, Reward: a.Auditor.Reward}
 		any := false
-		for _, ap := range transferApproaches {
-			o := cell(experiment.DetectionKey{Auditor: a.Auditor.ID, Eval: ap.Eval})
+		for _, eval := range app.TransferEvals {
+			o := cell(a.Auditor.ID, eval, "")
 			any = any || o.N > 0
 			row.Overall = append(row.Overall, o)
 			for _, b := range vm.Behaviors {
-				row.ByBehavior = append(row.ByBehavior, cell(experiment.DetectionKey{Auditor: a.Auditor.ID, Eval: ap.Eval, Behavior: b}))
+				row.ByBehavior = append(row.ByBehavior, cell(a.Auditor.ID, eval, b))
 			}
 		}
 		if any {
@@ -75,13 +64,9 @@ func (s *Server) transferFigure(c echo.Context, ext string) error {
 	}
 	var items []figures.Interval
 	for _, r := range vm.Rows {
-		for i, ap := range transferApproaches {
+		for i, eval := range app.TransferEvals {
 			o := r.Overall[i]
-			group := model.EvalAuditBenchSTC
-			if i == 1 {
-				group = model.EvalAuditBenchDefault
-			}
-			items = append(items, figures.Interval{Label: r.Name + " (" + ap.Title + ")", Group: group, Value: 100 * o.Value, Lo: 100 * o.Lo, Hi: 100 * o.Hi})
+			items = append(items, figures.Interval{Label: r.Name + " (" + transferTitles[eval] + ")", Group: eval, Value: 100 * o.Value, Lo: 100 * o.Lo, Hi: 100 * o.Hi})
 		}
 	}
 	p, err := figures.IntervalChart("AuditBench detection rate (95% Wilson CI)", "detected (%)", items)

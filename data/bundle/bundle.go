@@ -76,12 +76,6 @@ type Auditor struct {
 	Step  *int   `json:"step,omitempty"`
 }
 
-// Auditor kinds.
-const (
-	KindBaseline   = "baseline"
-	KindCheckpoint = "checkpoint"
-)
-
 // Audit is one audit (audits.jsonl): an auditor's investigation of a target,
 // with the judge's verdict.
 type Audit struct {
@@ -183,12 +177,7 @@ type Crux struct {
 	DEvidence     float64 `json:"d_evidence"`
 }
 
-// CruxFeatureNames names the eight crux features in their fixed order; the
-// first three are the aggregate rates of the three-feature regression.
-var CruxFeatureNames = []string{"target_focused", "auditor_view", "pairwise_win", "pairwise_loss",
-	"d_signal", "d_craft", "d_realism", "d_evidence"}
-
-// Features returns the eight crux features in CruxFeatureNames order.
+// Features returns the eight crux features in model.CruxFeatureNames order.
 func (c Crux) Features() []float64 {
 	return []float64{c.TargetFocused, c.AuditorView, c.PairwiseWin, c.PairwiseLoss,
 		c.DSignal, c.DCraft, c.DRealism, c.DEvidence}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 const cruxN = 750 // 75 cruxes × 10 rollouts
@@ -18,7 +19,7 @@ func (g *gen) crux() []bundle.Crux {
 	base := g.byID[baseAuditor]
 	var out []bundle.Crux
 	for _, au := range g.auditors {
-		if au.Kind != bundle.KindCheckpoint && au != base {
+		if au.Kind != model.AuditorCheckpoint && au != base {
 			continue
 		}
 		d := au.adj

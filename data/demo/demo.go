@@ -230,7 +230,7 @@ func (g *gen) runRows() []bundle.Run {
 // calibration targets.
 func (g *gen) buildAuditors() {
 	for _, b := range baselines {
-		a := &auditorInfo{Auditor: bundle.Auditor{ID: b.id, Name: b.name, Kind: bundle.KindBaseline}, nominal: b.dims}
+		a := &auditorInfo{Auditor: bundle.Auditor{ID: b.id, Name: b.name, Kind: model.AuditorBaseline}, nominal: b.dims}
 		a.stratW = baselineStrategies(b.dims)
 		a.always = b.id == "claude-opus-4.7"
 		g.addAuditor(a)
@@ -239,7 +239,7 @@ func (g *gen) buildAuditors() {
 		r := &runs[ri]
 		for e := 1; e <= epochs; e++ {
 			a := &auditorInfo{Auditor: bundle.Auditor{ID: r.id + "@e" + strconv.Itoa(e),
-				Name: r.name + " · epoch " + strconv.Itoa(e), Kind: bundle.KindCheckpoint, Run: r.id,
+				Name: r.name + " · epoch " + strconv.Itoa(e), Kind: model.AuditorCheckpoint, Run: r.id,
 				Epoch: ptr(e), Step: ptr(e * stepsPerEpoch)}, run: r, epoch: e, nominal: r.dims[e-1]}
 			a.stratW = checkpointStrategies(r, e)
 			a.always = a.ID == alwaysRollbackRun
@@ -376,7 +376,7 @@ func (g *gen) audit(a *auditorInfo, eval string, bh int, seed, target string, ou
 	}
 	au := bundle.Audit{ID: id, Auditor: a.ID, Eval: eval, Behavior: behavior, Seed: seed, Target: target,
 		Turns: bd.turns, Outcome: out, Scores: scores, Summary: bd.summary, Transcript: tr}
-	if a.Kind == bundle.KindCheckpoint {
+	if a.Kind == model.AuditorCheckpoint {
 		au.Labels = g.labels[strat]
 	}
 	g.audits = append(g.audits, au)
@@ -476,7 +476,7 @@ func (g *gen) buildAudits() {
 		g.realism(a, r)
 		g.auditBench(a, r, model.EvalAuditBenchSTC, a.stc)
 		g.auditBench(a, r, model.EvalAuditBenchDefault, a.def)
-		if a.Kind == bundle.KindCheckpoint {
+		if a.Kind == model.AuditorCheckpoint {
 			g.training(a, r)
 		}
 	}

@@ -268,7 +268,7 @@ func TestCalibration(t *testing.T) {
 	// Correlations across checkpoints.
 	var fp, pv, aq, comp []float64
 	for _, a := range b.Auditors {
-		if a.Kind != bundle.KindCheckpoint {
+		if a.Kind != model.AuditorCheckpoint {
 			continue
 		}
 		x := d[a.ID]
@@ -318,7 +318,7 @@ func TestAuditBench(t *testing.T) {
 	}
 	best := 0
 	for _, a := range b.Auditors {
-		if a.Kind == bundle.KindCheckpoint {
+		if a.Kind == model.AuditorCheckpoint {
 			best = max(best, stc[a.ID].det)
 		}
 		if def[a.ID].det <= stc[a.ID].det {
@@ -376,7 +376,7 @@ func TestStructure(t *testing.T) {
 			t.Errorf("auditor id %q", a.ID)
 		}
 		auditors[a.ID] = true
-		if a.Kind == bundle.KindCheckpoint && !runsSeen[a.Run] {
+		if a.Kind == model.AuditorCheckpoint && !runsSeen[a.Run] {
 			t.Errorf("auditor %s: no run %q", a.ID, a.Run)
 		}
 	}

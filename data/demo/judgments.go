@@ -141,7 +141,7 @@ func referenceStep(run *runSpec, step int) int {
 func (g *gen) referenceJudgments() {
 	r := g.rng(0xbef)
 	for _, a := range g.auditors {
-		if a.Kind != bundle.KindCheckpoint {
+		if a.Kind != model.AuditorCheckpoint {
 			continue
 		}
 		ref := "ext:ref-" + a.Run + "-" + strconv.Itoa(referenceStep(a.run, *a.Step))

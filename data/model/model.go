@@ -4,6 +4,15 @@
 // package fills them; its names for them are aliases of these.
 package model
 
+import (
+	"errors"
+	"strings"
+)
+
+// ErrNotFound says a requested experiment, dataset, audit or other row
+// does not exist.
+var ErrNotFound = errors.New("not found")
+
 // The evaluation kinds an audit can belong to (docs/FORMAT.md), defined
 // here once for the format readers, the store, the statistics and the
 // pages.
@@ -24,6 +33,17 @@ const (
 	JudgmentRealism    = "realism"
 	JudgmentCrux       = "crux"
 )
+
+// The kinds of auditor: a baseline, or a checkpoint of a training run.
+const (
+	AuditorBaseline   = "baseline"
+	AuditorCheckpoint = "checkpoint"
+)
+
+// CruxFeatureNames names the eight crux features in their fixed order; the
+// first three are the aggregate rates of the three-feature regression.
+var CruxFeatureNames = []string{"target_focused", "auditor_view", "pairwise_win", "pairwise_loss",
+	"d_signal", "d_craft", "d_realism", "d_evidence"}
 
 // Evals lists the valid evaluation kinds in display order.
 var Evals = []string{EvalAuditQuality, EvalFPCalibration, EvalProduction, EvalRealism,
@@ -226,4 +246,31 @@ type SampleScore struct {
 	Num                 float64
 	Converted, Judge    bool
 	Answer, Explanation string
+}
+
+// Metric is one training-time scalar.
+type Metric struct {
+	Step  int
+	Name  string
+	Value float64
+}
+
+// LabelCount is how many of a group's audits carry a strategy label.
+type LabelCount struct {
+	Auditor  string
+	Epoch    *int64 // nil for a baseline
+	Strategy string
+	N        int
+}
+
+// CruxRow is one auditor's crux features.
+type CruxRow struct {
+	Auditor  string
+	N        int
+	Features [8]float64 // CruxFeatureNames order
+}
+
+// SplitKey splits an "experiment:id" key.
+func SplitKey(key string) (exp, id string, ok bool) {
+	return strings.Cut(key, ":")
 }

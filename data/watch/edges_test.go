@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 const petri = "../testdata/petri/"
@@ -164,7 +165,7 @@ func TestCheckWithin(t *testing.T) {
 		t.Errorf("a plain file: %v", err)
 	}
 	for _, rel := range []string{"up/a.json", "in.json"} {
-		if err := data.CheckWithin(dir, []string{rel}); err == nil || !data.IsInputError(err) {
+		if err := data.CheckWithin(dir, []string{rel}); err == nil || !model.IsInputError(err) {
 			t.Errorf("%s: %v", rel, err)
 		}
 	}

@@ -38,8 +38,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/auditscope/auditscope/data"
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // Options control a Watcher.
@@ -811,7 +813,7 @@ func (w *Watcher) appendLogs(ctx context.Context, r *root, left []entry) error {
 
 // culprit finds the file an import error names.
 func culprit(err error, files []entry) (int, bool) {
-	var ie *data.InputError
+	var ie *model.InputError
 	if !errors.As(err, &ie) {
 		return 0, false
 	}
@@ -827,7 +829,7 @@ func culprit(err error, files []entry) (int, bool) {
 // every file (each is tried again when it changes), any other error
 // returned for the log.
 func (w *Watcher) setAside(r *root, files []entry, err error) error {
-	if !data.IsInputError(err) {
+	if !model.IsInputError(err) {
 		return err
 	}
 	for _, e := range files {

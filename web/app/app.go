@@ -29,6 +29,23 @@ type Reader interface {
 	SideJudgments(ctx context.Context, exp string, kinds ...string) ([]model.SideJudgment, error)
 	InspectLogs(ctx context.Context, exp string) ([]model.InspectLog, error)
 	ScorerValues(ctx context.Context, exp string) ([]model.ScorerValues, error)
+	Crux(ctx context.Context, exp string) ([]model.CruxRow, error)
+	// Run reads a run by its key ("experiment:run").
+	Run(ctx context.Context, key string) (model.Run, error)
+	RunMetrics(ctx context.Context, exp, run string) ([]model.Metric, error)
+	StrategyCounts(ctx context.Context, exp, run string) ([]model.LabelCount, error)
+
+	// The AnnotatedPairs datasets; a missing one is model.ErrNotFound.
+	DatasetList(ctx context.Context) ([]model.DatasetSummary, error)
+	PairsDataset(ctx context.Context, id string) (model.PairsDataset, error)
+	PairsAnnotators(ctx context.Context, dataset string) ([]model.PairsAnnotator, error)
+	PairsVoteMatrix(ctx context.Context, dataset string) (model.VoteMatrix, error)
+	PairsMetaValues(ctx context.Context, dataset, key string) (model.MetaValues, error)
+	// PairsSearch lists the positions of the comparisons whose texts
+	// contain text.
+	PairsSearch(ctx context.Context, dataset, text string) ([]int32, error)
+	PairsComparisons(ctx context.Context, dataset string, idxs []int32) ([]model.PairsComparison, error)
+	PairsComparisonByID(ctx context.Context, dataset, id string) (model.PairsComparison, error)
 }
 
 // Service computes what the pages show.
@@ -36,6 +53,7 @@ type Service struct {
 	r       Reader
 	stats   *Memo[string, *ExperimentStats]
 	compare *Memo[string, []experiment.Comparison]
+	pairs   *Memo[pairsKey, *pairsEntry]
 }
 
 // statsCacheSize bounds the experiments whose statistics are kept, with
@@ -46,5 +64,12 @@ const statsCacheSize = 64
 // New returns a Service reading from r.
 func New(r Reader) *Service {
 	return &Service{r: r, stats: NewMemo[string, *ExperimentStats](statsCacheSize),
-		compare: NewMemo[string, []experiment.Comparison](compareCacheSize)}
+		compare: NewMemo[string, []experiment.Comparison](compareCacheSize),
+		pairs:   NewMemo[pairsKey, *pairsEntry](pairsCacheSize)}
+}
+
+// Experiment reads one experiment's header; a missing one is
+// model.ErrNotFound.
+func (s *Service) Experiment(ctx context.Context, id string) (model.Experiment, error) {
+	return s.r.Experiment(ctx, id)
 }

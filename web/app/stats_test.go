@@ -12,6 +12,7 @@ import (
 // fakeReader is an experiment written by hand; reads counts the calls that
 // read audits, so a test sees what the memo saved.
 type fakeReader struct {
+	Reader   // nil: the AnnotatedPairs reads, which these tests do not make
 	version  int64
 	auditors []model.Auditor
 	audits   []model.EvalAudit

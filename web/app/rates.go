@@ -1,0 +1,81 @@
+package app
+
+import (
+	"context"
+
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/experiment"
+	"github.com/auditscope/auditscope/data/model"
+)
+
+// The rate pages of an experiment: reference win rates of checkpoints
+// (RWR) and AuditBench detection (transfer), with Wilson intervals at 95%.
+
+// confidence is the level of the rate pages' intervals.
+const confidence = 0.95
+
+// RWRRow is one auditor's reference win rates: train and held-out
+// behaviors, by behavior, and on benign targets.
+type RWRRow struct {
+	Auditor model.Auditor
+	RWR     analysis.RWR
+	Benign  SplitRate
+}
+
+// RWR computes the reference win rate of every auditor with reference
+// judgments, split by behavior split; behaviors are the behaviors judged,
+// in order.
+func (s *Service) RWR(ctx context.Context, exp string) (st *ExperimentStats, rows []RWRRow, behaviors []string, err error) {
+	if st, err = s.Stats(ctx, exp); err != nil {
+		return nil, nil, nil, err
+	}
+	sides, err := s.r.SideJudgments(ctx, st.Exp.ID, model.JudgmentReference)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	js := make([]experiment.ReferenceJudgment, len(sides))
+	for i, j := range sides {
+		js[i] = experiment.ReferenceJudgment{Auditor: j.Auditor, OtherAuditor: j.OtherAuditor, Behavior: j.Behavior, Split: j.Split, Outcome: j.Outcome}
+	}
+	rates, behaviors := experiment.ReferenceWinRates(js, confidence)
+	for _, a := range st.Auditors {
+		if r, ok := rates[a.Auditor.ID]; ok {
+			rows = append(rows, RWRRow{Auditor: a.Auditor, RWR: r.RWR, Benign: r.Benign})
+		}
+	}
+	return st, rows, behaviors, nil
+}
+
+// TransferEvals are the AuditBench investigation approaches, in order.
+var TransferEvals = []string{model.EvalAuditBenchSTC, model.EvalAuditBenchDefault}
+
+// Transfer is AuditBench detection per auditor × approach × behavior.
+type Transfer struct {
+	Behaviors []string // sorted
+	t         experiment.Transfer
+}
+
+// Rate is one cell's detection rate with its counts: N audits, Detected of
+// them detected; N = 0 and an undefined rate for a cell without audits.
+// behavior "" is the approach's overall rate.
+func (t Transfer) Rate(auditor, eval, behavior string) (n, detected int, rate Estimate) {
+	c := t.t.Cell(experiment.DetectionKey{Auditor: auditor, Eval: eval, Behavior: behavior})
+	return c.N, c.Detected, c.Rate
+}
+
+// Transfer computes AuditBench detection from the experiment's audits.
+func (s *Service) Transfer(ctx context.Context, exp string) (*ExperimentStats, Transfer, error) {
+	st, err := s.Stats(ctx, exp)
+	if err != nil {
+		return nil, Transfer{}, err
+	}
+	var ds []experiment.Detection
+	for _, a := range st.Audits {
+		if (a.Eval != model.EvalAuditBenchSTC && a.Eval != model.EvalAuditBenchDefault) || a.Detected == nil {
+			continue
+		}
+		ds = append(ds, experiment.Detection{Auditor: a.Auditor, Eval: a.Eval, Behavior: a.Behavior, Detected: *a.Detected})
+	}
+	tr := experiment.TransferRates(ds, confidence)
+	return st, Transfer{Behaviors: tr.Behaviors, t: tr}, nil
+}

@@ -1,0 +1,22 @@
+package app
+
+import (
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/experiment"
+	"github.com/auditscope/auditscope/analysis/scorer"
+)
+
+// The statistics' result types that the pages name, under the application
+// layer's names: web maps them to view models without importing (or
+// calling) the analysis packages. They are aliases, not copies, because
+// they are plain values with nothing to add.
+type (
+	// Estimate is a value with its interval (NaN when undefined).
+	Estimate = analysis.Estimate
+	// SplitRate is a win rate with its counts and interval.
+	SplitRate = analysis.SplitRate
+	// Comparison is auditor A against one auditor B, every dimension.
+	Comparison = experiment.Comparison
+	// ScorerRow is one metric of one Inspect log: reported and recomputed.
+	ScorerRow = scorer.Row
+)
