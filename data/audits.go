@@ -28,8 +28,9 @@ type auditQuery struct {
 // ScoreCond is model.ScoreCond.
 type ScoreCond = model.ScoreCond
 
-// AuditSortColumns maps the sort keys the audit browser accepts to SQL.
-var AuditSortColumns = map[string]string{
+// auditSortColumns maps the sort keys the audit browser accepts
+// (model.AuditSortKeys) to SQL.
+var auditSortColumns = map[string]string{
 	"id":               "a.ord",
 	"auditor":          "a.auditor",
 	"eval":             "a.eval",
@@ -42,14 +43,18 @@ var AuditSortColumns = map[string]string{
 	"messages":         "a.n_messages",
 }
 
-var scoreOps = map[string]bool{">=": true, "<=": true, ">": true, "<": true, "=": true}
-
 // AuditRow is model.AuditRow.
 type AuditRow = model.AuditRow
 
 // where builds the WHERE clause and its arguments. sortJoined says the
 // query joins the sort dimension's scores as ss (see query).
 func (f auditQuery) where(sortJoined bool) (string, []any, error) {
+	// The filter's values are checked once, by its own rules; what the
+	// clauses below put in SQL text (the comparison, the sort column) comes
+	// from their whitelists.
+	if err := f.Validate(); err != nil {
+		return "", nil, err
+	}
 	var conds []string
 	var args []any
 	add := func(cond string, a ...any) {
@@ -88,17 +93,9 @@ func (f auditQuery) where(sortJoined bool) (string, []any, error) {
 		add("a.detected = false")
 	case "false_positive":
 		add("a.false_positive")
-	default:
-		return "", nil, &FilterError{Param: "outcome", Msg: fmt.Sprintf("want detected, missed or false_positive, found %q", f.Outcome)}
 	}
 	for _, s := range f.Scores {
-		if !scoreOps[s.Op] {
-			return "", nil, &FilterError{Param: "score", Msg: fmt.Sprintf("unknown comparison %q (use >=, <=, >, < or =)", s.Op)}
-		}
-		if strings.ContainsAny(s.Dimension, `"\`) {
-			return "", nil, &FilterError{Param: "score", Msg: fmt.Sprintf("unusable dimension name %q", s.Dimension)}
-		}
-		// s.Op comes from the whitelist above.
+		// s.Op is one of model.AuditFilter.Validate's whitelist.
 		if f.jsonScores {
 			add("TRY_CAST(json_extract_string(a.scores, ?) AS DOUBLE) "+s.Op+" ?", scorePath(s.Dimension), s.Value)
 			continue
@@ -134,9 +131,9 @@ func (f auditQuery) orderBy() (string, []any, error) {
 	case f.Sort == "":
 		return " ORDER BY a.experiment, a.ord", nil, nil
 	}
-	col, ok := AuditSortColumns[f.Sort]
+	col, ok := auditSortColumns[f.Sort]
 	if !ok {
-		return "", nil, &FilterError{Param: "sort", Msg: fmt.Sprintf("unknown column %q", f.Sort)}
+		return "", nil, &model.FilterError{Param: "sort", Msg: fmt.Sprintf("unknown column %q", f.Sort)}
 	}
 	return " ORDER BY " + col + dir + " NULLS LAST, a.experiment, a.ord", nil, nil
 }
@@ -472,23 +469,6 @@ func (s *Store) withScoreSource(f AuditFilter) auditQuery {
 		q.jsonScores = s.pendingScores[f.Experiment]
 	}
 	return q
-}
-
-// FilterError is a filter value the store cannot query: Param names the
-// audit browser's query parameter it came from.
-type FilterError struct{ Param, Msg string }
-
-func (e *FilterError) Error() string { return e.Param + ": " + e.Msg }
-
-// ValidateAuditFilter reports whether a filter turns into SQL: unknown sort columns
-// and comparison operators are errors.
-func ValidateAuditFilter(f AuditFilter) error {
-	q := auditQuery{AuditFilter: f}
-	if _, _, err := q.where(false); err != nil {
-		return err
-	}
-	_, _, err := q.orderBy()
-	return err
 }
 
 // AuditScores returns the judge scores of the given audits, by audit key

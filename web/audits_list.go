@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -12,9 +11,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 const (
@@ -34,8 +33,8 @@ var auditQueryKeys = []string{"exp", "auditor", "run", "epoch", "eval", "behavio
 var scoreCondRe = regexp.MustCompile(`^([A-Za-z0-9_./-]+?)\s*(>=|<=|>|<|=)\s*(-?[0-9]+(?:\.[0-9]+)?)$`)
 
 // parseAuditFilter reads the audit browser's filter from a query.
-func parseAuditFilter(q url.Values) (data.AuditFilter, error) {
-	f := data.AuditFilter{
+func parseAuditFilter(q url.Values) (model.AuditFilter, error) {
+	f := model.AuditFilter{
 		Experiment: q.Get("exp"), Auditor: q.Get("auditor"), Run: q.Get("run"), Eval: q.Get("eval"),
 		Behavior: q.Get("behavior"), Split: q.Get("split"), Target: q.Get("target"), Outcome: q.Get("outcome"),
 		Text: q.Get("q"), Sort: q.Get("sort"),
@@ -64,14 +63,14 @@ func parseAuditFilter(q url.Values) (data.AuditFilter, error) {
 			return f, badRequestf("score: want a score threshold such as concerning>=7 (a judge dimension or a scorer), found %q", raw)
 		}
 		v, _ := strconv.ParseFloat(m[3], 64)
-		f.Scores = append(f.Scores, data.ScoreCond{Dimension: m[1], Op: m[2], Value: v})
+		f.Scores = append(f.Scores, model.ScoreCond{Dimension: m[1], Op: m[2], Value: v})
 	}
 	if len(f.Scores) > 10 {
 		return f, badRequestf("score: at most 10 thresholds")
 	}
 	// A sort key that is not a column is a judge dimension (sort=concerning);
 	// the list checks it names one.
-	if _, col := data.AuditSortColumns[f.Sort]; f.Sort != "" && !col && !strings.HasPrefix(f.Sort, "score:") {
+	if f.Sort != "" && !slices.Contains(model.AuditSortKeys, f.Sort) && !strings.HasPrefix(f.Sort, "score:") {
 		f.Sort = "score:" + f.Sort
 	}
 	switch q.Get("dir") {
@@ -83,7 +82,7 @@ func parseAuditFilter(q url.Values) (data.AuditFilter, error) {
 	}
 	// What turns into SQL is the store's to say: one validator for the
 	// browser and the store.
-	if err := data.ValidateAuditFilter(f); err != nil {
+	if err := f.Validate(); err != nil {
 		return f, badRequestf("%s", err.Error())
 	}
 	return f, nil
@@ -108,7 +107,7 @@ func scoreColumns(q url.Values, dims []string) ([]string, error) {
 				continue
 			}
 			if !have[d] {
-				return nil, unknownValue("cols", d, dims)
+				return nil, app.UnknownValue("cols", d, dims)
 			}
 			if !slices.Contains(cols, d) {
 				cols = append(cols, d)
@@ -129,117 +128,9 @@ func scoreColumns(q url.Values, dims []string) ([]string, error) {
 	return cols, nil
 }
 
-// resolveChoices checks the id filters against what the selection has. A
-// display name given for an id (auditor=Claude Opus 4.6, as the page shows
-// it) is taken for that id; anything else unknown is a 400 with the nearest
-// choices.
-func resolveChoices(f *data.AuditFilter, c model.AuditChoices) error {
-	for _, x := range []struct {
-		param string
-		value *string
-		have  []model.Choice
-	}{
-		{"auditor", &f.Auditor, c.Auditors}, {"run", &f.Run, c.Runs}, {"behavior", &f.Behavior, c.Behaviors}, {"target", &f.Target, c.Targets},
-		{"eval", &f.Eval, c.Evals},
-	} {
-		if *x.value == "" {
-			continue
-		}
-		var ids []string
-		var byName []string
-		for _, ch := range x.have {
-			if ch.Value == *x.value {
-				byName = nil
-				ids = nil
-				break
-			}
-			ids = append(ids, ch.Value)
-			if strings.EqualFold(ch.Label, *x.value) {
-				byName = append(byName, ch.Value)
-			}
-		}
-		switch {
-		case ids == nil && len(x.have) > 0:
-			// found by id
-		case len(byName) == 1:
-			*x.value = byName[0]
-		default:
-			return unknownValue(x.param, *x.value, ids)
-		}
-	}
-	return nil
-}
-
-// checkExperiment refuses an experiment id that is not loaded.
-func checkExperiment(id string, exps []data.ExperimentSummary) error {
-	if id == "" {
-		return nil
-	}
-	ids := make([]string, len(exps))
-	for i, e := range exps {
-		if e.ID == id {
-			return nil
-		}
-		ids[i] = e.ID
-	}
-	return unknownValue("exp", id, ids)
-}
-
-// checkDimensions refuses score thresholds and a score sort on a judge
-// dimension the selection does not have.
-func checkDimensions(f data.AuditFilter, dims []string) error {
-	for _, c := range f.Scores {
-		if !slices.Contains(dims, c.Dimension) {
-			return unknownValue("score", c.Dimension, dims)
-		}
-	}
-	if d, ok := strings.CutPrefix(f.Sort, "score:"); ok && !slices.Contains(dims, d) {
-		return unknownValue("sort", d, dims)
-	}
-	return nil
-}
-
-// unknownValue is the 400 of a value that names nothing: it names the
-// parameter and the value, and lists the valid choices (the closest first
-// when there are many).
-func unknownValue(param, value string, choices []string) error {
-	if len(choices) == 0 {
-		return badRequestf("%s: unknown value %q (there is nothing to choose from here)", param, value)
-	}
-	sorted := slices.Clone(choices)
-	if len(sorted) > 12 {
-		slices.SortStableFunc(sorted, func(a, b string) int { return editDistance(value, a) - editDistance(value, b) })
-		return badRequestf("%s: unknown value %q; the nearest are %s (of %d)", param, value, strings.Join(sorted[:5], ", "), len(sorted))
-	}
-	return badRequestf("%s: unknown value %q; choose one of %s", param, value, strings.Join(sorted, ", "))
-}
-
-// editDistance is the Levenshtein distance between a and b, for "the
-// nearest" suggestions.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
-}
-
 // auditFilterValues renders a filter back as the query parseAuditFilter
 // reads, without defaults.
-func auditFilterValues(f data.AuditFilter) url.Values {
+func auditFilterValues(f model.AuditFilter) url.Values {
 	v := url.Values{}
 	for k, s := range map[string]string{"exp": f.Experiment, "auditor": f.Auditor, "run": f.Run, "eval": f.Eval,
 		"behavior": f.Behavior, "split": f.Split, "target": f.Target, "outcome": f.Outcome, "q": f.Text, "sort": f.Sort} {
@@ -261,7 +152,7 @@ func auditFilterValues(f data.AuditFilter) url.Values {
 
 // auditsQuery is the audit browser's state: its filter and page.
 type auditsQuery struct {
-	Filter    data.AuditFilter
+	Filter    model.AuditFilter
 	Page, Per int
 }
 
@@ -314,23 +205,6 @@ func parsePage(q url.Values) (page, per int, err error) {
 	return page, per, nil
 }
 
-// resolveFilter checks the filter's experiment and turns display names
-// into ids, for the list and its CSV alike; it returns what it read.
-func (s *Server) resolveFilter(ctx context.Context, f *data.AuditFilter) ([]data.ExperimentSummary, model.AuditChoices, error) {
-	exps, err := s.store.ExperimentList(ctx)
-	if err != nil {
-		return nil, model.AuditChoices{}, err
-	}
-	if err := checkExperiment(f.Experiment, exps); err != nil {
-		return nil, model.AuditChoices{}, err
-	}
-	choices, err := s.store.AuditChoices(ctx, f.Experiment)
-	if err != nil {
-		return nil, model.AuditChoices{}, err
-	}
-	return exps, choices, resolveChoices(f, choices)
-}
-
 func (s *Server) listAudits(c echo.Context) error {
 	ctx := c.Request().Context()
 	q := c.QueryParams()
@@ -339,11 +213,11 @@ func (s *Server) listAudits(c echo.Context) error {
 		return err
 	}
 	f, page, per := aq.Filter, aq.Page, aq.Per
-	exps, choices, err := s.resolveFilter(ctx, &f)
+	exps, choices, err := s.app.ResolveFilter(ctx, &f)
 	if err != nil {
 		return err
 	}
-	dims, err := s.store.ScoreDimensions(ctx, f.Experiment)
+	dims, err := s.app.ScoreDimensions(ctx, f.Experiment)
 	if err != nil {
 		return err
 	}
@@ -351,22 +225,14 @@ func (s *Server) listAudits(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkDimensions(f, dims); err != nil {
+	if err := app.CheckDimensions(f, dims); err != nil {
 		return err
 	}
-	rows, total, err := s.store.ListAuditsPage(ctx, f, (page-1)*per, per)
+	ap, err := s.app.Audits(ctx, f, page, per)
 	if err != nil {
 		return err
 	}
-	if past, err := pastLastPage(c, c.Request().URL.Path, c.Request().URL.Query(), page, total, per); past {
-		return err
-	}
-	keys := make([]string, len(rows))
-	for i, r := range rows {
-		keys[i] = r.Key
-	}
-	scores, err := s.store.AuditScores(ctx, keys)
-	if err != nil {
+	if past, err := pastLastPage(c, c.Request().URL.Path, c.Request().URL.Query(), page, ap.Total, per); past {
 		return err
 	}
 	fq := filterQuery(q)
@@ -377,14 +243,14 @@ func (s *Server) listAudits(c echo.Context) error {
 			fq.Set(k, v)
 		}
 	}
-	vm := views.AuditListView{Query: fq, Evals: model.Evals, Rows: rows, Total: total, Page: page, Per: per, Dimensions: dims,
-		Filter: f, Scores: q["score"], Experiments: exps, ScoreCols: cols, RowScores: scores, Choices: choices}
+	vm := views.AuditListView{Query: fq, Evals: model.Evals, Rows: ap.Rows, Total: ap.Total, Page: page, Per: per, Dimensions: dims,
+		Filter: f, Scores: q["score"], Experiments: exps, ScoreCols: cols, RowScores: ap.Scores, Choices: choices}
 	for _, e := range exps {
 		if e.Synthetic && (f.Experiment == "" || f.Experiment == e.ID) {
 			vm.Synthetic = true
 		}
 		if f.Experiment == e.ID && e.Format == "inspect" {
-			audits, err := s.store.HasAudits(ctx, e.ID)
+			audits, err := s.app.HasAudits(ctx, e.ID)
 			if err != nil {
 				return err
 			}
@@ -397,48 +263,30 @@ func (s *Server) listAudits(c echo.Context) error {
 	return render(c, http.StatusOK, views.AuditList(vm))
 }
 
-// auditsCSVChunk is how many audits auditsCSV reads per query: the export
-// holds one chunk in memory (about 14 MB of rows), not the whole result.
-// Each query sorts the whole selection again to skip to its offset, so
-// smaller chunks cost more: on the demo's 62,445 audits the queries take
-// 0.98 s in chunks of 5,000, 0.41 s in chunks of 20,000 and 0.28 s in one.
-var auditsCSVChunk = 20000
-
 var auditsCSVHeader = []string{"experiment", "id", "auditor", "eval", "behavior", "split", "seed", "target", "turns", "messages", "detected", "false_positive", "quality", "production_value", "strategy", "summary", "url"}
 
-// auditsCSV exports every audit the filter selects (not one page). It pages
-// through the store and writes each chunk as it is read, flushing it to the
-// client, so memory stays bounded however many audits match (a 100,000-audit
-// export is tens of MB). The filter's order ends in experiment and ordinal,
-// a unique key, so consecutive pages neither repeat nor skip an audit.
+// auditsCSV exports every audit the filter selects (not one page). It
+// writes each chunk the service reads as it comes, flushing it to the
+// client, so memory stays bounded however many audits match (a
+// 100,000-audit export is tens of MB).
 func (s *Server) auditsCSV(c echo.Context) error {
 	f, err := parseAuditFilter(c.QueryParams())
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	if _, _, err := s.resolveFilter(ctx, &f); err != nil {
+	export, err := s.app.Export(ctx, f)
+	if err != nil {
 		return err
 	}
 	// One column per judge dimension of the selection, after the fixed ones.
-	dims, err := s.store.ScoreDimensions(ctx, f.Experiment)
-	if err != nil {
-		return err
-	}
-	if err := checkDimensions(f, dims); err != nil {
-		return err
-	}
-	names, err := s.auditNames(ctx, f.Experiment)
-	if err != nil {
-		return err
-	}
 	header := append(slices.Clone(auditsCSVHeader), "auditor_name", "run", "run_name", "behavior_description")
-	for _, d := range dims {
+	for _, d := range export.Dims {
 		header = append(header, "score:"+d)
 	}
 	// The first chunk is read before anything is sent, so a failing query
 	// still gets an error page.
-	rows, err := s.store.ListAudits(ctx, f, 0, auditsCSVChunk)
+	rows, err := export.Next(ctx)
 	if err != nil {
 		return err
 	}
@@ -450,20 +298,11 @@ func (s *Server) auditsCSV(c echo.Context) error {
 	if err := w.Write(header); err != nil {
 		return err
 	}
-	for offset := 0; ; {
-		keys := make([]string, len(rows))
-		for i, r := range rows {
-			keys[i] = r.Key
-		}
-		scores, err := s.store.AuditScores(ctx, keys)
-		if err != nil {
-			return &streamError{err: err}
-		}
+	for rows != nil {
 		for _, r := range rows {
-			run := names.run[r.Experiment+"\x00"+r.Auditor]
-			rec := append(auditCSVRecord(r), r.AuditorName, run, names.runName[r.Experiment+"\x00"+run], names.behavior[r.Experiment+"\x00"+r.Behavior])
-			for _, d := range dims {
-				v, ok := scores[r.Key][d]
+			rec := append(auditCSVRecord(r.AuditRow), r.AuditorName, r.Run, r.RunName, r.BehaviorDescription)
+			for _, d := range export.Dims {
+				v, ok := r.Scores[d]
 				rec = append(rec, map[bool]string{true: csvFloat(v)}[ok])
 			}
 			if err := w.Write(rec); err != nil {
@@ -475,61 +314,14 @@ func (s *Server) auditsCSV(c echo.Context) error {
 			return err
 		}
 		resp.Flush()
-		if len(rows) < auditsCSVChunk {
-			return nil
-		}
-		offset += len(rows)
-		if rows, err = s.store.ListAudits(ctx, f, offset, auditsCSVChunk); err != nil {
+		if rows, err = export.Next(ctx); err != nil {
 			return &streamError{err: err}
 		}
 	}
+	return nil
 }
 
-// auditNames are the display names an audit export adds to its ids, keyed
-// by experiment and id: an auditor's run, a run's name, a behavior's
-// description.
-type auditNames struct{ run, runName, behavior map[string]string }
-
-func (s *Server) auditNames(ctx context.Context, exp string) (auditNames, error) {
-	n := auditNames{run: map[string]string{}, runName: map[string]string{}, behavior: map[string]string{}}
-	exps := []string{exp}
-	if exp == "" {
-		list, err := s.store.ExperimentList(ctx)
-		if err != nil {
-			return n, err
-		}
-		exps = exps[:0]
-		for _, e := range list {
-			exps = append(exps, e.ID)
-		}
-	}
-	for _, e := range exps {
-		auditors, err := s.store.Auditors(ctx, e)
-		if err != nil {
-			return n, err
-		}
-		for _, a := range auditors {
-			n.run[e+"\x00"+a.ID] = a.Run
-		}
-		runs, err := s.store.Runs(ctx, e)
-		if err != nil {
-			return n, err
-		}
-		for _, r := range runs {
-			n.runName[e+"\x00"+r.ID] = r.Name
-		}
-		choices, err := s.store.AuditChoices(ctx, e)
-		if err != nil {
-			return n, err
-		}
-		for _, b := range choices.Behaviors {
-			n.behavior[e+"\x00"+b.Value] = b.Label
-		}
-	}
-	return n, nil
-}
-
-func auditCSVRecord(r data.AuditRow) []string {
+func auditCSVRecord(r model.AuditRow) []string {
 	return []string{r.Experiment, r.ID, r.Auditor, r.Eval, r.Behavior, r.Split, r.Seed, r.Target, strconv.Itoa(r.Turns), strconv.Itoa(r.Messages),
 		nullBool(r.Detected), nullBool(r.FalsePositive), nullFloat(r.Quality), nullFloat(r.ProductionValue),
 		r.Strategy, r.Summary, string(views.Path("audits", r.Key))}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 func TestAuditBrowser(t *testing.T) {
@@ -113,10 +114,7 @@ func oldAuditsCSV(t *testing.T, s *Server, query string) string {
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
 	header := []string{"experiment", "id", "auditor", "eval", "behavior", "split", "seed", "target", "turns", "messages", "detected", "false_positive", "quality", "production_value", "strategy", "summary", "url", "auditor_name", "run", "run_name", "behavior_description"}
-	names, err := s.auditNames(context.Background(), f.Experiment)
-	if err != nil {
-		t.Fatal(err)
-	}
+	names := testAuditNames(t, s.store, f.Experiment)
 	for _, d := range dims {
 		header = append(header, "score:"+d)
 	}
@@ -148,6 +146,50 @@ func oldAuditsCSV(t *testing.T, s *Server, query string) string {
 	return buf.String()
 }
 
+// testAuditNames are the names the export adds to an audit's ids, read
+// here straight from the store: an auditor's run, a run's name, a
+// behavior's description, keyed by experiment and id.
+func testAuditNames(t *testing.T, store Store, exp string) (n struct{ run, runName, behavior map[string]string }) {
+	t.Helper()
+	ctx := context.Background()
+	n.run, n.runName, n.behavior = map[string]string{}, map[string]string{}, map[string]string{}
+	exps := []string{exp}
+	if exp == "" {
+		list, err := store.ExperimentList(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exps = nil
+		for _, e := range list {
+			exps = append(exps, e.ID)
+		}
+	}
+	for _, e := range exps {
+		auditors, err := store.Auditors(ctx, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range auditors {
+			n.run[e+"\x00"+a.ID] = a.Run
+		}
+		runs, err := store.Runs(ctx, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range runs {
+			n.runName[e+"\x00"+r.ID] = r.Name
+		}
+		choices, err := store.AuditChoices(ctx, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range choices.Behaviors {
+			n.behavior[e+"\x00"+b.Value] = b.Label
+		}
+	}
+	return n
+}
+
 // TestAuditsCSVStreamsSameBytes compares the streamed export with the old
 // one on the demo: the whole demo (many chunks), filters, sorts with ties,
 // an empty result, and chunk sizes that do and do not divide the count.
@@ -157,7 +199,7 @@ func TestAuditsCSVStreamsSameBytes(t *testing.T) {
 		t.Helper()
 		r := mustGet(t, s, "/audits.csv?"+query, http.StatusOK, "text/csv")
 		if want := oldAuditsCSV(t, s, query); r.Body != want {
-			t.Errorf("%q (chunk %d): streamed export differs from the old one (%d bytes, want %d)", query, auditsCSVChunk, len(r.Body), len(want))
+			t.Errorf("%q (chunk %d): streamed export differs from the old one (%d bytes, want %d)", query, app.ExportChunk, len(r.Body), len(want))
 		}
 		if r.Header.Get("Content-Disposition") != `attachment; filename="audits.csv"` {
 			t.Errorf("%q: Content-Disposition %q", query, r.Header.Get("Content-Disposition"))
@@ -182,9 +224,9 @@ func TestAuditsCSVStreamsSameBytes(t *testing.T) {
 		t.Error("a small export was not cached")
 	}
 	uncached := New(s.store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{NoResponseCache: true})
-	defer func(n int) { auditsCSVChunk = n }(auditsCSVChunk)
+	defer func(n int) { app.ExportChunk = n }(app.ExportChunk)
 	for _, n := range []int{1, 2, 3} { // exp=small has 4 audits
-		auditsCSVChunk = n
+		app.ExportChunk = n
 		check(uncached, "exp=small&sort=turns")
 		check(uncached, "exp=small&sort=turns&dir=desc")
 	}

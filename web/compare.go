@@ -34,7 +34,7 @@ func parseCompareQuery(q url.Values, st *app.ExperimentStats) (compareQuery, err
 		known[a.Auditor.ID] = true
 	}
 	if cq.A != "" && !known[cq.A] {
-		return cq, unknownValue("a", cq.A, ids)
+		return cq, app.UnknownValue("a", cq.A, ids)
 	}
 	seen := map[string]bool{}
 	for _, b := range q["b"] {
@@ -42,7 +42,7 @@ func parseCompareQuery(q url.Values, st *app.ExperimentStats) (compareQuery, err
 			continue
 		}
 		if !known[b] {
-			return cq, unknownValue("b", b, ids)
+			return cq, app.UnknownValue("b", b, ids)
 		}
 		if b == cq.A {
 			return cq, badRequestf("b: %q is A itself; compare it with another auditor", b)
@@ -154,7 +154,7 @@ func (s *Server) compareCSV(c echo.Context) error {
 
 // compareFigure draws the differences as a forest plot, one row per
 // comparison and dimension, coloured by B.
-func (s *Server) compareFigure(c echo.Context, ext string) error {
+func (s *Server) compareFigure(c echo.Context, _, ext string) error {
 	st, cq, cs, err := s.compareData(c, false)
 	if err != nil {
 		return err

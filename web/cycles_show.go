@@ -115,7 +115,7 @@ func (s *Server) showCycles(c echo.Context) error {
 	return render(c, http.StatusOK, views.CyclesPage(v))
 }
 
-func (s *Server) cyclesFigure(c echo.Context, ext string) error {
+func (s *Server) cyclesFigure(c echo.Context, _, ext string) error {
 	st, kind, w, err := s.auditorCycles(c)
 	if err != nil {
 		return err

@@ -51,20 +51,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	var ol *overloaded
 	if errors.As(err, &ol) {
-		// Refused by the limiter: expected under load, so not logged.
-		c.Response().Header().Set("Retry-After", strconv.Itoa(ol.retryAfterSeconds()))
-		if c.Request().Method == http.MethodHead {
-			c.NoContent(http.StatusServiceUnavailable)
-			return
-		}
-		if wantsText(c.Request()) {
-			c.String(http.StatusServiceUnavailable, fmt.Sprintf("server busy, retry in %d s\n", ol.retryAfterSeconds()))
-			return
-		}
-		if err := render(c, http.StatusServiceUnavailable, views.ErrorPage(http.StatusServiceUnavailable, "Server busy",
-			fmt.Sprintf("The server is computing other pages. Try again in %d seconds.", ol.retryAfterSeconds()))); err != nil {
-			s.log.Error("render error page", "err", err)
-		}
+		s.refuse(c, ol)
 		return
 	}
 	if errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
@@ -101,6 +88,24 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	if err := render(c, status, views.ErrorPage(status, title, msg)); err != nil {
+		s.log.Error("render error page", "err", err)
+	}
+}
+
+// refuse answers a request the limiter refused: expected under load, so
+// not logged.
+func (s *Server) refuse(c echo.Context, ol *overloaded) {
+	c.Response().Header().Set("Retry-After", strconv.Itoa(ol.retryAfterSeconds()))
+	if c.Request().Method == http.MethodHead {
+		c.NoContent(http.StatusServiceUnavailable)
+		return
+	}
+	if wantsText(c.Request()) {
+		c.String(http.StatusServiceUnavailable, fmt.Sprintf("server busy, retry in %d s\n", ol.retryAfterSeconds()))
+		return
+	}
+	if err := render(c, http.StatusServiceUnavailable, views.ErrorPage(http.StatusServiceUnavailable, "Server busy",
+		fmt.Sprintf("The server is computing other pages. Try again in %d seconds.", ol.retryAfterSeconds()))); err != nil {
 		s.log.Error("render error page", "err", err)
 	}
 }

@@ -2,11 +2,9 @@ package web
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"net/http"
 	"net/url"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -163,6 +161,24 @@ func (s *Server) showExperiment(c echo.Context) error {
 	for _, k := range dimensionKeys {
 		vm.Columns = append(vm.Columns, views.Column{Key: k, Title: dimensionTitles[k]})
 	}
+	overviewOptions(&vm, st)
+	vm.Rows = scoreRows(rows)
+	// Correlations of the four dimensions and the composite across the
+	// auditors shown.
+	for _, k := range app.SuiteDimensions {
+		vm.CorrNames = append(vm.CorrNames, dimensionTitles[k])
+	}
+	if r, p, ok := app.Correlations(rows); ok {
+		vm.CorrR, vm.CorrP = r, p
+	}
+	vm.HasDose = len(doseSeries(st, model.EvalFPCalibration, 2)) > 0
+	vm.HasRefresh = len(refreshItems(st, app.Composite, 1)) > 0
+	return render(c, http.StatusOK, views.Experiment(vm))
+}
+
+// overviewOptions are the overview filter's choices: the runs, their
+// rewards and calibration fractions, and the checkpoints' epochs.
+func overviewOptions(vm *views.ExperimentView, st *app.ExperimentStats) {
 	rewards := map[string]bool{}
 	cals := map[string]bool{}
 	epochs := map[string]bool{}
@@ -187,25 +203,21 @@ func (s *Server) showExperiment(c echo.Context) error {
 			}
 		}
 	}
+}
+
+// scoreRows are the overview's rows: each auditor's dimensions with their
+// intervals.
+func scoreRows(rows []app.AuditorScores) []views.ScoreRow {
+	var out []views.ScoreRow
 	for _, a := range rows {
 		r := views.ScoreRow{Key: a.Auditor.Key, ID: a.Auditor.ID, Name: a.Auditor.Name, Kind: a.Auditor.Kind, Run: a.Auditor.Run}
 		for _, k := range dimensionKeys {
 			e := a.Score[k]
 			r.Cells = append(r.Cells, views.EstimateCell{Value: e.Value, Lo: e.Lo, Hi: e.Hi, N: a.N[k], Dim: k})
 		}
-		vm.Rows = append(vm.Rows, r)
+		out = append(out, r)
 	}
-	// Correlations of the four dimensions and the composite across the
-	// auditors shown.
-	for _, k := range app.SuiteDimensions {
-		vm.CorrNames = append(vm.CorrNames, dimensionTitles[k])
-	}
-	if r, p, ok := app.Correlations(rows); ok {
-		vm.CorrR, vm.CorrP = r, p
-	}
-	vm.HasDose = len(doseSeries(st, model.EvalFPCalibration, 2)) > 0
-	vm.HasRefresh = len(refreshItems(st, app.Composite, 1)) > 0
-	return render(c, http.StatusOK, views.Experiment(vm))
+	return out
 }
 
 // hasSuite reports whether any auditor has a value on any dimension of the
@@ -258,13 +270,7 @@ func csvFloat(v float64) string {
 
 // experimentFigure serves the overview's figure in the format its file
 // extension names.
-func (s *Server) experimentFigure(c echo.Context) error {
-	name := c.Param("file")
-	ext := strings.TrimPrefix(path.Ext(name), ".")
-	base := strings.TrimSuffix(name, path.Ext(name))
-	if _, ok := figures.Formats[ext]; !ok || base != "scores" {
-		return notFound(fmt.Sprintf("figure %q (figures are scores.png, scores.svg and scores.pdf)", name))
-	}
+func (s *Server) experimentFigure(c echo.Context, _, ext string) error {
 	q, err := parseOverviewQuery(c.QueryParams())
 	if err != nil {
 		return err

@@ -151,7 +151,7 @@ func (s *Server) sweepData(c echo.Context, defaultEpoch int) (*app.ExperimentSta
 	return st, q.Dim, q.Epoch, err
 }
 
-func (s *Server) doseFigure(c echo.Context, ext string) error {
+func (s *Server) doseFigure(c echo.Context, _, ext string) error {
 	st, dim, epoch, err := s.sweepData(c, 2)
 	if err != nil {
 		return err
@@ -167,7 +167,7 @@ func (s *Server) doseFigure(c echo.Context, ext string) error {
 	return writeFigure(c, p, figures.ColumnWidth, figures.ColumnWidth*0.8, ext, st.Exp.ID+"-dose-"+dim)
 }
 
-func (s *Server) refreshFigure(c echo.Context, ext string) error {
+func (s *Server) refreshFigure(c echo.Context, _, ext string) error {
 	st, dim, epoch, err := s.sweepData(c, 1)
 	if err != nil {
 		return err

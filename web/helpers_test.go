@@ -111,3 +111,14 @@ func within[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
 		panic("unreachable")
 	}
 }
+
+// dataStore is the database behind a test server, for what only the data
+// package does (imports, lake writes).
+func dataStore(t testing.TB, s *Server) *data.Store {
+	t.Helper()
+	store, ok := s.store.(*data.Store)
+	if !ok {
+		t.Fatalf("the server's store is a %T, not a database", s.store)
+	}
+	return store
+}

@@ -13,17 +13,13 @@ import (
 )
 
 func (s *Server) showHome(c echo.Context) error {
-	sum, err := s.store.Summary(c.Request().Context())
+	sum, lake, err := s.app.Home(c.Request().Context())
 	if err != nil {
 		return err
 	}
 	var problems []model.Problem
 	if s.cfg.Problems != nil {
 		problems = s.cfg.Problems()
-	}
-	var lake *model.Problem
-	if p := s.store.LakeProblem(); p != nil {
-		lake = &model.Problem{File: p.File, Msg: p.Msg}
 	}
 	return render(c, http.StatusOK, views.Home(sum, problems, lake))
 }

@@ -1,78 +1,43 @@
 package web
 
 import (
-	"encoding/json"
-	"maps"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/model"
-	"github.com/auditscope/auditscope/data/petri"
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/web/app"
 )
 
-var judgmentKinds = map[string]bool{"reference": true, "intragroup": true, "realism": true, "crux": true}
+var judgmentKinds = map[string]bool{model.JudgmentReference: true, model.JudgmentIntragroup: true, model.JudgmentRealism: true, model.JudgmentCrux: true}
 
-// judgmentFilter is the judgment list's state: kind, auditor, vs (the
-// other auditor), split, behavior.
-type judgmentFilter struct{ Kind, Auditor, Vs, Split, Behavior string }
-
-// filteredJudgments returns the judgments a query selects, from the
-// auditor's side when one is given.
-func (s *Server) filteredJudgments(c echo.Context) (data.Experiment, judgmentsQuery, []data.SideJudgment, error) {
+// filteredJudgments is the judgment list's one loader, for the page and
+// its CSV: the experiment, the query and the judgments it selects.
+func (s *Server) filteredJudgments(c echo.Context) (model.Experiment, judgmentsQuery, []model.SideJudgment, error) {
 	ctx := c.Request().Context()
 	jq, err := parseJudgmentsQuery(c.QueryParams())
 	if err != nil {
-		return data.Experiment{}, jq, nil, err
+		return model.Experiment{}, jq, nil, err
 	}
-	exp, err := s.store.Experiment(ctx, c.Param("exp"))
+	exp, err := s.app.Experiment(ctx, c.Param("exp"))
 	if err != nil {
 		return exp, jq, nil, err
 	}
-	f := jq.Filter
-	kinds := []string{"reference", "intragroup", "realism", "crux"}
-	if f.Kind != "" {
-		kinds = []string{f.Kind}
-	}
-	sides, err := s.store.SideJudgments(ctx, exp.ID, kinds...)
-	if err != nil {
-		return exp, jq, nil, err
-	}
-	if err := checkJudgmentFilter(f, sides); err != nil {
-		return exp, jq, nil, err
-	}
-	var rows []data.SideJudgment
-	seen := map[string]bool{}
-	for _, j := range sides {
-		if (f.Auditor != "" && j.Auditor != f.Auditor) || (f.Vs != "" && j.OtherAuditor != f.Vs) ||
-			(f.Split != "" && j.Split != f.Split) || (f.Behavior != "" && j.Behavior != f.Behavior) {
-			continue
-		}
-		// Without an auditor, a judgment between two audits shows once.
-		if f.Auditor == "" {
-			if seen[j.ID] {
-				continue
-			}
-			seen[j.ID] = true
-		}
-		rows = append(rows, j)
-	}
-	return exp, jq, rows, nil
+	rows, err := s.app.Judgments(ctx, exp.ID, jq.Filter)
+	return exp, jq, rows, err
 }
 
 // judgmentsQuery is the judgments list's state: its filter and page.
 type judgmentsQuery struct {
-	Filter    judgmentFilter
+	Filter    app.JudgmentFilter
 	Page, Per int
 }
 
 func parseJudgmentsQuery(q url.Values) (judgmentsQuery, error) {
-	f := judgmentFilter{Kind: q.Get("kind"), Auditor: q.Get("auditor"), Vs: q.Get("vs"), Split: q.Get("split"), Behavior: q.Get("behavior")}
+	f := app.JudgmentFilter{Kind: q.Get("kind"), Auditor: q.Get("auditor"), Vs: q.Get("vs"), Split: q.Get("split"), Behavior: q.Get("behavior")}
 	if f.Kind != "" && !judgmentKinds[f.Kind] {
 		return judgmentsQuery{}, badRequestf("kind: want reference, intragroup, realism or crux, found %q", f.Kind)
 	}
@@ -98,34 +63,6 @@ func (j judgmentsQuery) values() url.Values {
 	return v
 }
 
-// checkJudgmentFilter refuses an auditor, opponent or behavior that no
-// judgment of the selection has, naming the choices, as the audit list does.
-func checkJudgmentFilter(f judgmentFilter, sides []data.SideJudgment) error {
-	auditors, behaviors := map[string]bool{}, map[string]bool{}
-	for _, j := range sides {
-		auditors[j.Auditor] = true
-		if j.OtherAuditor != "" {
-			auditors[j.OtherAuditor] = true
-		}
-		if j.Behavior != "" {
-			behaviors[j.Behavior] = true
-		}
-	}
-	for _, x := range []struct {
-		param, value string
-		have         map[string]bool
-	}{{"auditor", f.Auditor, auditors}, {"vs", f.Vs, auditors}, {"behavior", f.Behavior, behaviors}} {
-		if x.value != "" && !x.have[x.value] {
-			return unknownValue(x.param, x.value, slices.Sorted(maps.Keys(x.have)))
-		}
-	}
-	switch f.Split {
-	case "", "train", "heldout", "benign":
-		return nil
-	}
-	return badRequestf("split: want train, heldout or benign, found %q", f.Split)
-}
-
 // listJudgments lists an experiment's judgments.
 func (s *Server) listJudgments(c echo.Context) error {
 	exp, jq, rows, err := s.filteredJudgments(c)
@@ -138,12 +75,8 @@ func (s *Server) listJudgments(c echo.Context) error {
 	}
 	vm := views.JudgmentListView{Exp: exp, Query: jq.values(), Total: len(rows), Page: page, Per: per,
 		Kind: f.Kind, Auditor: f.Auditor, Vs: f.Vs, Split: f.Split, Behavior: f.Behavior, Names: map[string]string{}}
-	auditors, err := s.store.Auditors(c.Request().Context(), exp.ID)
-	if err != nil {
+	if vm.Names, err = s.app.AuditorNames(c.Request().Context(), exp.ID); err != nil {
 		return err
-	}
-	for _, a := range auditors {
-		vm.Names[a.ID] = a.Name
 	}
 	from := min((page-1)*per, len(rows))
 	to := min(from+per, len(rows))
@@ -167,12 +100,7 @@ func (s *Server) judgmentsCSV(c echo.Context) error {
 // showJudgment shows one pairwise judgment: both transcripts side by side
 // with the verdict and the judge's reasoning.
 func (s *Server) showJudgment(c echo.Context) error {
-	ctx := c.Request().Context()
-	j, err := s.store.Judgment(ctx, c.Param("id"))
-	if err != nil {
-		return err
-	}
-	exp, err := s.store.Experiment(ctx, j.Experiment)
+	j, exp, err := s.app.Judgment(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -182,43 +110,33 @@ func (s *Server) showJudgment(c echo.Context) error {
 	return render(c, http.StatusOK, views.JudgmentPage(vm))
 }
 
-// judgmentSide loads the combined (or target) view of a side's transcript.
-func (s *Server) judgmentSide(c echo.Context, exp string, side data.JudgmentSide, prefix string) views.SideView {
+// judgmentSide shows the target's (or combined) view of a side's
+// transcript as it ends.
+func (s *Server) judgmentSide(c echo.Context, exp string, side model.JudgmentSide, prefix string) views.SideView {
 	sv := views.SideView{Side: side}
 	if side.AuditKey == "" {
 		return sv
 	}
 	_, id, _ := model.SplitKey(side.AuditKey)
-	body, err := s.store.Transcript(c.Request().Context(), exp, id)
-	if err != nil {
+	t, err := s.app.Transcript(c.Request().Context(), exp, id)
+	switch {
+	case err != nil || t.Cause != nil && len(t.Views()) == 0:
 		sv.Error = "The transcript could not be read."
 		return sv
-	}
-	var t petri.Transcript
-	if err := json.Unmarshal(body, &t); err != nil {
+	case t.Problem != "" && len(t.Views()) == 0:
 		sv.Error = "The transcript is not valid Petri JSON."
 		return sv
 	}
-	pv, _ := t.Views()
-	var view *petri.View
-	for i := range pv {
-		if pv[i].Name == petri.ViewTarget || (view == nil && pv[i].Name == petri.ViewCombined) {
-			view = &pv[i]
-		}
-	}
-	if view == nil && len(pv) > 0 {
-		view = &pv[0]
-	}
-	if view == nil {
+	name, branch, messages, ok := t.SideView()
+	if !ok {
 		return sv
 	}
-	sv.View = view.Name
-	br := view.Final()
-	for i, m := range br.Messages {
-		mv := messageView(m, view.Name, len(view.Branches)-1, i)
+	sv.View = name
+	for i, m := range messages {
+		mv := messageView(m, name, branch, i)
 		mv.Prefix = prefix
 		sv.Messages = append(sv.Messages, mv)
 	}
-	sv.Audit = views.AuditView{Audit: data.AuditDetail{AuditRow: data.AuditRow{Key: side.AuditKey}}, Filter: url.Values{}}
+	sv.Audit = views.AuditView{Audit: model.AuditDetail{AuditRow: model.AuditRow{Key: side.AuditKey}}, Filter: url.Values{}}
 	return sv
 }

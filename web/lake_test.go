@@ -174,7 +174,7 @@ func TestLakeDemoSameBytes(t *testing.T) {
 	ctx := context.Background()
 	db := mustDemo(t)
 	dir := t.TempDir()
-	if _, err := db.store.WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
+	if _, err := dataStore(t, db).WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	lake, err := data.OpenLake(ctx, dir, "")

@@ -83,7 +83,7 @@ func (v pairsVocab) unknownAnnotator(param, key string) error {
 	for _, a := range v.p.ModelAnnotators() {
 		keys = append(keys, a.Key)
 	}
-	return unknownValue(param, key, keys)
+	return app.UnknownValue(param, key, keys)
 }
 
 func (v pairsVocab) isAnnotator(key string) bool {

@@ -50,7 +50,7 @@ func (s *Server) pairsCompare(c echo.Context) (pairsComparison, error) {
 		}
 		a, ok := r.Annotator(key)
 		if !ok {
-			return annotatorName{}, false, unknownValue(param, key, keys)
+			return annotatorName{}, false, app.UnknownValue(param, key, keys)
 		}
 		return annotatorName{a.Key, a.Name}, true, nil
 	}

@@ -22,27 +22,6 @@ const (
 	pairsLengthPoints = 5000 // most dots the length figure draws
 )
 
-// pairsFigure turns a figure of the explorer's request into a figure route.
-func (s *Server) pairsFigure(draw func(echo.Context, *pairsReq, string) error) figureRoute {
-	return func(c echo.Context, _, ext string) error {
-		r, err := s.pairsRequest(c)
-		if err != nil {
-			return err
-		}
-		return draw(c, r, ext)
-	}
-}
-
-// figureQuery parses the explorer's query for one of its figures.
-func (s *Server) figureQuery(c echo.Context, r *pairsReq) (explorerQuery, error) {
-	q, err := parseExplorerQuery(c.QueryParams(), s.vocab(c.Request().Context(), r))
-	if err != nil {
-		return q, err
-	}
-	r.UseRefModels(q.RefModels)
-	return q, nil
-}
-
 // figureStem is a dataset id made safe for a file name.
 func figureStem(id string) string {
 	return strings.Map(func(r rune) rune {
@@ -83,8 +62,8 @@ func (t explorerTable) figureTitle(what string) string {
 // pairsStrengthFigure draws every row's strength with its bootstrap interval
 // in each column, rows sorted by the sort column (the first column when the
 // table is sorted by name or spread), largest at the top.
-func (s *Server) pairsStrengthFigure(c echo.Context, r *pairsReq, ext string) error {
-	q, err := s.figureQuery(c, r)
+func (s *Server) pairsStrengthFigure(c echo.Context, _, ext string) error {
+	r, q, err := s.explorerRequest(c)
 	if err != nil {
 		return err
 	}
@@ -181,8 +160,8 @@ func metricScale(m app.Metric, values [][]float64) (figures.Diverging, int) {
 
 // pairsHeatmapFigure draws the table as a heat map of the chosen metric, in
 // the table's row order.
-func (s *Server) pairsHeatmapFigure(c echo.Context, r *pairsReq, ext string) error {
-	q, err := s.figureQuery(c, r)
+func (s *Server) pairsHeatmapFigure(c echo.Context, _, ext string) error {
+	r, q, err := s.explorerRequest(c)
 	if err != nil {
 		return err
 	}
@@ -217,13 +196,12 @@ func (s *Server) pairsHeatmapFigure(c echo.Context, r *pairsReq, ext string) err
 // pairsLengthFigure draws the length-bias view: each comparison the
 // reference decides as (rejected length, preferred length), with the share
 // of pairs above y = x (the longer response preferred) in the title.
-func (s *Server) pairsLengthFigure(c echo.Context, r *pairsReq, ext string) error {
-	rq, err := parseRefQuery(c.QueryParams(), s.vocab(c.Request().Context(), r))
+func (s *Server) pairsLengthFigure(c echo.Context, _, ext string) error {
+	r, refKey, err := s.refRequest(c)
 	if err != nil {
 		return err
 	}
-	r.UseRefModels(rq.RefModels)
-	ref, _ := r.Annotator(rq.Ref)
+	ref, _ := r.Annotator(refKey)
 	if !r.DS.Texts {
 		return writeFigure(c, figures.Empty("Length bias of "+ref.Name, "No response texts in this file (annotation only): no lengths"),
 			figures.ColumnWidth, figures.ColumnWidth*0.5, ext, figureStem(r.DS.ID)+"-length")

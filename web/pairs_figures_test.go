@@ -57,7 +57,7 @@ func TestPairsFigures(t *testing.T) {
 	// A dataset without response models: model mode has no columns.
 	doc := `{"metadata":{"version":"2.0"},"annotators":{"p":{"description":"Select the response that is shorter.","type":"principle"}},
 "comparisons":[{"id":"x","response_a":{"text":"x"},"response_b":{"text":"yy"},"annotations":{"h":{"pref":"a"},"p":{"pref":"a"}}}]}`
-	if _, err := s.store.ImportAnnotatedPairsBytes(context.Background(), []byte(doc), "nomodels.json", data.ImportOptions{Name: "nomodels"}); err != nil {
+	if _, err := dataStore(t, s).ImportAnnotatedPairsBytes(context.Background(), []byte(doc), "nomodels.json", data.ImportOptions{Name: "nomodels"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{"/pairs/nomodels/figures/strength.svg?mode=models", "/pairs/nomodels/figures/heatmap.svg?mode=models",

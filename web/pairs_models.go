@@ -183,11 +183,12 @@ func modelsCycles(g app.WinMatrix, maxLen int) views.CyclesView {
 
 // pairsModelsFigure draws the models' majority graph, cycle edges
 // highlighted.
-func (s *Server) pairsModelsFigure(c echo.Context, r *pairsReq, ext string) error {
-	p, err := s.modelsData(c, r)
+func (s *Server) pairsModelsFigure(c echo.Context, _, ext string) error {
+	p, err := s.modelsRequest(c)
 	if err != nil {
 		return err
 	}
+	r := p.r
 	fig := graphFigure(fmt.Sprintf("Majority preferences of %s between response models; red: on a cycle", p.Ref.Name), app.AnalyzeWins(p.G, p.q.Max))
 	return writeFigure(c, fig, figures.ColumnWidth*2, figures.ColumnWidth*1.1, ext, figureStem(r.DS.ID)+"-models")
 }

@@ -448,7 +448,7 @@ func TestPairsComparisonPage(t *testing.T) {
 
 	// Ids that need escaping in a path round-trip through the link.
 	doc := `{"metadata":{"version":"2.0"},"comparisons":[{"id":"a/b %20c","response_a":{"text":"x"},"response_b":{"text":"y"},"annotations":{"h":{"pref":"a"}}}]}`
-	if _, err := s.store.ImportAnnotatedPairsBytes(context.Background(), []byte(doc), "odd.json", data.ImportOptions{Name: "odd"}); err != nil {
+	if _, err := dataStore(t, s).ImportAnnotatedPairsBytes(context.Background(), []byte(doc), "odd.json", data.ImportOptions{Name: "odd"}); err != nil {
 		t.Fatal(err)
 	}
 	list := mustGet(t, s, "/pairs/odd/comparisons", http.StatusOK, "text/html")

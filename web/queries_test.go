@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // Each page's query struct reads back what it writes: parse(values(q)) == q.
@@ -149,7 +150,7 @@ func TestPairsSmallSamplesMarked(t *testing.T) {
 func TestJudgmentsQueryRoundTrip(t *testing.T) {
 	for _, q := range []judgmentsQuery{
 		{Page: 1, Per: defaultPerPage},
-		{Filter: judgmentFilter{Kind: "realism", Auditor: "claude-opus-4.6", Vs: "haiku", Split: "heldout", Behavior: "flattery"}, Page: 4, Per: 10},
+		{Filter: app.JudgmentFilter{Kind: "realism", Auditor: "claude-opus-4.6", Vs: "haiku", Split: "heldout", Behavior: "flattery"}, Page: 4, Per: 10},
 	} {
 		got, err := parseJudgmentsQuery(q.values())
 		if err != nil || !reflect.DeepEqual(got, q) {

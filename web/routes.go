@@ -5,7 +5,8 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 )
 
-// routes is the map of the app: every route is listed here.
+// routes is the map of the app: every route is listed in this file, one
+// line each, grouped by the part of the app it belongs to.
 func (s *Server) routes(e *echo.Echo) {
 	e.Pre(headAsGet)
 	e.Use(middleware.Recover())
@@ -29,15 +30,21 @@ func (s *Server) routes(e *echo.Echo) {
 
 	e.GET("/", s.showHome)
 	e.GET("/api/generation", s.generation)
+	e.GET("/static/*", serveStatic)
+	s.pairsRoutes(e, heavy)
+	s.experimentRoutes(e, heavy)
+	s.auditRoutes(e, heavy)
+}
 
-	// AnnotatedPairs explorer.
+// pairsRoutes are the AnnotatedPairs explorer's.
+func (s *Server) pairsRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 	e.GET("/pairs/:dataset/table.csv", s.pairsTableCSV, heavy)
 	// Figures are NAME.png, NAME.svg or NAME.pdf, with NAME from the table.
 	e.GET("/pairs/:dataset/figures/:file", figureTable{
-		"strength": s.pairsFigure(s.pairsStrengthFigure),
-		"heatmap":  s.pairsFigure(s.pairsHeatmapFigure),
-		"length":   s.pairsFigure(s.pairsLengthFigure),
-		"models":   s.pairsFigure(s.pairsModelsFigure),
+		"strength": s.pairsStrengthFigure,
+		"heatmap":  s.pairsHeatmapFigure,
+		"length":   s.pairsLengthFigure,
+		"models":   s.pairsModelsFigure,
 	}.handler, heavy)
 	e.GET("/pairs/:dataset/models", s.showPairsModels, heavy)
 	e.GET("/pairs/:dataset/models.csv", s.pairsModelsCSV, heavy)
@@ -50,20 +57,22 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/pairs/:dataset/compare", s.showPairsCompare, heavy)
 	e.GET("/pairs/:dataset/compare.csv", s.pairsCompareCSV, heavy)
 	e.GET("/pairs/:dataset/comparisons/:id", s.showPairComparison, heavy)
+}
 
-	// Experiments and audits.
+// experimentRoutes are an experiment's pages, their CSVs and figures.
+func (s *Server) experimentRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 	e.GET("/experiments/:exp", s.showExperiment, heavy)
 	e.GET("/experiments/:exp/scores.csv", s.experimentScoresCSV, heavy)
 	e.GET("/experiments/:exp/figures/:file", figureTable{
-		"scores":   func(c echo.Context, _, _ string) error { return s.experimentFigure(c) },
+		"scores":   s.experimentFigure,
 		"crux-":    s.cruxFigure, // crux-DIMENSION
-		"rwr":      func(c echo.Context, _, ext string) error { return s.rwrFigure(c, ext) },
-		"transfer": func(c echo.Context, _, ext string) error { return s.transferFigure(c, ext) },
-		"cycles":   func(c echo.Context, _, ext string) error { return s.cyclesFigure(c, ext) },
-		"dose":     func(c echo.Context, _, ext string) error { return s.doseFigure(c, ext) },
-		"refresh":  func(c echo.Context, _, ext string) error { return s.refreshFigure(c, ext) },
-		"scorers":  func(c echo.Context, _, ext string) error { return s.scorersFigure(c, ext) },
-		"compare":  func(c echo.Context, _, ext string) error { return s.compareFigure(c, ext) },
+		"rwr":      s.rwrFigure,
+		"transfer": s.transferFigure,
+		"cycles":   s.cyclesFigure,
+		"dose":     s.doseFigure,
+		"refresh":  s.refreshFigure,
+		"scorers":  s.scorersFigure,
+		"compare":  s.compareFigure,
 	}.handler, heavy)
 	e.GET("/experiments/:exp/scorers.csv", s.scorersCSV, heavy)
 	e.GET("/experiments/:exp/compare", s.showCompare, heavy)
@@ -82,6 +91,10 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/experiments/:exp/cycles.csv", s.cyclesCSV, heavy)
 	e.GET("/experiments/:exp/ranking.csv", s.rankingCSV, heavy)
 	e.GET("/judgments/:id", s.showJudgment)
+}
+
+// auditRoutes are the training runs', the audit browser's and the audits'.
+func (s *Server) auditRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 	e.GET("/runs/:run", s.showRun)
 	e.GET("/runs/:run/figures/:file", figureTable{
 		"curves":  s.runCurvesFigure,
@@ -94,5 +107,4 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/audits.csv", s.auditsCSV, heavy)
 	e.GET("/audits/:id", s.showAudit)
 	e.GET("/audits/:id/transcript.json", s.auditTranscriptJSON)
-	e.GET("/static/*", serveStatic)
 }

@@ -38,7 +38,7 @@ func parseRWRQuery(q url.Values, runs []string) (rwrQuery, error) {
 		r.Run = r.first
 	}
 	if r.Run != "" && !slices.Contains(runs, r.Run) {
-		return rwrQuery{}, unknownValue("run", r.Run, runs)
+		return rwrQuery{}, app.UnknownValue("run", r.Run, runs)
 	}
 	return r, nil
 }
@@ -95,7 +95,7 @@ func rateCell(r app.SplitRate) views.RateCell {
 }
 
 // rwrFigure plots train and held-out RWR over training steps for each run.
-func (s *Server) rwrFigure(c echo.Context, ext string) error {
+func (s *Server) rwrFigure(c echo.Context, _, ext string) error {
 	st, rows, _, err := s.rwrRows(c)
 	if err != nil {
 		return err

@@ -30,7 +30,7 @@ type scorerQuery struct {
 func parseScorerQuery(q url.Values) (scorerQuery, error) {
 	sq := scorerQuery{Sort: q.Get("ssort")}
 	if sq.Sort != "" && !slices.Contains(scorerSortKeys, sq.Sort) {
-		return sq, unknownValue("ssort", sq.Sort, scorerSortKeys)
+		return sq, app.UnknownValue("ssort", sq.Sort, scorerSortKeys)
 	}
 	switch q.Get("sdir") {
 	case "":
@@ -154,7 +154,7 @@ func (s *Server) scorersCSV(c echo.Context) error {
 // scorersFigure draws the scorer table: for each row with a number, the
 // recomputation from the file with its 95% interval and the reported value
 // with ±1.96 reported stderr.
-func (s *Server) scorersFigure(c echo.Context, ext string) error {
+func (s *Server) scorersFigure(c echo.Context, _, ext string) error {
 	exp, rows, err := s.scorersData(c)
 	if err != nil {
 		return err

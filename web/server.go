@@ -15,10 +15,24 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/web/app"
 )
+
+// Store is what the server serves from: everything the application layer
+// reads (app.Reader), and the store's life between requests, which the
+// middleware manages: a lake's refresh, the view lock that lets imports
+// land only between requests, and the versions pages are cached by. The
+// data package's Store is one.
+type Store interface {
+	app.Reader
+	Refresh(ctx context.Context) (bool, error)
+	View() (release func())
+	ChangedAt() time.Time
+	Version() int64
+	IsLake() bool
+	LakeProblemVersion() int64
+}
 
 // Config holds the server's settings.
 type Config struct {
@@ -35,7 +49,7 @@ type Config struct {
 
 // Server holds the dependencies of every handler.
 type Server struct {
-	store *data.Store
+	store Store
 	log   *slog.Logger
 	cfg   Config
 	echo  *echo.Echo
@@ -48,7 +62,7 @@ type Server struct {
 }
 
 // New builds the server and its routes.
-func New(store *data.Store, logger *slog.Logger, cfg Config) *Server {
+func New(store Store, logger *slog.Logger, cfg Config) *Server {
 	s := &Server{store: store, log: logger, cfg: cfg, app: app.New(store), heavy: newLimiter(heavySlots(), heavyWait)}
 	if !cfg.NoResponseCache {
 		s.cache = newResponseCache()

@@ -57,7 +57,7 @@ func (s *Server) showTransfer(c echo.Context) error {
 }
 
 // transferFigure draws STC and default detection per auditor.
-func (s *Server) transferFigure(c echo.Context, ext string) error {
+func (s *Server) transferFigure(c echo.Context, _, ext string) error {
 	vm, err := s.transferTable(c)
 	if err != nil {
 		return err

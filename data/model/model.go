@@ -6,6 +6,8 @@ package model
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -104,8 +106,43 @@ type AuditFilter struct {
 	Outcome                                                 string // detected, missed, false_positive
 	Scores                                                  []ScoreCond
 	Text                                                    string // full-text search in summaries and transcripts
-	Sort                                                    string // a sort key (see data.AuditSortColumns) or score:DIMENSION
+	Sort                                                    string // one of AuditSortKeys, or score:DIMENSION
 	Desc                                                    bool
+}
+
+// AuditSortKeys are the audit columns the audit browser sorts by, besides
+// a judge dimension (score:DIMENSION).
+var AuditSortKeys = []string{"id", "auditor", "eval", "behavior", "target", "turns", "quality", "production_value", "outcome", "messages"}
+
+// FilterError is a filter value that selects nothing the store can query:
+// Param names the audit browser's query parameter it came from.
+type FilterError struct{ Param, Msg string }
+
+func (e *FilterError) Error() string { return e.Param + ": " + e.Msg }
+
+// Validate checks the values the store turns into SQL clauses (the one set
+// of rules for the browser and the store): the outcome, the score
+// comparisons and dimension names, and the sort key.
+func (f AuditFilter) Validate() error {
+	switch f.Outcome {
+	case "", "detected", "missed", "false_positive":
+	default:
+		return &FilterError{Param: "outcome", Msg: fmt.Sprintf("want detected, missed or false_positive, found %q", f.Outcome)}
+	}
+	for _, s := range f.Scores {
+		switch s.Op {
+		case ">=", "<=", ">", "<", "=":
+		default:
+			return &FilterError{Param: "score", Msg: fmt.Sprintf("unknown comparison %q (use >=, <=, >, < or =)", s.Op)}
+		}
+		if strings.ContainsAny(s.Dimension, `"\`) {
+			return &FilterError{Param: "score", Msg: fmt.Sprintf("unusable dimension name %q", s.Dimension)}
+		}
+	}
+	if f.Sort != "" && !strings.HasPrefix(f.Sort, "score:") && !slices.Contains(AuditSortKeys, f.Sort) {
+		return &FilterError{Param: "sort", Msg: fmt.Sprintf("unknown column %q", f.Sort)}
+	}
+	return nil
 }
 
 // AuditRow is one line of the audit browser. A nil outcome is one the

@@ -35,6 +35,32 @@ type Reader interface {
 	RunMetrics(ctx context.Context, exp, run string) ([]model.Metric, error)
 	StrategyCounts(ctx context.Context, exp, run string) ([]model.LabelCount, error)
 
+	// The audits: a page of the audits a filter selects and its total, an
+	// export chunk, scores by audit key and dimension, the filter's
+	// choices, one audit with its neighbours, sample scores, judgments and
+	// transcript (the stored JSON).
+	ListAuditsPage(ctx context.Context, f model.AuditFilter, offset, limit int) ([]model.AuditRow, int, error)
+	ListAudits(ctx context.Context, f model.AuditFilter, offset, limit int) ([]model.AuditRow, error)
+	AuditScores(ctx context.Context, keys []string) (map[string]map[string]float64, error)
+	AuditChoices(ctx context.Context, exp string) (model.AuditChoices, error)
+	ScoreDimensions(ctx context.Context, exp string) ([]string, error)
+	HasAudits(ctx context.Context, exp string) (bool, error)
+	// ResolveAuditKey turns an URL's audit id ("experiment:id", or a bare
+	// id only one experiment has) into its key.
+	ResolveAuditKey(ctx context.Context, id string) (string, error)
+	Audit(ctx context.Context, key string) (model.AuditDetail, error)
+	Neighbors(ctx context.Context, f model.AuditFilter, key string) (prev, next string, err error)
+	SampleScores(ctx context.Context, exp, audit string) ([]model.SampleScore, error)
+	AuditJudgments(ctx context.Context, exp, audit string) ([]model.SideJudgment, error)
+	Transcript(ctx context.Context, exp, audit string) ([]byte, error)
+	Judgment(ctx context.Context, key string) (model.Judgment, error)
+
+	// Summary is the home page's: every experiment and dataset.
+	Summary(ctx context.Context) (model.Summary, error)
+	// LakeProblem is why the lake's newest generation is not served (nil
+	// when it is, or without a lake).
+	LakeProblem() *model.InputError
+
 	// The AnnotatedPairs datasets; a missing one is model.ErrNotFound.
 	DatasetList(ctx context.Context) ([]model.DatasetSummary, error)
 	PairsDataset(ctx context.Context, id string) (model.PairsDataset, error)
@@ -72,4 +98,18 @@ func New(r Reader) *Service {
 // model.ErrNotFound.
 func (s *Service) Experiment(ctx context.Context, id string) (model.Experiment, error) {
 	return s.r.Experiment(ctx, id)
+}
+
+// Home is the home page's summary of every experiment and dataset, and why
+// the lake's newest generation is not served (nil when it is).
+func (s *Service) Home(ctx context.Context) (model.Summary, *model.Problem, error) {
+	sum, err := s.r.Summary(ctx)
+	if err != nil {
+		return sum, nil, err
+	}
+	var lake *model.Problem
+	if p := s.r.LakeProblem(); p != nil {
+		lake = &model.Problem{File: p.File, Msg: p.Msg}
+	}
+	return sum, lake, nil
 }

@@ -126,8 +126,17 @@ func computeStats(ctx context.Context, store Reader, exp string) (*ExperimentSta
 		judgments[i] = experiment.RealismJudgment{Auditor: j.Auditor, OtherAuditor: j.OtherAuditor, Outcome: j.Outcome, Seed: seedOf[j.Audit]}
 	}
 	per := experiment.Gather(ids, EvalAudits(audits), judgments)
-	st := &ExperimentStats{Exp: e, Runs: runs, Auditors: make([]AuditorScores, len(auditors)), Audits: audits, Realism: judgments}
-	// Each auditor's bootstrap is independent: spread them over the cores.
+	scores, err := scoreAll(exp, auditors, per)
+	if err != nil {
+		return nil, err
+	}
+	return &ExperimentStats{Exp: e, Runs: runs, Auditors: scores, Audits: audits, Realism: judgments}, nil
+}
+
+// scoreAll scores every auditor; each auditor's bootstrap is independent,
+// so they are spread over the cores.
+func scoreAll(exp string, auditors []model.Auditor, per map[string]*experiment.Inputs) ([]AuditorScores, error) {
+	out := make([]AuditorScores, len(auditors))
 	errs := make([]error, len(auditors))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -136,7 +145,7 @@ func computeStats(ctx context.Context, store Reader, exp string) (*ExperimentSta
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				st.Auditors[i], errs[i] = auditorStats(exp, auditors[i], per[auditors[i].ID])
+				out[i], errs[i] = auditorStats(exp, auditors[i], per[auditors[i].ID])
 			}
 		}()
 	}
@@ -150,5 +159,5 @@ func computeStats(ctx context.Context, store Reader, exp string) (*ExperimentSta
 			return nil, err
 		}
 	}
-	return st, nil
+	return out, nil
 }
