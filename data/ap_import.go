@@ -647,7 +647,7 @@ func (s *Store) ImportAnnotatedPairsBytes(ctx context.Context, b []byte, name st
 // gives its hash, which is then "".
 func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, hashing func() apHash, opts ImportOptions) (res ImportResult, err error) {
 	var l *apLoader
-	err = s.lowMemoryImport(ctx, streamImportMemoryMiB, func() error {
+	err = s.mem.Import(ctx, streamImportMemoryMiB, func() error {
 		return s.inImport(ctx, func(tx *importTx) error {
 			l = newAPLoader(tx, file, hash, opts, KindAnnotatedPairs)
 			l.hashing = hashing

@@ -25,6 +25,7 @@ import (
 	"github.com/auditscope/auditscope/data/petri"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
+	"github.com/auditscope/auditscope/data/internal/memlimit"
 )
 
 // ImportBundleFile imports a bundle folder or .zip.
@@ -120,12 +121,12 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 			return err
 		})
 	}
-	err = s.lowMemoryImport(ctx, bundleImportMemoryMiB, run)
+	err = s.mem.Import(ctx, bundleImportMemoryMiB, run)
 	// The import rolled back; a bundle can be read again, so it runs once
 	// more at DuckDB's default limit. Not after a failed commit (DuckDB may
 	// have given up on the database) nor while another import holds the
 	// limit lowered.
-	if isOutOfMemory(err) && !errors.Is(err, errCommit) && s.lowersMemory() && !s.memoryLowered() {
+	if memlimit.IsOutOfMemory(err) && !errors.Is(err, errCommit) && s.mem.Enabled() && !s.mem.Lowered() {
 		first := err
 		bundleRetries.Add(1)
 		if err = run(); err != nil {

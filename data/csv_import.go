@@ -49,7 +49,7 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 	if b, _ := br.Peek(512); bytes.IndexByte(b, 0) >= 0 {
 		return ImportResult{}, &model.InputError{File: path, Line: 1, Offset: -1, Msg: "binary data or UTF-16 text, not a UTF-8 CSV text file"}
 	}
-	err = s.lowMemoryImport(ctx, streamImportMemoryMiB, func() error {
+	err = s.mem.Import(ctx, streamImportMemoryMiB, func() error {
 		return s.inImport(ctx, func(tx *importTx) error {
 			l := newAPLoader(tx, path, hash, opts, KindPreferenceCSV)
 			defer l.closeAppenders()

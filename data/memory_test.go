@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/auditscope/auditscope/data/internal/memlimit"
 )
 
 // writeAP writes an AnnotatedPairs 2.0 file of n comparisons with two
@@ -55,9 +57,9 @@ func TestStreamingImportFileStore(t *testing.T) {
 	}
 	defer func() { s.Close() }()
 	before := memoryLimit(t, s)
-	decay, haveJemalloc := setPageDecay(pageDecay{dirty: 1234, muzzy: 4321})
+	decay, haveJemalloc := memlimit.SetPageDecay(memlimit.PageDecay{Dirty: 1234, Muzzy: 4321})
 	if haveJemalloc {
-		setPageDecay(decay)
+		memlimit.SetPageDecay(decay)
 	} else if runtime.GOOS == "linux" {
 		t.Error("setPageDecay found no jemalloc in DuckDB's Linux build")
 	}
@@ -81,7 +83,7 @@ func TestStreamingImportFileStore(t *testing.T) {
 	sameLimit(t, memoryLimit(t, s), before)
 	needsMemory(t, s)
 	if haveJemalloc {
-		now, _ := setPageDecay(decay)
+		now, _ := memlimit.SetPageDecay(decay)
 		if now != decay {
 			t.Errorf("page decay after the import = %+v, want %+v back", now, decay)
 		}
@@ -122,7 +124,7 @@ func TestLowMemoryImportNoCreep(t *testing.T) {
 	defer s.Close()
 	var after []string
 	for range 4 {
-		if err := s.lowMemoryImport(ctx, streamImportMemoryMiB, func() error { return nil }); err != nil {
+		if err := s.mem.Import(ctx, streamImportMemoryMiB, func() error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 		after = append(after, memoryLimit(t, s))
@@ -163,24 +165,24 @@ func TestStreamingImportUserLimit(t *testing.T) {
 // Overlapping imports share the allocator setting: it returns to what it
 // was only when the last one ends.
 func TestReturnPagesAtOnceNested(t *testing.T) {
-	orig, ok := setPageDecay(pageDecay{dirty: 700, muzzy: 800})
+	orig, ok := memlimit.SetPageDecay(memlimit.PageDecay{Dirty: 700, Muzzy: 800})
 	if !ok {
 		t.Skip("DuckDB has no jemalloc here")
 	}
-	defer setPageDecay(orig)
-	want := pageDecay{dirty: 700, muzzy: 800}
-	current := func() pageDecay {
-		d, _ := setPageDecay(pageDecay{})
-		setPageDecay(d)
+	defer memlimit.SetPageDecay(orig)
+	want := memlimit.PageDecay{Dirty: 700, Muzzy: 800}
+	current := func() memlimit.PageDecay {
+		d, _ := memlimit.SetPageDecay(memlimit.PageDecay{})
+		memlimit.SetPageDecay(d)
 		return d
 	}
-	releaseA := returnPagesAtOnce()
-	releaseB := returnPagesAtOnce()
-	if d := current(); d != (pageDecay{}) {
+	releaseA := memlimit.ReturnPagesAtOnce()
+	releaseB := memlimit.ReturnPagesAtOnce()
+	if d := current(); d != (memlimit.PageDecay{}) {
 		t.Fatalf("during two imports: %+v, want 0", d)
 	}
 	releaseA()
-	if d := current(); d != (pageDecay{}) {
+	if d := current(); d != (memlimit.PageDecay{}) {
 		t.Errorf("one import still running: %+v, want 0", d)
 	}
 	releaseB()
@@ -323,8 +325,8 @@ func TestLowMemoryImportNested(t *testing.T) {
 	defer s.Close()
 	before := memoryLimit(t, s)
 	var inner, outerAfterInner string
-	err = s.lowMemoryImport(ctx, streamImportMemoryMiB, func() error {
-		err := s.lowMemoryImport(ctx, bundleImportMemoryMiB, func() error {
+	err = s.mem.Import(ctx, streamImportMemoryMiB, func() error {
+		err := s.mem.Import(ctx, bundleImportMemoryMiB, func() error {
 			inner = memoryLimit(t, s)
 			return nil
 		})

@@ -16,11 +16,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/auditscope/auditscope/data/internal/memlimit"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -59,21 +59,12 @@ type Store struct {
 	connector *duckdb.Connector
 	readOnly  bool
 	path      string
-	userLimit bool // Options.MemoryLimit was given
-
-	// lowMem counts the imports running under a lowered memory limit and
-	// keeps the limit to put back when the last one ends.
-	lowMem struct {
-		sync.Mutex
-		users   int
-		mib     int64  // the lowered limit
-		reserve int64  // MiB kept for the pages while serving (added to mib)
-		orig    string // the limit before any import
-	}
+	// mem lowers DuckDB's memory limit while imports fill a file
+	// database without a limit of the user's (Options.MemoryLimit).
+	mem *memlimit.Governor
 
 	ver      versions   // see versions.go
 	appendMu sync.Mutex // AppendLogs one at a time
-	serving  atomic.Bool
 	lake     *lakeState // serving a Parquet lake (lakeread.go)
 	lakeCols struct {
 		sync.Mutex
@@ -127,7 +118,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("data: open %q: %w", opts.Path, err)
 	}
 	db := sql.OpenDB(connector)
-	s := &Store{db: db, connector: connector, readOnly: opts.ReadOnly, path: opts.Path, userLimit: opts.MemoryLimit != ""}
+	s := &Store{db: db, connector: connector, readOnly: opts.ReadOnly, path: opts.Path,
+		mem: memlimit.New(db, opts.Path != "" && opts.MemoryLimit == "" && !opts.ReadOnly)}
 	s.ver.at = time.Now().UTC()
 	if opts.Path != "" {
 		// Spill next to the database, not in the working directory. Set
@@ -422,7 +414,7 @@ func (a *appender) row(values ...driver.Value) error {
 	// DuckDB stores a long text in blocks of its size; under an import's
 	// lowered memory limit a text of a few MiB would not fit.
 	if size > bigRowBytes {
-		if err := a.tx.s.raiseLoweredMemory(a.tx.ctx, 32+3*size>>20); err != nil {
+		if err := a.tx.s.mem.Raise(a.tx.ctx, 32+3*size>>20); err != nil {
 			return fmt.Errorf("append %s: %w", a.table, err)
 		}
 	}

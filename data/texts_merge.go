@@ -80,7 +80,7 @@ func (l *apLoader) mergeTexts(m *TextsMerge) (mergeReport, error) {
 	}
 	// The streaming import runs under a small memory limit; reading and
 	// joining a base dataset needs DuckDB's usual room.
-	if err := l.tx.s.raiseLoweredMemory(l.tx.ctx, mergeMemoryMiB); err != nil {
+	if err := l.tx.s.mem.Raise(l.tx.ctx, mergeMemoryMiB); err != nil {
 		return rep, err
 	}
 	prompt := "NULL"

@@ -16,6 +16,7 @@ import (
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/internal/memlimit"
 )
 
 // memHelperEnv, when set, makes TestWatchMemory a child: "cli:FILE" imports
@@ -70,11 +71,11 @@ func TestWatchMemory(t *testing.T) {
 	if before == 0 {
 		t.Fatalf("the watch child said nothing of its memory:\n%s", out)
 	}
-	bound := before + cli + (data.ServingHeadroomMiB+48)<<20
+	bound := before + cli + (memlimit.ServingHeadroomMiB+48)<<20
 	t.Logf("import: %d MiB peak; watched: %d MiB peak over %d MiB before; bound %d MiB", cli>>20, watched>>20, before>>20, bound>>20)
 	if watched > bound {
 		t.Errorf("a watched import peaked at %d MiB: more than the CLI's %d MiB plus the %d MiB the server held and %d MiB for pages",
-			watched>>20, cli>>20, before>>20, data.ServingHeadroomMiB)
+			watched>>20, cli>>20, before>>20, memlimit.ServingHeadroomMiB)
 	}
 }
 

@@ -1,6 +1,6 @@
 //go:build linux && cgo
 
-package data
+package memlimit
 
 /*
 #include <stddef.h>
@@ -49,16 +49,16 @@ static int auditscope_set_decay(ssize_t dirty, ssize_t muzzy, ssize_t *old_dirty
 */
 import "C"
 
-// pageDecay is how long (ms) DuckDB's allocator keeps freed pages, dirty
+// PageDecay is how long (ms) DuckDB's allocator keeps freed pages, dirty
 // and then muzzy (lazily freed), before it returns them to the system.
-type pageDecay struct{ dirty, muzzy int }
+type PageDecay struct{ Dirty, Muzzy int }
 
-// setPageDecay sets DuckDB's allocator page decay and returns the previous
+// SetPageDecay sets DuckDB's allocator page decay and returns the previous
 // setting; ok is false when DuckDB runs without jemalloc.
-func setPageDecay(d pageDecay) (prev pageDecay, ok bool) {
+func SetPageDecay(d PageDecay) (prev PageDecay, ok bool) {
 	var oldDirty, oldMuzzy C.ssize_t
-	if C.auditscope_set_decay(C.ssize_t(d.dirty), C.ssize_t(d.muzzy), &oldDirty, &oldMuzzy) != 0 {
-		return pageDecay{}, false
+	if C.auditscope_set_decay(C.ssize_t(d.Dirty), C.ssize_t(d.Muzzy), &oldDirty, &oldMuzzy) != 0 {
+		return PageDecay{}, false
 	}
-	return pageDecay{int(oldDirty), int(oldMuzzy)}, true
+	return PageDecay{int(oldDirty), int(oldMuzzy)}, true
 }
