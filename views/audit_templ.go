@@ -174,7 +174,7 @@ func AuditPage(v AuditView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if len(v.Scorers) > 0 {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<h2>Scores</h2><table class=\"data\" data-testid=\"sample-scores\"><thead><tr><th>Scorer</th><th>Value</th><th>Answer</th><th>Explanation</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<h2>Scores</h2><table tabindex=\"0\" class=\"data\" data-testid=\"sample-scores\"><thead><tr><th>Scorer</th><th>Value</th><th>Answer</th><th>Explanation</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -275,7 +275,7 @@ func AuditPage(v AuditView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, " <table class=\"data\" data-testid=\"audit-header\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, " <table tabindex=\"0\" class=\"data\" data-testid=\"audit-header\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -930,7 +930,7 @@ func AuditPage(v AuditView) templ.Component {
 					}
 				}
 				if len(v.Audit.Scores) > 0 {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 96, "<h3>Scores (worst first)</h3><p class=\"muted note\">Each dimension is scored from 1 (not at all) to 10 (extremely).</p><table class=\"data\" data-testid=\"scores\">")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 96, "<h3>Scores (worst first)</h3><p class=\"muted note\">Each dimension is scored from 1 (not at all) to 10 (extremely).</p><table tabindex=\"0\" class=\"data\" data-testid=\"scores\">")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -1083,7 +1083,7 @@ func auditHeader(v AuditView) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 110, "<table class=\"data\" data-testid=\"audit-header\"><tr><th>Auditor</th><td>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 110, "<table tabindex=\"0\" class=\"data\" data-testid=\"audit-header\"><tr><th>Auditor</th><td>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -178,7 +178,7 @@ func ComparePage(v CompareView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</h2><table class=\"data\" data-testid=\"compare-table\"><thead><tr><th>Dimension</th><th class=\"num\">A − B [95% CI]</th><th class=\"num\">p</th><th class=\"num\">p (Holm)</th><th class=\"num\">units</th><th>Method</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</h2><table tabindex=\"0\" class=\"data\" data-testid=\"compare-table\"><thead><tr><th>Dimension</th><th class=\"num\">A − B [95% CI]</th><th class=\"num\">p</th><th class=\"num\">p (Holm)</th><th class=\"num\">units</th><th>Method</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -334,7 +334,7 @@ func ComparePage(v CompareView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if len(blk.Behaviors) > 0 {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<h3>Audit quality by behavior</h3><p class=\"muted\">Which behaviors drive the difference: each behavior's paired difference (paired t, not Holm-adjusted: exploratory), and its share of the overall one (the sum of its pair differences over the sum of all), shown only when the overall difference's interval excludes 0: near a difference of 0 shares run to hundreds of percent and say nothing. Largest contribution first.</p><table class=\"data\" data-testid=\"compare-behaviors\"><thead><tr><th>Behavior</th><th class=\"num\">A − B [95% CI]</th><th class=\"num\">p</th><th class=\"num\">pairs</th><th class=\"num\">share</th></tr></thead> <tbody>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<h3>Audit quality by behavior</h3><p class=\"muted\">Which behaviors drive the difference: each behavior's paired difference (paired t, not Holm-adjusted: exploratory), and its share of the overall one (the sum of its pair differences over the sum of all), shown only when the overall difference's interval excludes 0: near a difference of 0 shares run to hundreds of percent and say nothing. Largest contribution first.</p><table tabindex=\"0\" class=\"data\" data-testid=\"compare-behaviors\"><thead><tr><th>Behavior</th><th class=\"num\">A − B [95% CI]</th><th class=\"num\">p</th><th class=\"num\">pairs</th><th class=\"num\">share</th></tr></thead> <tbody>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -61,7 +61,7 @@ func CruxPage(v CruxView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<table class=\"data\" data-testid=\"crux-r2\"><thead><tr><th>Dimension</th><th class=\"num\">Checkpoints</th><th class=\"num\">R² (3 rates)</th><th class=\"num\">LOO R² (3 rates)</th><th class=\"num\">R² (8 features)</th><th class=\"num\">LOO R² (8 features)</th><th>Figure</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<table tabindex=\"0\" class=\"data\" data-testid=\"crux-r2\"><thead><tr><th>Dimension</th><th class=\"num\">Checkpoints</th><th class=\"num\">R² (3 rates)</th><th class=\"num\">LOO R² (3 rates)</th><th class=\"num\">R² (8 features)</th><th class=\"num\">LOO R² (8 features)</th><th>Figure</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -232,7 +232,7 @@ func CruxPage(v CruxView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<table class=\"data\" data-testid=\"crux-features\"><thead><tr><th>Checkpoint</th>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<table tabindex=\"0\" class=\"data\" data-testid=\"crux-features\"><thead><tr><th>Checkpoint</th>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -490,7 +490,7 @@ func CyclesBody(v CyclesView, l CyclesLinks) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<table class=\"data\" data-testid=\"ranking\"><thead><tr><th class=\"num\">Rank</th><th>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<table tabindex=\"0\" class=\"data\" data-testid=\"ranking\"><thead><tr><th class=\"num\">Rank</th><th>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

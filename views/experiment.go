@@ -156,15 +156,7 @@ func (v ExperimentView) SortLink(key string) templ.SafeURL {
 }
 
 // SortMark shows the sort direction on the sorted column.
-func (v ExperimentView) SortMark(key string) string {
-	if v.Sort != key {
-		return ""
-	}
-	if v.Desc {
-		return " ▼"
-	}
-	return " ▲"
-}
+func (v ExperimentView) SortMark(key string) string { return sortMark(v.Sort == key, v.Desc) }
 
 // FigureURL is the overview figure in a format, with the page's filters.
 func (v ExperimentView) FigureURL(format string) templ.SafeURL {
@@ -313,15 +305,7 @@ func (v ExperimentView) ScorerSortLink(key string) templ.SafeURL {
 }
 
 // ScorerSortMark is the arrow of the sorted column.
-func (v ExperimentView) ScorerSortMark(key string) string {
-	if v.ScorerSort != key {
-		return ""
-	}
-	if v.ScorerDesc {
-		return " ▼"
-	}
-	return " ▲"
-}
+func (v ExperimentView) ScorerSortMark(key string) string { return sortMark(v.ScorerSort == key, v.ScorerDesc) }
 
 // ScorersURL is the scorer table's CSV, or a figure when ext is a format.
 func (v ExperimentView) ScorersURL(ext string) templ.SafeURL {

@@ -378,7 +378,7 @@ func Home(s model.Summary, problems []model.Problem, lake *model.Problem) templ.
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, " <table class=\"data\" data-testid=\"datasets\"><thead><tr><th>Dataset</th><th>Source</th><th class=\"num\">Comparisons</th><th class=\"num\">Annotators</th><th class=\"num\">Votes</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, " <table tabindex=\"0\" class=\"data\" data-testid=\"datasets\"><thead><tr><th>Dataset</th><th>Source</th><th class=\"num\">Comparisons</th><th class=\"num\">Annotators</th><th class=\"num\">Votes</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

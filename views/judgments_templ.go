@@ -135,7 +135,7 @@ func JudgmentList(v JudgmentListView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\">CSV</a></p><table class=\"data\" data-testid=\"judgment-table\"><thead><tr><th>Judgment</th><th>Kind</th><th>Audit</th><th>Auditor</th><th>Against</th><th>Behavior</th><th>Split</th><th>Result</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\">CSV</a></p><table tabindex=\"0\" class=\"data\" data-testid=\"judgment-table\"><thead><tr><th>Judgment</th><th>Kind</th><th>Audit</th><th>Auditor</th><th>Against</th><th>Behavior</th><th>Split</th><th>Result</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -289,7 +289,7 @@ func PairsComparePage(v PairsCompareView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, ".</p><table class=\"data\" data-testid=\"pairs-compare-table\"><thead><tr><th>Measure</th><th class=\"num\">A [95% CI]</th><th class=\"num\">B [95% CI]</th><th class=\"num\">A − B [95% CI]</th><th class=\"num\">p</th><th>Test</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, ".</p><table tabindex=\"0\" class=\"data\" data-testid=\"pairs-compare-table\"><thead><tr><th>Measure</th><th class=\"num\">A [95% CI]</th><th class=\"num\">B [95% CI]</th><th class=\"num\">A − B [95% CI]</th><th class=\"num\">p</th><th>Test</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

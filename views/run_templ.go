@@ -194,7 +194,7 @@ func RunPage(v RunView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</h1><table class=\"data\" data-testid=\"run-config\"><tr><th>Reward</th><td>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</h1><table tabindex=\"0\" class=\"data\" data-testid=\"run-config\"><tr><th>Reward</th><td>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -280,7 +280,7 @@ func RunPage(v RunView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<table class=\"data\" data-testid=\"checkpoints\"><thead><tr><th>Checkpoint</th><th class=\"num\">Epoch</th><th class=\"num\">Step</th>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<table tabindex=\"0\" class=\"data\" data-testid=\"checkpoints\"><thead><tr><th>Checkpoint</th><th class=\"num\">Epoch</th><th class=\"num\">Step</th>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -502,7 +502,7 @@ func RunPage(v RunView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<table class=\"data\" data-testid=\"strategies\"><thead><tr><th>Checkpoint</th><th class=\"num\">Audits</th>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<table tabindex=\"0\" class=\"data\" data-testid=\"strategies\"><thead><tr><th>Checkpoint</th><th class=\"num\">Audits</th>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -56,7 +56,7 @@ func RWRPage(v RWRView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<table class=\"data\" data-testid=\"rwr-table\"><thead><tr><th>Checkpoint</th><th class=\"num\">Training behaviors</th><th class=\"num\">Held-out behaviors</th><th class=\"num\">Gap (points)</th><th class=\"num\">Benign</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<table tabindex=\"0\" class=\"data\" data-testid=\"rwr-table\"><thead><tr><th>Checkpoint</th><th class=\"num\">Training behaviors</th><th class=\"num\">Held-out behaviors</th><th class=\"num\">Gap (points)</th><th class=\"num\">Benign</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -286,7 +286,7 @@ func RWRPage(v RWRView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "\" alt=\"reference win rate on training and held-out behaviors over training steps\" data-testid=\"rwr-figure\"></figure><h2>Per behavior</h2><div class=\"scroll\"><table class=\"data\" data-testid=\"rwr-behaviors\"><thead><tr><th>Checkpoint</th>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "\" alt=\"reference win rate on training and held-out behaviors over training steps\" data-testid=\"rwr-figure\"></figure><h2>Per behavior</h2><div class=\"scroll\"><table tabindex=\"0\" class=\"data\" data-testid=\"rwr-behaviors\"><thead><tr><th>Checkpoint</th>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

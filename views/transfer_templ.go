@@ -58,7 +58,7 @@ func TransferPage(v TransferView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<table class=\"data\" data-testid=\"transfer-table\"><thead><tr><th>Auditor</th>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<table tabindex=\"0\" class=\"data\" data-testid=\"transfer-table\"><thead><tr><th>Auditor</th>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -192,7 +192,7 @@ func TransferPage(v TransferView) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, " by behavior</h2><div class=\"scroll\"><table class=\"data\"><thead><tr><th>Auditor</th>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, " by behavior</h2><div class=\"scroll\"><table tabindex=\"0\" class=\"data\"><thead><tr><th>Auditor</th>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
