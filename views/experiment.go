@@ -305,7 +305,9 @@ func (v ExperimentView) ScorerSortLink(key string) templ.SafeURL {
 }
 
 // ScorerSortMark is the arrow of the sorted column.
-func (v ExperimentView) ScorerSortMark(key string) string { return sortMark(v.ScorerSort == key, v.ScorerDesc) }
+func (v ExperimentView) ScorerSortMark(key string) string {
+	return sortMark(v.ScorerSort == key, v.ScorerDesc)
+}
 
 // ScorersURL is the scorer table's CSV, or a figure when ext is a format.
 func (v ExperimentView) ScorersURL(ext string) templ.SafeURL {

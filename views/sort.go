@@ -28,7 +28,9 @@ func sortMark(sorted, desc bool) string {
 }
 
 // SortAttrs is the overview's header attributes for key.
-func (v ExperimentView) SortAttrs(key string) templ.Attributes { return sortAttrs(v.Sort == key, v.Desc) }
+func (v ExperimentView) SortAttrs(key string) templ.Attributes {
+	return sortAttrs(v.Sort == key, v.Desc)
+}
 
 // ScorerSortAttrs is the scorer table's header attributes for key.
 func (v ExperimentView) ScorerSortAttrs(key string) templ.Attributes {
@@ -41,7 +43,9 @@ func (v AuditListView) SortAttrs(key string) templ.Attributes {
 }
 
 // SortMark is the audit list's arrow on the sorted column.
-func (v AuditListView) SortMark(key string) string { return sortMark(v.Filter.Sort == key, v.Filter.Desc) }
+func (v AuditListView) SortMark(key string) string {
+	return sortMark(v.Filter.Sort == key, v.Filter.Desc)
+}
 
 // SortAttrs is the explorer header's attributes.
 func (c PairsColumn) SortAttrs() templ.Attributes { return sortAttrs(c.Sorted, c.Desc) }
