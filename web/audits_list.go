@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -284,10 +286,17 @@ func (s *Server) auditsCSV(c echo.Context) error {
 	for _, d := range export.Dims {
 		header = append(header, "score:"+d)
 	}
-	// The first chunk is read before anything is sent, so a failing query
-	// still gets an error page.
-	rows, err := export.Next(ctx)
-	if err != nil {
+	// Each chunk is computed in a slot of the heavy work, which it gives
+	// back before the chunk is written: a slow client holds a connection
+	// and a chunk, not a slot. The first chunk is read before anything is
+	// sent, so a failing query (or a refusal) still gets an error page.
+	var rows []app.ExportRow
+	next := func() error {
+		var err error
+		rows, err = export.Next(ctx)
+		return err
+	}
+	if err := s.inSlot(c, next); err != nil {
 		return err
 	}
 	resp := c.Response()
@@ -314,7 +323,7 @@ func (s *Server) auditsCSV(c echo.Context) error {
 			return err
 		}
 		resp.Flush()
-		if rows, err = export.Next(ctx); err != nil {
+		if err := s.nextChunk(c, next); err != nil {
 			return &streamError{err: err}
 		}
 	}
@@ -339,4 +348,25 @@ func nullFloat(v *float64) string {
 		return ""
 	}
 	return csvFloat(*v)
+}
+
+// nextChunk computes an export's next chunk in a slot. A download that has
+// started is not refused halfway: when the scheduler is busy, its request
+// waits again (in its turn) until the client goes away.
+func (s *Server) nextChunk(c echo.Context, next func() error) error {
+	ctx := c.Request().Context()
+	for {
+		err := s.inSlot(c, next)
+		var busy *app.Busy
+		if !errors.As(err, &busy) {
+			return err
+		}
+		t := time.NewTimer(100 * time.Millisecond) // not at once: the refusal may be the client's own flood
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
 }

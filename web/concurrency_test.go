@@ -1,6 +1,8 @@
 package web
 
 import (
+	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -11,12 +13,11 @@ import (
 // TestConcurrentRequests runs many requests against one store at once (run
 // it with -race): pages share the statistics and pairs caches.
 func TestConcurrentRequests(t *testing.T) {
-	s := mustDemo(t)
 	// Eight clients on two cores with every cache cold (under the race
 	// detector the demo's statistics take seconds): the test is about
 	// answers, not about refusals under load, so heavy requests wait as
 	// long as they need (the queue holds all eight).
-	s.heavy.maxWait = time.Hour
+	s := New(mustDemo(t).store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{Wait: time.Hour})
 	paths := []string{
 		"/", "/experiments/demo", "/experiments/small/rwr", "/audits?exp=small&q=moscow", "/audits/small:a1",
 		"/experiments/small/cycles", "/pairs/icai-example-v2-models", "/experiments/demo/figures/scores.svg?kind=baseline",

@@ -49,9 +49,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 		return
 	}
-	var ol *overloaded
-	if errors.As(err, &ol) {
-		s.refuse(c, ol)
+	var busy *app.Busy
+	if errors.As(err, &busy) {
+		s.refuse(c, busy)
 		return
 	}
 	if errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
@@ -92,20 +92,20 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 }
 
-// refuse answers a request the limiter refused: expected under load, so
-// not logged.
-func (s *Server) refuse(c echo.Context, ol *overloaded) {
-	c.Response().Header().Set("Retry-After", strconv.Itoa(ol.retryAfterSeconds()))
+// refuse answers a request the scheduler refused: expected under load, so
+// not logged. The page asks again by itself.
+func (s *Server) refuse(c echo.Context, busy *app.Busy) {
+	retry := busy.RetryAfterSeconds()
+	c.Response().Header().Set("Retry-After", strconv.Itoa(retry))
 	if c.Request().Method == http.MethodHead {
 		c.NoContent(http.StatusServiceUnavailable)
 		return
 	}
 	if wantsText(c.Request()) {
-		c.String(http.StatusServiceUnavailable, fmt.Sprintf("server busy, retry in %d s\n", ol.retryAfterSeconds()))
+		c.String(http.StatusServiceUnavailable, fmt.Sprintf("server busy, retry in %d s\n", retry))
 		return
 	}
-	if err := render(c, http.StatusServiceUnavailable, views.ErrorPage(http.StatusServiceUnavailable, "Server busy",
-		fmt.Sprintf("The server is computing other pages. Try again in %d seconds.", ol.retryAfterSeconds()))); err != nil {
+	if err := render(c, http.StatusServiceUnavailable, views.BusyPage(retry)); err != nil {
 		s.log.Error("render error page", "err", err)
 	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"time"
 
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/web/app"
@@ -25,7 +26,28 @@ var dimensionTitles = map[string]string{
 // (serve calls it in the background at start-up), so no visitor waits for
 // the bootstraps. Errors are logged; a page would report them again.
 func (s *Server) Warm(ctx context.Context) {
-	s.app.Warm(ctx, func(exp string, err error) {
-		s.log.Warn("warm statistics", "experiment", exp, "err", err)
+	s.app.Warm(ctx, func(what string, err error) {
+		s.log.Warn("compute ahead", "what", what, "err", err)
 	})
+}
+
+// WarmOnChange runs Warm now and again whenever the data changes (an
+// import lands under serve --watch, a lake's new manifest), checking every
+// interval until ctx ends: the pages people open first are computed off
+// the request path.
+func (s *Server) WarmOnChange(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	last := int64(-1)
+	for {
+		if v := s.version(); v != last {
+			last = v
+			s.Warm(ctx)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

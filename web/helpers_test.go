@@ -122,3 +122,16 @@ func dataStore(t testing.TB, s *Server) *data.Store {
 	}
 	return store
 }
+
+// pollUntil polls cond until it holds: for state another goroutine makes
+// (a request queued), never to decide a result by the clock.
+func pollUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -1,7 +1,7 @@
 package web
 
 import (
-	"math"
+	"net"
 	"net/http"
 	"path"
 	"runtime"
@@ -9,75 +9,87 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/auditscope/auditscope/web/app"
 )
 
-// heavyWait is how long a heavy request may wait for a slot before it is
-// refused: a client is better served by a quick 503 and a retry than by a
-// page that arrives after half a minute in a queue.
-const heavyWait = 2 * time.Second
+// The heavy work's defaults (serve's --slots, --wait, --client-queue and
+// --queue set them).
+const (
+	// DefaultWait is how long a heavy request may wait for a slot: long
+	// enough for a cold page behind others under load.
+	DefaultWait = 10 * time.Second
+	// DefaultClientQueue is how many heavy requests one client may have
+	// waiting: a browser opening a page with its figures asks for a few at
+	// once; more than this is a flood, refused before the others wait.
+	DefaultClientQueue = 8
+	// QueuePerSlot sizes the default queue: this many waiting requests per
+	// slot is well under a second of the demo's cold pages (about 18 a
+	// second per slot), so an admitted request is answered within about two
+	// seconds even behind the slow ones, and the requests past it are
+	// refused at once rather than after the wait.
+	QueuePerSlot = 12
+)
 
-// heavyQueueFactor sizes the wait queue as a multiple of the slots.
-const heavyQueueFactor = 4
+// DefaultSlots is how many heavy computations run at once: one per core,
+// and at least two so a slow one does not hold up everything else.
+func DefaultSlots() int { return max(2, runtime.NumCPU()) }
 
-// heavySlots is how many heavy computations run at once: one per core, and
-// at least two so a slow one does not hold up everything else.
-func heavySlots() int { return max(2, runtime.NumCPU()) }
-
-// limiter bounds the heavy computations (figures, explorer tables,
-// statistics, full CSV exports) running at once, so they cannot take every
-// core and all the memory from the light pages, and bounds how many wait.
-// Requests beyond the queue, or that wait longer than maxWait, are refused
-// with an *overloaded error. It runs after the response cache, so a cache
-// hit never takes a slot.
-type limiter struct {
-	slots   chan struct{} // a token per running request
-	admit   chan struct{} // a token per running or waiting request
-	maxWait time.Duration
-}
-
-func newLimiter(slots int, maxWait time.Duration) *limiter {
-	return &limiter{
-		slots:   make(chan struct{}, slots),
-		admit:   make(chan struct{}, slots*(1+heavyQueueFactor)),
-		maxWait: maxWait,
+// newScheduler sizes the heavy work's scheduler from the config, each
+// limit its default when unset.
+func newScheduler(cfg Config) *app.Scheduler {
+	c := app.SchedulerConfig{Slots: cfg.Slots, PerClient: cfg.ClientQueue, MaxQueued: cfg.Queue, MaxWait: cfg.Wait}
+	if c.Slots <= 0 {
+		c.Slots = DefaultSlots()
 	}
+	if c.PerClient <= 0 {
+		c.PerClient = DefaultClientQueue
+	}
+	if c.MaxQueued <= 0 {
+		c.MaxQueued = QueuePerSlot * c.Slots
+	}
+	if c.MaxWait <= 0 {
+		c.MaxWait = DefaultWait
+	}
+	return app.NewScheduler(c)
 }
 
-// overloaded is the error of a request the limiter refused; handleError
-// answers it with 503 and Retry-After.
-type overloaded struct{ retryAfter time.Duration }
-
-func (e *overloaded) Error() string { return "server busy: too many heavy requests" }
-
-// retryAfterSeconds is the Retry-After header's value, at least 1.
-func (e *overloaded) retryAfterSeconds() int {
-	return max(1, int(math.Ceil(e.retryAfter.Seconds())))
+// clientOf names the client a request comes from: its address without the
+// port. (Behind a proxy every request is the proxy's: the share is then the
+// proxy's, which is safe, if not fair.)
+func clientOf(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
-func (l *limiter) middleware(next echo.HandlerFunc) echo.HandlerFunc {
+// heavy runs a heavy route (statistics, explorer tables, figures) in a
+// slot of the scheduler. As route middleware it comes after the response
+// cache, so a cache hit never takes a slot. A refusal is the *app.Busy
+// that handleError answers with 503 and Retry-After.
+func (s *Server) heavy(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		select {
-		case l.admit <- struct{}{}:
-		default: // the queue is full: waiting would not end within maxWait
-			return &overloaded{retryAfter: l.maxWait}
+		release, err := s.sched.Acquire(c.Request().Context(), clientOf(c.Request()))
+		if err != nil {
+			return err
 		}
-		defer func() { <-l.admit }()
-		select {
-		case l.slots <- struct{}{}:
-		default:
-			t := time.NewTimer(l.maxWait)
-			defer t.Stop()
-			select {
-			case l.slots <- struct{}{}:
-			case <-t.C:
-				return &overloaded{retryAfter: l.maxWait}
-			case <-c.Request().Context().Done():
-				return c.Request().Context().Err()
-			}
-		}
-		defer func() { <-l.slots }()
+		defer release()
 		return next(c)
 	}
+}
+
+// inSlot runs one piece of a long response's work (a chunk of an export)
+// in a slot, so that the response holds no slot while it waits on a slow
+// client.
+func (s *Server) inSlot(c echo.Context, work func() error) error {
+	release, err := s.sched.Acquire(c.Request().Context(), clientOf(c.Request()))
+	if err != nil {
+		return err
+	}
+	defer release()
+	return work()
 }
 
 // wantsText reports whether a refusal should be short text rather than the

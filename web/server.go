@@ -45,6 +45,13 @@ type Config struct {
 	// ProblemsVersion counts the changes to Problems: cached pages are
 	// kept per data version and per this.
 	ProblemsVersion func() int64
+	// The heavy work's limits (see limit.go; 0 is the default): how many
+	// pieces run at once, how long a request may wait for a slot, how many
+	// requests one client may have waiting, and how many may wait in all.
+	Slots       int
+	Wait        time.Duration
+	ClientQueue int
+	Queue       int
 }
 
 // Server holds the dependencies of every handler.
@@ -55,7 +62,7 @@ type Server struct {
 	echo  *echo.Echo
 	app   *app.Service   // the application layer: statistics and what is computed from them
 	cache *responseCache // whole responses by URL, see cache.go
-	heavy *limiter       // bounds concurrent heavy computations, see limit.go
+	sched *app.Scheduler // shares the heavy work among clients, see limit.go
 
 	refreshMu  sync.Mutex // the last lake error logged
 	refreshErr string
@@ -63,7 +70,7 @@ type Server struct {
 
 // New builds the server and its routes.
 func New(store Store, logger *slog.Logger, cfg Config) *Server {
-	s := &Server{store: store, log: logger, cfg: cfg, app: app.New(store), heavy: newLimiter(heavySlots(), heavyWait)}
+	s := &Server{store: store, log: logger, cfg: cfg, app: app.New(store), sched: newScheduler(cfg)}
 	if !cfg.NoResponseCache {
 		s.cache = newResponseCache()
 		s.cache.version = s.version

@@ -137,7 +137,7 @@ func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", "Usage: auditscope serve [--db FILE] [--addr HOST:PORT] [--read-only] [--watch DIR]... [--poll DURATION] [--lake DIR] [PATH...]\n\nServes the dashboard. With no --db, no --watch and no PATH it serves the\nbuilt-in demo (synthetic data) from an in-memory database.\n\nWith --watch it imports every supported file under DIR, then follows it:\nnew and grown transcripts and logs are appended, changed bundles and\nAnnotatedPairs files imported again, and open pages pick the changes up\n(docs/WATCH.md).\n", stdout, stderr)
+	fs := newFlags("serve", "Usage: auditscope serve [--db FILE] [--addr HOST:PORT] [--read-only] [--watch DIR]... [--poll DURATION] [--lake DIR] [--slots N] [--wait DURATION] [--client-queue N] [--queue N] [PATH...]\n\nServes the dashboard. With no --db, no --watch and no PATH it serves the\nbuilt-in demo (synthetic data) from an in-memory database.\n\nWith --watch it imports every supported file under DIR, then follows it:\nnew and grown transcripts and logs are appended, changed bundles and\nAnnotatedPairs files imported again, and open pages pick the changes up\n(docs/WATCH.md).\n", stdout, stderr)
 	dbPath := fs.String("db", "", "DuckDB database `file` (created if missing); empty: in-memory")
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on; the default is reachable only from this machine")
 	readOnly := fs.Bool("read-only", false, "open the database read-only (nothing can be imported or changed)")
@@ -156,8 +156,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	})
 	lakeDir := fs.String("lake", "", "serve the Parquet lake in `DIR` (read-only; written by auditscope lake write), following its manifest")
 	poll := fs.Duration("poll", 0, "with --watch: scan the folders every `DURATION` (e.g. 2s) instead of waiting for change notifications, for network filesystems")
+	slots := fs.Int("slots", web.DefaultSlots(), "heavy pages (statistics, tables, figures, export chunks) computed at `N` at once")
+	wait := fs.Duration("wait", web.DefaultWait, "how long a heavy page may wait for a slot before a 503 (`DURATION`)")
+	clientQueue := fs.Int("client-queue", web.DefaultClientQueue, "heavy requests one client (address) may have waiting; more are refused at once (`N`)")
+	queue := fs.Int("queue", 0, "heavy requests that may wait in all (`N`; 0: 12 per slot)")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
+	}
+	if *slots < 1 || *wait <= 0 || *clientQueue < 1 || *queue < 0 {
+		return usageError{"--slots and --client-queue want a number from 1, --queue from 0 (12 per slot), --wait a positive duration"}
 	}
 	paths, err := interleave(fs, args)
 	if err != nil {
@@ -221,7 +228,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout, r.String())
 		}
 	}
-	cfg := web.Config{}
+	cfg := web.Config{Slots: *slots, Wait: *wait, ClientQueue: *clientQueue, Queue: *queue}
 	if len(watchDirs) > 0 {
 		w, err := watch.New(store, logger, watchDirs, watch.Options{Poll: *poll, Import: data.ImportOptions{MaxValue: int64(*maxValue)}})
 		if err != nil {
@@ -251,7 +258,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	srv := web.New(store, logger, cfg)
 	ln, err := net.Listen("tcp", *addr)
 	if err == nil {
-		go srv.Warm(ctx)
+		go srv.WarmOnChange(ctx, 2*time.Second)
 	}
 	if err != nil {
 		return err

@@ -9,14 +9,17 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,6 +49,24 @@ type Config struct {
 	// Bust adds a unique query parameter to every heavy request, so the
 	// server's response cache cannot answer it and each one is computed.
 	Bust bool
+	// Addresses sends each client's requests from a loopback address of
+	// its own (127.1.x.y), as different people's would come: the server
+	// shares its heavy work by client address.
+	Addresses bool
+	// Slow clients each download SlowPath (a full export) once, reading at
+	// most SlowRate bytes a second, as people on an ordinary connection do;
+	// a download may outlast the run, which waits for it.
+	Slow     int
+	SlowPath string
+	SlowRate int64
+}
+
+// SlowResult is what the slow downloads measured: how many started and
+// how many were read whole (a 200 to the end).
+type SlowResult struct {
+	Started, Complete, Errors int
+	Bytes                     int64
+	Max                       time.Duration // the longest complete download
 }
 
 // Class is what one class of paths measured. Refused counts 503 answers
@@ -62,6 +83,7 @@ type Class struct {
 type Result struct {
 	Class              // all requests
 	Light, Heavy Class // by class
+	Slow         SlowResult
 	Elapsed      time.Duration
 }
 
@@ -72,17 +94,35 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	dur := fs.Duration("d", 30*time.Second, "run `duration`")
 	maxReq := fs.Int("n", 200000, "stop after this many `requests` in all")
 	paths := fs.String("paths", "/,/audits?exp=demo&eval=production&sort=turns&dir=desc,/audits/demo:a-000001", "comma-separated light `paths` requested in turn")
-	heavy := fs.String("heavy", "/experiments/demo,/experiments/demo/figures/scores.svg,/pairs/synthetic-personality-demo", "comma-separated heavy `paths` (figures, explorer, statistics, CSV exports) requested in turn")
+	heavy := fs.String("heavy", "/experiments/demo,/experiments/demo/figures/scores.svg,/pairs/synthetic-personality-demo", "comma-separated heavy `paths` (figures, explorer, statistics, CSV exports) requested in turn, @FILE of paths one per line, or cold: pages of the demo no one asked for yet (compare pages and figures of random pairs of auditors, the explorer against each annotator, the audit list sorted by each score)")
 	share := fs.Float64("heavy-share", 0.2, "`fraction` of requests sent to the heavy paths")
 	bust := fs.Bool("bust", false, "make every heavy request miss the server's response cache")
 	timeout := fs.Duration("timeout", 30*time.Second, "per-request `timeout` (a timeout counts as an error)")
+	addrs := fs.Bool("addresses", false, "send each client's requests from a loopback address of its own, as different people's")
+	slow := fs.Int("slow", 0, "`clients` that download -slow-path at -slow-rate for the whole run, besides the others")
+	slowPath := fs.String("slow-path", "/audits.csv?exp=demo", "the `path` the slow clients download")
+	slowRate := fs.Int64("slow-rate", 1<<20, "bytes a second each slow client reads (`B/s`)")
 	pid := fs.Int("pid", 0, "server `PID` whose resident memory (VmRSS, VmHWM) is sampled")
 	after := fs.Duration("after", 20*time.Second, "with -pid, how long after the run to sample the resident memory again")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg := Config{Base: *base, Light: splitPaths(*paths), Heavy: splitPaths(*heavy), HeavyShare: *share,
-		Clients: *clients, Duration: *dur, MaxRequests: *maxReq, Timeout: *timeout, Bust: *bust}
+	heavyPaths := splitPaths(*heavy)
+	if *heavy == "cold" {
+		var err error
+		if heavyPaths, err = coldPaths(ctx, *base, 4000); err != nil {
+			return err
+		}
+	} else if file, ok := strings.CutPrefix(*heavy, "@"); ok {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		heavyPaths = strings.Fields(string(b))
+	}
+	cfg := Config{Base: *base, Light: splitPaths(*paths), Heavy: heavyPaths, HeavyShare: *share,
+		Clients: *clients, Duration: *dur, MaxRequests: *maxReq, Timeout: *timeout, Bust: *bust,
+		Addresses: *addrs, Slow: *slow, SlowPath: *slowPath, SlowRate: *slowRate}
 	var mem *memSampler
 	if *pid > 0 {
 		if _, err := readMem(*pid); err != nil {
@@ -111,6 +151,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "  %s: requests %d errors %d refused(503) %d: p50 %s p90 %s p99 %s max %s; served (2xx) p50 %s p99 %s\n",
 			c.name, c.c.Requests, c.c.Errors, c.c.Refused, ms(c.c.P50), ms(c.c.P90), ms(c.c.P99), ms(c.c.Max), ms(c.c.ServedP50), ms(c.c.ServedP99))
+	}
+	if cfg.Slow > 0 {
+		fmt.Fprintf(stdout, "  slow downloads of %s at %d B/s: %d started, %d complete, %d errors, %.1f MB read, longest complete %s\n",
+			cfg.SlowPath, cfg.SlowRate, res.Slow.Started, res.Slow.Complete, res.Slow.Errors, float64(res.Slow.Bytes)/1e6, res.Slow.Max.Round(time.Millisecond))
 	}
 	if mem != nil {
 		fmt.Fprintf(stdout, "server RSS during the run: max %s MiB (VmHWM %s MiB at the end)\n", mib(during.rssKB), mib(during.hwmKB))
@@ -177,16 +221,39 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
 	}
+	if cfg.Slow < 0 || cfg.Slow > 100 || cfg.Slow > 0 && (cfg.SlowPath == "" || cfg.SlowRate < 1) {
+		return Result{}, errors.New("want 0–100 slow clients, a path and a positive rate")
+	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
-	tr := &http.Transport{
-		Proxy:               nil, // never through a proxy: the traffic stays on this machine
-		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, Control: loopbackOnly}).DialContext,
-		MaxIdleConnsPerHost: cfg.Clients,
-		MaxConnsPerHost:     cfg.Clients,
+	shared := newClient(-1, cfg)
+	defer shared.CloseIdleConnections()
+	clientFor := func(i int) *http.Client {
+		if !cfg.Addresses {
+			return shared
+		}
+		return newClient(i, cfg)
 	}
-	client := &http.Client{Transport: tr, Timeout: cfg.Timeout}
-	defer tr.CloseIdleConnections()
+	var slow SlowResult
+	var slowMu sync.Mutex
+	var slowWG sync.WaitGroup
+	for i := range cfg.Slow {
+		c := clientFor(cfg.Clients + i)
+		slowWG.Go(func() {
+			n, d, ok := slowGet(parent, c, cfg.Base+cfg.SlowPath, cfg.SlowRate)
+			slowMu.Lock()
+			defer slowMu.Unlock()
+			slow.Started++
+			slow.Bytes += n
+			if ok {
+				slow.Complete++
+				slow.Max = max(slow.Max, d)
+			} else {
+				slow.Errors++
+			}
+		})
+	}
 
 	type sample struct {
 		d             time.Duration
@@ -197,7 +264,8 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 	var sent, nLight, nHeavy int
 	var wg sync.WaitGroup
 	start := time.Now()
-	for range cfg.Clients {
+	for i := range cfg.Clients {
+		client := clientFor(i)
 		wg.Go(func() {
 			for ctx.Err() == nil {
 				mu.Lock()
@@ -246,6 +314,8 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 	}
 	wg.Wait()
 	res := Result{Elapsed: time.Since(start)}
+	slowWG.Wait()
+	res.Slow = slow
 	if len(samples) == 0 {
 		return res, errors.New("no request completed")
 	}
@@ -275,6 +345,119 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 	res.Light = summarize(func(s sample) bool { return !s.heavy })
 	res.Heavy = summarize(func(s sample) bool { return s.heavy })
 	return res, nil
+}
+
+// coldPaths are n heavy pages of the built-in demo that are each computed
+// afresh: compare pages and their figures for pairs of auditors, the
+// explorer of a dataset against each of its annotators (a new bootstrap
+// each), and the audit list sorted by each judge score. The ids come from
+// the server's own CSVs; the order is fixed (seeded), so runs compare.
+func coldPaths(ctx context.Context, base string, n int) ([]string, error) {
+	c := newClient(-1, Config{Clients: 1, Timeout: time.Minute})
+	defer c.CloseIdleConnections()
+	column := func(path, col string) ([]string, error) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("%s: %s (is this the built-in demo?)", path, resp.Status)
+		}
+		recs, err := csv.NewReader(resp.Body).ReadAll()
+		if err != nil || len(recs) < 2 {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		i := slices.Index(recs[0], col)
+		if i < 0 {
+			return nil, fmt.Errorf("%s has no column %s", path, col)
+		}
+		var out []string
+		for _, r := range recs[1:] {
+			if !slices.Contains(out, r[i]) {
+				out = append(out, r[i])
+			}
+		}
+		return out, nil
+	}
+	auditors, err := column("/experiments/demo/scores.csv", "auditor")
+	if err != nil {
+		return nil, err
+	}
+	annotators, err := column("/pairs/synthetic-personality-demo/annotators.csv", "annotator")
+	if err != nil {
+		return nil, err
+	}
+	dims := []string{"concerning", "needs_attention", "disappointing", "admirable", "unprompted_deception_toward_user", "cooperation_with_human_misuse"}
+	r := rand.New(rand.NewPCG(1, 2))
+	out := make([]string, 0, n)
+	for i := 0; len(out) < n; i++ {
+		a, b := auditors[r.IntN(len(auditors))], auditors[r.IntN(len(auditors))]
+		if a == b {
+			continue
+		}
+		q := url.Values{"a": {a}, "b": {b}}.Encode()
+		switch i % 4 {
+		case 0:
+			out = append(out, "/experiments/demo/compare?"+q)
+		case 1:
+			out = append(out, "/experiments/demo/figures/compare.svg?"+q)
+		case 2:
+			out = append(out, "/pairs/synthetic-personality-demo?"+url.Values{"ref": {annotators[r.IntN(len(annotators))]}}.Encode())
+		default:
+			out = append(out, "/audits?exp=demo&dir=desc&sort=score:"+dims[r.IntN(len(dims))]+"&page="+strconv.Itoa(1+r.IntN(50)))
+		}
+	}
+	return out, nil
+}
+
+// newClient is client i's HTTP client: from its own loopback address
+// (127.1.x.y) when cfg.Addresses, and i ≥ 0; always to the loopback only.
+func newClient(i int, cfg Config) *http.Client {
+	d := &net.Dialer{Timeout: 5 * time.Second, Control: loopbackOnly}
+	if cfg.Addresses && i >= 0 {
+		d.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, 1, byte(i/250), byte(i%250+1))}
+	}
+	tr := &http.Transport{
+		Proxy:               nil, // never through a proxy: the traffic stays on this machine
+		DialContext:         d.DialContext,
+		MaxIdleConnsPerHost: cfg.Clients + cfg.Slow,
+		MaxConnsPerHost:     cfg.Clients + cfg.Slow,
+	}
+	return &http.Client{Transport: tr, Timeout: cfg.Timeout}
+}
+
+// slowGet downloads url reading at most rate bytes a second; ok is true
+// for a 200 read to its end.
+func slowGet(ctx context.Context, c *http.Client, url string, rate int64) (n int64, d time.Duration, ok bool) {
+	t0 := time.Now()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	// A download takes as long as it takes: no client timeout.
+	resp, err := (&http.Client{Transport: c.Transport}).Do(req)
+	if err != nil {
+		return 0, time.Since(t0), false
+	}
+	defer resp.Body.Close()
+	buf := make([]byte, 32<<10)
+	for {
+		m, err := resp.Body.Read(buf)
+		n += int64(m)
+		if err == io.EOF {
+			return n, time.Since(t0), resp.StatusCode == http.StatusOK
+		}
+		if err != nil {
+			return n, time.Since(t0), false
+		}
+		// Sleep until n bytes are due at the rate.
+		if due := t0.Add(time.Duration(float64(n) / float64(rate) * float64(time.Second))); time.Until(due) > 0 {
+			select {
+			case <-ctx.Done():
+				return n, time.Since(t0), false
+			case <-time.After(time.Until(due)):
+			}
+		}
+	}
 }
 
 // quantile sorts d and returns its p-quantile (0 when d is empty).

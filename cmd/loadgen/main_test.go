@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -89,5 +91,37 @@ func TestRunReportsMemory(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestLoadAddressesAndSlow: with -addresses each client comes from its own
+// loopback address; slow clients each read the slow path once, to its end,
+// even past the run.
+func TestLoadAddressesAndSlow(t *testing.T) {
+	var mu sync.Mutex
+	addrs := map[string]bool{}
+	body := bytes.Repeat([]byte("x"), 64<<10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, _ := net.SplitHostPort(r.RemoteAddr)
+		mu.Lock()
+		addrs[host] = true
+		mu.Unlock()
+		if r.URL.Path == "/export" {
+			w.Write(body)
+			return
+		}
+		w.Write([]byte("ok"))
+	}))
+	defer srv.Close()
+	res, err := Load(context.Background(), Config{Base: srv.URL, Light: []string{"/"}, Clients: 3, Duration: 200 * time.Millisecond,
+		MaxRequests: 30, Addresses: true, Slow: 2, SlowPath: "/export", SlowRate: 256 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Slow.Started != 2 || res.Slow.Complete != 2 || res.Slow.Bytes != 2*int64(len(body)) || res.Slow.Max < 200*time.Millisecond {
+		t.Errorf("slow downloads %+v: want 2 complete, each 64 KiB at 256 KiB/s (about 250 ms)", res.Slow)
+	}
+	if len(addrs) != 5 {
+		t.Errorf("requests came from %d addresses (%v), want 5: 3 clients and 2 slow ones", len(addrs), addrs)
 	}
 }

@@ -21,6 +21,8 @@ type Reader interface {
 	// NameVersion moves whenever an import changes the named experiment or
 	// dataset: what is computed from it is kept under that version.
 	NameVersion(name string) int64
+	// Version moves whenever any import lands.
+	Version() int64
 	ExperimentList(ctx context.Context) ([]model.ExperimentSummary, error)
 	Experiment(ctx context.Context, id string) (model.Experiment, error)
 	Runs(ctx context.Context, exp string) ([]model.Run, error)
@@ -80,6 +82,10 @@ type Service struct {
 	stats   *Memo[string, *ExperimentStats]
 	compare *Memo[string, []experiment.Comparison]
 	pairs   *Memo[pairsKey, *pairsEntry]
+	// choices keeps what the audit browser's form and checks read of
+	// every page, by experiment and data version: the filter's choices,
+	// the score dimensions, whether an experiment has audits.
+	choices *Memo[string, any]
 }
 
 // statsCacheSize bounds the experiments whose statistics are kept, with
@@ -87,11 +93,15 @@ type Service struct {
 // the experiments a database usually holds.
 const statsCacheSize = 64
 
+// choicesCacheSize bounds the audit browser's kept choices: a few entries
+// per experiment.
+const choicesCacheSize = 256
+
 // New returns a Service reading from r.
 func New(r Reader) *Service {
 	return &Service{r: r, stats: NewMemo[string, *ExperimentStats](statsCacheSize),
 		compare: NewMemo[string, []experiment.Comparison](compareCacheSize),
-		pairs:   NewMemo[pairsKey, *pairsEntry](pairsCacheSize)}
+		pairs:   NewMemo[pairsKey, *pairsEntry](pairsCacheSize), choices: NewMemo[string, any](choicesCacheSize)}
 }
 
 // Experiment reads one experiment's header; a missing one is

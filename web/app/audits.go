@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/auditscope/auditscope/data/model"
@@ -19,14 +20,16 @@ import (
 // Opus 4.6, as the page shows it) into that id; anything unknown is a
 // QueryError with the nearest choices. It returns what it read.
 func (s *Service) ResolveFilter(ctx context.Context, f *model.AuditFilter) ([]model.ExperimentSummary, model.AuditChoices, error) {
-	exps, err := s.r.ExperimentList(ctx)
+	exps, err := kept(ctx, s, "experiments", s.r.ExperimentList)
 	if err != nil {
 		return nil, model.AuditChoices{}, err
 	}
 	if err := checkExperiment(f.Experiment, exps); err != nil {
 		return nil, model.AuditChoices{}, err
 	}
-	choices, err := s.r.AuditChoices(ctx, f.Experiment)
+	choices, err := kept(ctx, s, "choices\x00"+f.Experiment, func(ctx context.Context) (model.AuditChoices, error) {
+		return s.r.AuditChoices(ctx, f.Experiment)
+	})
 	if err != nil {
 		return nil, model.AuditChoices{}, err
 	}
@@ -89,7 +92,20 @@ func checkExperiment(id string, exps []model.ExperimentSummary) error {
 // ScoreDimensions are the judge dimensions (and Inspect scorers) the
 // experiment's audits have scores on; every experiment's for "".
 func (s *Service) ScoreDimensions(ctx context.Context, exp string) ([]string, error) {
-	return s.r.ScoreDimensions(ctx, exp)
+	return kept(ctx, s, "dims\x00"+exp, func(ctx context.Context) ([]string, error) { return s.r.ScoreDimensions(ctx, exp) })
+}
+
+// kept is what load reads, kept by key and the data's version: these
+// reads scan every audit (distinct values, distinct dimensions) for every
+// page of the audit browser, and change only when an import lands.
+// Callers must not modify what they get.
+func kept[V any](ctx context.Context, s *Service, key string, load func(context.Context) (V, error)) (V, error) {
+	v, err := s.choices.Get(ctx, key+"@"+strconv.FormatInt(s.r.Version(), 10), func(ctx context.Context) (any, error) { return load(ctx) })
+	if err != nil {
+		var zero V
+		return zero, err
+	}
+	return v.(V), nil
 }
 
 // CheckDimensions refuses score thresholds and a score sort on a dimension
@@ -128,7 +144,7 @@ func (s *Service) Audits(ctx context.Context, f model.AuditFilter, page, per int
 // HasAudits says whether an experiment holds audits (not only plain
 // Inspect samples).
 func (s *Service) HasAudits(ctx context.Context, exp string) (bool, error) {
-	return s.r.HasAudits(ctx, exp)
+	return kept(ctx, s, "has\x00"+exp, func(ctx context.Context) (bool, error) { return s.r.HasAudits(ctx, exp) })
 }
 
 func keysOf(rows []model.AuditRow) []string {
@@ -175,7 +191,7 @@ func (s *Service) Export(ctx context.Context, f model.AuditFilter) (*Export, err
 	if _, _, err := s.ResolveFilter(ctx, &f); err != nil {
 		return nil, err
 	}
-	dims, err := s.r.ScoreDimensions(ctx, f.Experiment)
+	dims, err := s.ScoreDimensions(ctx, f.Experiment)
 	if err != nil {
 		return nil, err
 	}

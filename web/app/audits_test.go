@@ -183,3 +183,5 @@ func TestJudgments(t *testing.T) {
 		}
 	}
 }
+
+func (f *fakeAudits) Version() int64 { return 1 }

@@ -53,22 +53,52 @@ func (s *Service) Stats(ctx context.Context, exp string) (*ExperimentStats, erro
 	})
 }
 
-// Warm computes every experiment's statistics ahead of the first request
-// (serve calls it in the background at start-up), so no visitor waits for
-// the bootstraps. It reports each failure to warn and goes on; a page would
-// report it again.
-func (s *Service) Warm(ctx context.Context, warn func(exp string, err error)) {
+// Warm computes what people open first ahead of their first request (serve
+// calls it in the background at start-up and after each import lands), so
+// no visitor waits for it: every experiment's statistics and the paper's
+// comparisons its presets offer, and the explorer's default table of the
+// datasets whose votes fit the cache. It reports each failure to warn and
+// goes on; a page would report it again. What is computed already is not
+// computed again.
+func (s *Service) Warm(ctx context.Context, warn func(what string, err error)) {
 	exps, err := s.r.ExperimentList(ctx)
 	if err != nil {
-		warn("", err)
+		warn("experiments", err)
 		return
 	}
 	for _, e := range exps {
 		if ctx.Err() != nil {
 			return
 		}
-		if _, err := s.Stats(ctx, e.ID); err != nil {
+		st, err := s.Stats(ctx, e.ID)
+		if err != nil {
 			warn(e.ID, err)
+			continue
+		}
+		for _, p := range Presets(st) {
+			if _, err := s.Compare(ctx, st, p.A, []string{p.B}); err != nil {
+				warn(e.ID+" compare "+p.A+" "+p.B, err)
+			}
+		}
+	}
+	datasets, err := s.r.DatasetList(ctx)
+	if err != nil {
+		warn("datasets", err)
+		return
+	}
+	for _, d := range datasets[:min(len(datasets), pairsCacheSize)] {
+		if ctx.Err() != nil {
+			return
+		}
+		p, err := s.Pairs(ctx, d.ID)
+		if err != nil {
+			warn(d.ID, err)
+			continue
+		}
+		if ref, ok := p.DefaultRef(); ok {
+			if _, err := s.ExplorerTable(ctx, p, ExplorerQuery{Refs: []string{ref}, Metric: "strength"}, ForPage); err != nil {
+				warn(d.ID+" explorer", err)
+			}
 		}
 	}
 }

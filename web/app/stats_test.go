@@ -23,6 +23,9 @@ type fakeReader struct {
 }
 
 func (f *fakeReader) NameVersion(string) int64 { return f.version }
+func (f *fakeReader) DatasetList(context.Context) ([]model.DatasetSummary, error) {
+	return nil, nil
+}
 func (f *fakeReader) ExperimentList(context.Context) ([]model.ExperimentSummary, error) {
 	return []model.ExperimentSummary{{ID: "x"}}, nil
 }
@@ -130,4 +133,34 @@ func TestStatsMemo(t *testing.T) {
 	if s.stats.Len() != 1 {
 		t.Errorf("%d versions kept, want only the newest", s.stats.Len())
 	}
+}
+
+// TestWarm: warming computes each experiment's statistics ahead of the
+// first request, and the explorer's default table of each dataset; what is
+// computed already is read from the memo.
+func TestWarm(t *testing.T) {
+	r := handExperiment()
+	s := New(r)
+	var warnings []string
+	s.Warm(context.Background(), func(what string, err error) { warnings = append(warnings, what+": "+err.Error()) })
+	if len(warnings) != 0 || r.reads != 1 || s.stats.Len() != 1 {
+		t.Fatalf("warnings %q, %d reads, %d kept; want the statistics read once", warnings, r.reads, s.stats.Len())
+	}
+	if _, err := s.Stats(context.Background(), "x"); err != nil || r.reads != 1 {
+		t.Errorf("the page after warming: %v, %d reads; want the warmed statistics", err, r.reads)
+	}
+	f := &fakePairs{importID: 1}
+	ps := New(warmPairs{fakePairs: f})
+	ps.Warm(context.Background(), func(what string, err error) { t.Errorf("%s: %v", what, err) })
+	if f.matrixReads != 1 || ps.PairsCached() != 1 {
+		t.Errorf("%d vote matrix reads, %d datasets kept; want the dataset loaded", f.matrixReads, ps.PairsCached())
+	}
+}
+
+// warmPairs is fakePairs with no experiments and its one dataset listed.
+type warmPairs struct{ *fakePairs }
+
+func (warmPairs) ExperimentList(context.Context) ([]model.ExperimentSummary, error) { return nil, nil }
+func (warmPairs) DatasetList(context.Context) ([]model.DatasetSummary, error) {
+	return []model.DatasetSummary{{ID: "hand"}}, nil
 }

@@ -1,0 +1,134 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// pollUntil polls cond until it holds (a scheduler's queue is filled by other
+// goroutines).
+func pollUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+type grant struct {
+	who     string
+	release func()
+	err     error
+}
+
+// enqueue starts client's request and waits until it is queued.
+func enqueue(t *testing.T, s *Scheduler, client string, out chan<- grant) {
+	t.Helper()
+	n := s.Waiting()
+	go func() {
+		rel, err := s.Acquire(context.Background(), client)
+		out <- grant{client, rel, err}
+	}()
+	pollUntil(t, client+" queued", func() bool { return s.Waiting() == n+1 })
+}
+
+// A freed slot goes to the clients in turn: X's three requests, queued
+// first, do not keep Y's one waiting behind them.
+func TestSchedulerRoundRobin(t *testing.T) {
+	s := NewScheduler(SchedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 16, MaxWait: time.Hour})
+	hold, err := s.Acquire(context.Background(), "A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(chan grant, 8)
+	for _, c := range []string{"X", "X", "X", "Y"} {
+		enqueue(t, s, c, out)
+	}
+	var order []string
+	release := hold
+	for range 4 {
+		release()
+		g := within(t, out, 10*time.Second, "a grant")
+		if g.err != nil {
+			t.Fatal(g.err)
+		}
+		order = append(order, g.who)
+		release = g.release
+	}
+	release()
+	if got := order[0] + order[1] + order[2] + order[3]; got != "XYXX" {
+		t.Errorf("served %s, want XYXX", got)
+	}
+	// Every slot is back: the next request runs at once.
+	rel, err := s.Acquire(context.Background(), "Z")
+	if err != nil || s.Waiting() != 0 {
+		t.Fatalf("after all released: %v, %d waiting", err, s.Waiting())
+	}
+	rel()
+	rel() // a second call gives back nothing more
+	if s.running != 0 {
+		t.Errorf("%d running after every release", s.running)
+	}
+}
+
+// A client past its share of the queue is refused at once; the others
+// still queue.
+func TestSchedulerFloodRefused(t *testing.T) {
+	s := NewScheduler(SchedulerConfig{Slots: 1, PerClient: 2, MaxQueued: 16, MaxWait: time.Hour})
+	hold, _ := s.Acquire(context.Background(), "A")
+	out := make(chan grant, 8)
+	enqueue(t, s, "X", out)
+	enqueue(t, s, "X", out)
+	var busy *Busy
+	if _, err := s.Acquire(context.Background(), "X"); !errors.As(err, &busy) || busy.RetryAfterSeconds() < 1 {
+		t.Fatalf("X's third request: %v, want a refusal", err)
+	}
+	enqueue(t, s, "Y", out)
+	hold()
+	for range 3 {
+		g := within(t, out, 10*time.Second, "a grant")
+		g.release()
+	}
+}
+
+// A request that waits past MaxWait is refused, and one whose client
+// goes away leaves the queue; neither keeps a slot.
+func TestSchedulerDeadlineAndCancel(t *testing.T) {
+	s := NewScheduler(SchedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 16, MaxWait: 50 * time.Millisecond})
+	hold, _ := s.Acquire(context.Background(), "A")
+	var busy *Busy
+	if _, err := s.Acquire(context.Background(), "X"); !errors.As(err, &busy) || s.Waiting() != 0 {
+		t.Fatalf("past the deadline: %v, %d waiting", err, s.Waiting())
+	}
+	s.maxWait = time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Acquire(ctx, "Y")
+		done <- err
+	}()
+	pollUntil(t, "Y queued", func() bool { return s.Waiting() == 1 })
+	cancel()
+	if err := within(t, done, 10*time.Second, "the cancelled wait"); !errors.Is(err, context.Canceled) || s.Waiting() != 0 {
+		t.Fatalf("cancelled: %v, %d waiting", err, s.Waiting())
+	}
+	hold()
+	if s.running != 0 {
+		t.Errorf("%d running", s.running)
+	}
+	// A full queue refuses.
+	small := NewScheduler(SchedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 1, MaxWait: time.Hour})
+	h, _ := small.Acquire(context.Background(), "A")
+	out := make(chan grant, 1)
+	enqueue(t, small, "X", out)
+	if _, err := small.Acquire(context.Background(), "Y"); !errors.As(err, &busy) {
+		t.Errorf("past MaxQueued: %v", err)
+	}
+	h()
+	within(t, out, 10*time.Second, "X's grant").release()
+}
