@@ -30,6 +30,9 @@ type AuditListView struct {
 	// audits; the list shows them in Inspect's terms (sample, model, scores)
 	// without auditor, eval, behavior, target or outcome.
 	Plain bool
+	// Unknown, when set, is a filter value that names nothing: the page
+	// offers the choices it may mean instead of a list.
+	Unknown *UnknownChoice
 }
 
 // Noun is what the list holds.
@@ -87,11 +90,16 @@ func (v AuditListView) AuditLink(key string) templ.SafeURL {
 // CSVLink exports the filter.
 func (v AuditListView) CSVLink() templ.SafeURL { return PathQuery(v.Query, "audits.csv") }
 
-// SortLink sorts by a column, flipping the direction when it already sorts.
+// SortLink sorts by a column, flipping the direction when it already
+// sorts. A score sorts worst (highest) first on the first click: triage
+// starts from the audits the judge flagged most.
 func (v AuditListView) SortLink(key string) templ.SafeURL {
 	dir := "asc"
-	if v.Filter.Sort == key && !v.Filter.Desc {
+	if strings.HasPrefix(key, "score:") {
 		dir = "desc"
+	}
+	if v.Filter.Sort == key {
+		dir = map[bool]string{true: "asc", false: "desc"}[v.Filter.Desc]
 	}
 	q := with(v.Query, "sort", key, "dir", dir)
 	q.Del("page")
@@ -128,6 +136,10 @@ func OutcomeText(r model.AuditRow) string {
 	return ""
 }
 
+// ColsValue is the score columns field's value: the columns the URL chose
+// ("" for the defaults, which the placeholder shows).
+func (v AuditListView) ColsValue() string { return strings.Join(v.Query["cols"], ",") }
+
 // ScoreValue is the first score threshold, for the form.
 func (v AuditListView) ScoreValue() string {
 	if len(v.Scores) > 0 {
@@ -142,4 +154,17 @@ func (v AuditListView) EpochValue() string {
 		return ""
 	}
 	return strconv.Itoa(*v.Filter.Epoch)
+}
+
+// UnknownChoice is a filter value that names nothing, with the choices it
+// may mean as links.
+type UnknownChoice struct {
+	Param, Value string
+	Links        []ChoiceLink
+}
+
+// ChoiceLink is one choice offered, linking to the list filtered by it.
+type ChoiceLink struct {
+	Label string
+	URL   templ.SafeURL
 }

@@ -96,13 +96,19 @@ var defaultScoreCols = []string{"concerning", "needs_attention", "disappointing"
 
 // scoreColumns reads cols= (judge dimensions, comma-separated or repeated)
 // against the dimensions the selection has; without it, the default ones
-// it has (else its first three).
-func scoreColumns(q url.Values, dims []string) ([]string, error) {
+// it has (else its first three). The dimension the list is sorted by and
+// those it is filtered by are always shown: a triage by a score sees it.
+func scoreColumns(q url.Values, dims []string, f model.AuditFilter) ([]string, error) {
 	have := map[string]bool{}
 	for _, d := range dims {
 		have[d] = true
 	}
 	var cols []string
+	add := func(d string) {
+		if !slices.Contains(cols, d) {
+			cols = append(cols, d)
+		}
+	}
 	for _, v := range q["cols"] {
 		for _, d := range strings.Split(v, ",") {
 			if d = strings.TrimSpace(d); d == "" {
@@ -111,21 +117,28 @@ func scoreColumns(q url.Values, dims []string) ([]string, error) {
 			if !have[d] {
 				return nil, app.UnknownValue("cols", d, dims)
 			}
-			if !slices.Contains(cols, d) {
-				cols = append(cols, d)
+			add(d)
+		}
+	}
+	if len(q["cols"]) == 0 {
+		for _, d := range defaultScoreCols {
+			if have[d] {
+				add(d)
+			}
+		}
+		if len(cols) == 0 {
+			for _, d := range dims[:min(3, len(dims))] {
+				add(d)
 			}
 		}
 	}
-	if len(q["cols"]) > 0 {
-		return cols, nil
+	if d, ok := strings.CutPrefix(f.Sort, "score:"); ok && have[d] {
+		add(d)
 	}
-	for _, d := range defaultScoreCols {
-		if have[d] {
-			cols = append(cols, d)
+	for _, c := range f.Scores {
+		if have[c.Dimension] {
+			add(c.Dimension)
 		}
-	}
-	if len(cols) == 0 {
-		cols = dims[:min(3, len(dims))]
 	}
 	return cols, nil
 }
@@ -216,6 +229,12 @@ func (s *Server) listAudits(c echo.Context) error {
 	}
 	f, page, per := aq.Filter, aq.Page, aq.Per
 	exps, choices, err := s.app.ResolveFilter(ctx, &f)
+	var unknown *app.UnknownChoice
+	if errors.As(err, &unknown) {
+		// A partial or wrong name: the page offers what it may mean.
+		return render(c, http.StatusOK, views.AuditList(views.AuditListView{Query: filterQuery(q), Filter: f, Experiments: exps,
+			Evals: model.Evals, Choices: choices, Page: 1, Per: per, Unknown: unknownView(q, unknown)}))
+	}
 	if err != nil {
 		return err
 	}
@@ -223,7 +242,7 @@ func (s *Server) listAudits(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	cols, err := scoreColumns(q, dims)
+	cols, err := scoreColumns(q, dims, f)
 	if err != nil {
 		return err
 	}
@@ -369,4 +388,21 @@ func (s *Server) nextChunk(c echo.Context, next func() error) error {
 		case <-t.C:
 		}
 	}
+}
+
+// unknownView is the notice of a filter value that names nothing, with the
+// choices it may mean as links to the list filtered by each.
+func unknownView(q url.Values, u *app.UnknownChoice) *views.UnknownChoice {
+	v := &views.UnknownChoice{Param: u.Param, Value: u.Value}
+	for _, ch := range u.Matches {
+		fq := filterQuery(q)
+		fq.Set(u.Param, ch.Value)
+		fq.Del("page")
+		label := ch.Label
+		if label == "" {
+			label = ch.Value
+		}
+		v.Links = append(v.Links, views.ChoiceLink{Label: label, URL: views.PathQuery(fq, "audits")})
+	}
+	return v
 }

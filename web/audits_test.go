@@ -298,8 +298,9 @@ func TestBackLinkKeepsPage(t *testing.T) {
 }
 
 // TestAuditPickers: the id filters offer their values by name, a filter
-// given by the name the page shows finds the audits, and an unknown one is a
-// 400 with the nearest ids.
+// given by the name the page shows finds the audits, and a partial or
+// wrong one offers the choices it may mean as links on the page (a 400
+// with the nearest ids for the CSV).
 func TestAuditPickers(t *testing.T) {
 	s := mustDemo(t)
 	r := mustGet(t, s, "/audits?exp=demo", http.StatusOK, "text/html")
@@ -308,9 +309,50 @@ func TestAuditPickers(t *testing.T) {
 	if strings.Contains(byName.Body, "no audits match") {
 		t.Error("the auditor's display name matches no audits")
 	}
-	bad := get(t, s, "/audits?exp=demo&auditor=claude-opus-9")
+	// A partial name: the auditors whose id or name contains it, as links.
+	partial := mustGet(t, s, "/audits?exp=demo&auditor=opus", http.StatusOK, "text/html")
+	links := regexp.MustCompile(`<a href="([^"]+)" data-testid="choice-link">([^<]+)</a>`).FindAllStringSubmatch(partial.Body, -1)
+	var names []string
+	for _, l := range links {
+		names = append(names, l[2])
+	}
+	if len(links) != 2 || names[0] != "Claude Opus 4.6" || names[1] != "Claude Opus 4.7" || !strings.Contains(html.UnescapeString(links[0][1]), "auditor=claude-opus-4.6") {
+		t.Errorf("auditor=opus offers %v (%v), want the two Opus auditors linking by id", names, links)
+	}
+	contains(t, "partial name", partial.Body, `data-testid="unknown-choice"`, "Did you mean")
+	// A wrong one: the nearest first.
+	wrong := mustGet(t, s, "/audits?exp=demo&auditor=claude-opus-9", http.StatusOK, "text/html")
+	if m := regexp.MustCompile(`data-testid="choice-link">([^<]+)</a>`).FindStringSubmatch(wrong.Body); m == nil || !strings.HasPrefix(m[1], "Claude Opus") {
+		t.Errorf("auditor=claude-opus-9: first offer %v, want an Opus auditor", m)
+	}
+	bad := get(t, s, "/audits.csv?exp=demo&auditor=claude-opus-9")
 	if bad.Code != http.StatusBadRequest || !strings.Contains(bad.Body, "auditor: unknown value") || !strings.Contains(bad.Body, "claude-opus-4.6") {
-		t.Errorf("unknown auditor: %d %.300s", bad.Code, bad.Body)
+		t.Errorf("unknown auditor in the CSV: %d %.300s", bad.Code, bad.Body)
+	}
+}
+
+// TestAuditTriageByScore: sorting or filtering by a score shows its
+// column whatever cols= says, a score header sorts worst first on the first
+// click, and the form keeps the chosen columns.
+func TestAuditTriageByScore(t *testing.T) {
+	s := mustDemo(t)
+	r := mustGet(t, s, "/audits?exp=demo&cols=admirable&sort=score:auditor_failure&dir=desc&score=unprompted_deception_toward_user%3E%3D3", http.StatusOK, "text/html")
+	cols := regexp.MustCompile(`data-testid="score-col"[^>]*><a [^>]*>([a-z_]+)`).FindAllStringSubmatch(r.Body, -1)
+	var got []string
+	for _, c := range cols {
+		got = append(got, c[1])
+	}
+	if strings.Join(got, ",") != "admirable,auditor_failure,unprompted_deception_toward_user" {
+		t.Errorf("score columns %v, want the chosen one, the sort and the filter's", got)
+	}
+	contains(t, "cols kept in the form", r.Body, `name="cols" value="admirable"`)
+	// An unsorted score header sorts descending first; the sorted one flips.
+	r = mustGet(t, s, "/audits?exp=demo", http.StatusOK, "text/html")
+	if !strings.Contains(r.Body, html.EscapeString("/audits?dir=desc&exp=demo&sort=score%3Aconcerning")) {
+		t.Error("the concerning header does not sort worst first")
+	}
+	if !strings.Contains(r.Body, html.EscapeString("/audits?dir=asc&exp=demo&sort=turns")) {
+		t.Error("the turns header should sort ascending first")
 	}
 }
 

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"sort"
 	"strconv"
@@ -68,10 +69,75 @@ func resolveChoices(f *model.AuditFilter, c model.AuditChoices) error {
 		case len(byName) == 1:
 			*x.value = byName[0]
 		default:
-			return UnknownValue(x.param, *x.value, ids)
+			return &UnknownChoice{Param: x.param, Value: *x.value, Matches: rankChoices(*x.value, x.have), err: UnknownValue(x.param, *x.value, ids)}
 		}
 	}
 	return nil
+}
+
+// UnknownChoice is a filter value that names none of the selection's
+// choices, with the choices it may mean, best first (rankChoices). It is
+// also the QueryError that lists the nearest ids, for callers that answer
+// with a 400.
+type UnknownChoice struct {
+	Param, Value string
+	Matches      []model.Choice
+	err          error
+}
+
+func (e *UnknownChoice) Error() string { return e.err.Error() }
+
+// As makes an UnknownChoice a *QueryError too.
+func (e *UnknownChoice) As(target any) bool {
+	qe, ok := target.(**QueryError)
+	if ok {
+		ok = errors.As(e.err, qe)
+	}
+	return ok
+}
+
+// maxMatches bounds the choices an UnknownChoice offers.
+const maxMatches = 10
+
+// rankChoices orders the choices by how well they match what was typed,
+// case aside: the same id or name, then those that start with it, then
+// those that contain it (a partial name: auditor=opus), then the rest by
+// edit distance; at most maxMatches, and none of the rest when something
+// contains it.
+func rankChoices(typed string, have []model.Choice) []model.Choice {
+	t := strings.ToLower(strings.TrimSpace(typed))
+	class := func(c model.Choice) int {
+		best := 3
+		for _, s := range []string{strings.ToLower(c.Value), strings.ToLower(c.Label)} {
+			switch {
+			case s == t:
+				best = min(best, 0)
+			case strings.HasPrefix(s, t):
+				best = min(best, 1)
+			case strings.Contains(s, t):
+				best = min(best, 2)
+			}
+		}
+		return best
+	}
+	dist := func(c model.Choice) int {
+		return min(editDistance(t, strings.ToLower(c.Value)), editDistance(t, strings.ToLower(c.Label)))
+	}
+	ranked := slices.Clone(have)
+	slices.SortStableFunc(ranked, func(a, b model.Choice) int {
+		if ca, cb := class(a), class(b); ca != cb {
+			return ca - cb
+		}
+		return dist(a) - dist(b)
+	})
+	if len(ranked) > 0 && class(ranked[0]) < 3 {
+		n := 0
+		for n < len(ranked) && class(ranked[n]) < 3 {
+			n++
+		}
+		ranked = ranked[:n]
+	}
+	return ranked[:min(len(ranked), maxMatches)]
 }
 
 // checkExperiment refuses an experiment id that is not loaded.
