@@ -1,10 +1,11 @@
 package views
 
 import (
-	"github.com/auditscope/auditscope/data/model"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // Undefined is how every page shows a number that does not exist: a rate
@@ -40,4 +41,13 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// Count is n with its noun, singular for one: "1 comparison", "2
+// comparisons". The nouns the pages count all take an s.
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

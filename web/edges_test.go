@@ -39,15 +39,13 @@ func TestInvalidUTF8(t *testing.T) {
 	}
 }
 
-// TestUnknownEval: an eval the selection does not have is a 400 naming the
-// choices, as an unknown auditor or run is (#16's rule), not an empty list.
+// TestUnknownEval: an eval the selection does not have is not an empty
+// list: the page offers the evals it may mean as links (the CSV is a 400
+// naming the choices), as for an unknown auditor or run.
 func TestUnknownEval(t *testing.T) {
 	s := mustDemo(t)
-	r := get(t, s, "/audits?exp=demo&eval=nope")
-	if r.Code != http.StatusBadRequest {
-		t.Fatalf("unknown eval: %d, want 400", r.Code)
-	}
-	contains(t, "unknown eval", r.Body, "eval: unknown value", "production")
+	r := mustGet(t, s, "/audits?exp=demo&eval=productio", http.StatusOK, "text/html")
+	contains(t, "unknown eval", r.Body, `data-testid="unknown-choice"`, `href="/audits?eval=production&amp;exp=demo" data-testid="choice-link">production</a>`)
 	r = get(t, s, "/audits.csv?exp=demo&eval=nope")
 	if r.Code != http.StatusBadRequest {
 		t.Errorf("unknown eval in the CSV: %d, want 400", r.Code)

@@ -65,7 +65,7 @@ func TestPairsFigures(t *testing.T) {
 		mustGet(t, s, path, http.StatusOK, "image/svg+xml")
 	}
 	r = mustGet(t, s, "/pairs/nomodels/models", http.StatusOK, "text/html")
-	contains(t, "models page without models", r.Body, "No response names its model", `<strong>0</strong> comparisons between 0 models`)
+	contains(t, "models page without models", r.Body, "No response names its model", `<strong>0 comparisons</strong> between 0 models`)
 
 	for path, status := range map[string]int{
 		"/pairs/hand/figures/nope.svg":                         http.StatusNotFound,

@@ -17,7 +17,7 @@ func TestPairsModels(t *testing.T) {
 	s := mustPairs(t)
 	r := mustGet(t, s, "/pairs/hand/models", http.StatusOK, "text/html")
 	contains(t, "models page", r.Body,
-		`data-testid="models-pairs"><strong>5</strong> comparisons between 3 models`,
+		`data-testid="models-pairs"><strong>5 comparisons</strong> between 3 models`,
 		`data-testid="win-matrix"`, `data-testid="cycle-counts"`, `data-testid="ranking"`, `data-testid="cycles-figure"`,
 		// Cells link to the comparisons between the two models.
 		`href="/pairs/hand/comparisons?models=X%2CY&amp;ref=h" data-testid="win-cell">2</a>`,
@@ -50,7 +50,7 @@ func TestPairsModels(t *testing.T) {
 		}
 	}
 	r = mustGet(t, s, "/pairs/hand/comparisons?models=X,Y", http.StatusOK, "text/html")
-	contains(t, "pair list", r.Body, "comparisons between X and Y", `name="models" value="X,Y"`)
+	contains(t, "pair list", r.Body, "</strong> between X and Y", `name="models" value="X,Y"`)
 
 	// CSV twins.
 	r = mustGet(t, s, "/pairs/hand/models.csv", http.StatusOK, "text/csv")

@@ -392,7 +392,7 @@ func TestPairsExplorerErrors(t *testing.T) {
 func TestPairsComparisonList(t *testing.T) {
 	s := mustPairs(t)
 	r := mustGet(t, s, "/pairs/hand/comparisons", http.StatusOK, "text/html")
-	contains(t, "list", r.Body, `data-testid="comparisons-count"><strong>7</strong>`, `href="/pairs/hand/comparisons/c1"`,
+	contains(t, "list", r.Body, `data-testid="comparisons-count"><strong>7 comparisons</strong>`, `href="/pairs/hand/comparisons/c1"`,
 		"&lt;script&gt;alert(1)&lt;/script&gt;")
 	if strings.Contains(r.Body, "<script>alert(1)") {
 		t.Error("the list shows a prompt unescaped")

@@ -167,7 +167,7 @@ func (s *Server) scorersFigure(c echo.Context, _, ext string) error {
 			if r.FromReductions {
 				src = "reductions"
 			}
-			items = append(items, figures.Interval{Label: label + fmt.Sprintf(" (%s, %d samples)", src, r.N), Group: "recomputed",
+			items = append(items, figures.Interval{Label: label + " (" + src + ", " + views.Count(r.N, "sample") + ")", Group: "recomputed",
 				Value: r.Value.Value, Lo: r.Value.Lo, Hi: r.Value.Hi})
 		}
 		if !math.IsNaN(r.Reported) {

@@ -178,10 +178,18 @@ func (c Column) Dataset(p *Pairs) *Pairs {
 	return p
 }
 
+// pairsNote is a column's count of the pairs it rests on.
+func pairsNote(n int) string {
+	if n == 1 {
+		return "1 pair"
+	}
+	return fmt.Sprintf("%d pairs", n)
+}
+
 // newColumn is a column comparing with ref on the comparisons ref decides.
 func newColumn(key, label string, ref explorer.Annotator, votes []analysis.Vote) Column {
 	keep := explorer.Decisive(votes)
-	return Column{Key: key, Label: label, Note: fmt.Sprintf("%d pairs", len(keep)), Ref: ref, refVotes: votes, keep: keep}
+	return Column{Key: key, Label: label, Note: pairsNote(len(keep)), Ref: ref, refVotes: votes, keep: keep}
 }
 
 // Table is the explorer's table before display: the query, what it
@@ -299,13 +307,17 @@ func (t *Table) splitLayout(ctx context.Context, p *Pairs) error {
 	t.noteUndecided(explorer.Decisive(refVotes))
 	for k, keep := range explorer.Split(refVotes, mv.Of, idx) {
 		v := t.Values[k]
-		t.Columns = append(t.Columns, Column{Key: "v:" + v, Label: v, Note: fmt.Sprintf("%d pairs", len(keep)),
+		t.Columns = append(t.Columns, Column{Key: "v:" + v, Label: v, Note: pairsNote(len(keep)),
 			Ref: t.Ref, refVotes: refVotes, keep: keep, Split: t.Split, Value: v})
 	}
 	if len(mv.Values) == 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("No comparison has a value for %s.", t.Split))
 	} else if missing := explorer.Unvalued(mv.Of); missing > 0 {
-		t.Notes = append(t.Notes, fmt.Sprintf("%d comparisons have no value for %s.", missing, t.Split))
+		note := fmt.Sprintf("%d comparisons have no value for %s.", missing, t.Split)
+		if missing == 1 {
+			note = "1 comparison has no value for " + t.Split + "."
+		}
+		t.Notes = append(t.Notes, note)
 	}
 	t.Rows = p.d.FeedbackRows(t.Ref.Key)
 	return nil

@@ -143,7 +143,7 @@ func TestExplorerSplit(t *testing.T) {
 		keys = append(keys, c.Key+" "+c.Note)
 	}
 	notes = tab.Notes
-	if !reflect.DeepEqual(keys, []string{"v:x 3 pairs", "v:y 2 pairs"}) || !reflect.DeepEqual(notes, []string{"1 comparisons have no value for topic."}) {
+	if !reflect.DeepEqual(keys, []string{"v:x 3 pairs", "v:y 2 pairs"}) || !reflect.DeepEqual(notes, []string{"1 comparison has no value for topic."}) {
 		t.Fatalf("columns %q, notes %q", keys, notes)
 	}
 	// p on x: agrees on 0 and 1, ties 4 → 2/3; on y: disagrees on 2,
