@@ -209,7 +209,7 @@ func Write(w io.Writer, p *plot.Plot, width, height vg.Length, format string) er
 	case "pdf":
 		c = newPDFCanvas(width, height)
 	default:
-		c = vgsvg.New(width, height)
+		c = vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
 	}
 	draw1(draw.New(c), p)
 	if _, err := c.WriteTo(w); err != nil {
