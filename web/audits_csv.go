@@ -75,6 +75,9 @@ func (s *Server) auditsCSV(c echo.Context) error {
 			return err
 		}
 		resp.Flush()
+		if export.Done() {
+			return nil // no slot to wait for to learn that nothing is left
+		}
 		if err := s.nextChunk(c, next); err != nil {
 			return &streamError{err: err}
 		}

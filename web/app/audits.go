@@ -271,6 +271,10 @@ func (s *Service) Export(ctx context.Context, f model.AuditFilter) (*Export, err
 	return &Export{Dims: dims, s: s, f: f, names: names}, nil
 }
 
+// Done reports whether every chunk has been read: the caller need not ask
+// for a slot to learn that nothing is left.
+func (e *Export) Done() bool { return e.done }
+
 // Next reads the next chunk; none (nil) when the export is done. The
 // filter's order ends in experiment and ordinal, a unique key, so
 // consecutive chunks neither repeat nor skip an audit.

@@ -132,7 +132,7 @@ func TestExportChunks(t *testing.T) {
 			t.Fatal(err)
 		}
 		if rows == nil {
-			break
+			t.Fatal("Next after the last chunk: the export said it was not done")
 		}
 		chunks = append(chunks, len(rows))
 		for i, r := range rows {
@@ -142,6 +142,12 @@ func TestExportChunks(t *testing.T) {
 				t.Errorf("row %+v", r)
 			}
 		}
+		if e.Done() {
+			break
+		}
+	}
+	if rows, err := e.Next(ctx); rows != nil || err != nil {
+		t.Errorf("Next when done: %d rows, %v", len(rows), err)
 	}
 	if !reflect.DeepEqual(chunks, []int{2, 2, 1}) || strings.Join(ids, "") != "abcde" || f.reads != 3 {
 		t.Errorf("chunks %v, ids %v, %d reads", chunks, ids, f.reads)
