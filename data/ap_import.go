@@ -128,7 +128,7 @@ func (l *apLoader) overLimit(err error, path string, start int64, fail func(erro
 	if l.bound == nil || !l.bound.Tripped() {
 		return fail(err)
 	}
-	return &model.InputError{File: l.file, Offset: start, Line: lineAt(l.file, start), Path: path, Msg: limit.Message("the value", l.bound.Max)}
+	return &model.InputError{File: l.file, Offset: start, Line: jsonin.LineAt(l.file, start), Path: path, Msg: limit.Message("the value", l.bound.Max)}
 }
 
 func newAPLoader(tx *importTx, file, hash string, opts ImportOptions, format string) *apLoader {
@@ -139,7 +139,7 @@ func newAPLoader(tx *importTx, file, hash string, opts ImportOptions, format str
 	if opts.Name != "" {
 		l.finalName, l.nameFixed = opts.Name, true
 	} else {
-		l.finalName = Slugify(strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
+		l.finalName = model.Slugify(strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
 		if l.finalName == "" {
 			l.finalName = "dataset"
 		}
@@ -149,8 +149,8 @@ func newAPLoader(tx *importTx, file, hash string, opts ImportOptions, format str
 
 func (l *apLoader) setMetadata(m apMetadata) {
 	l.meta, l.haveMeta = m, true
-	if !l.nameFixed && m.DatasetName != "" && Slugify(m.DatasetName) != "" && !l.claimed {
-		l.finalName = Slugify(m.DatasetName)
+	if !l.nameFixed && m.DatasetName != "" && model.Slugify(m.DatasetName) != "" && !l.claimed {
+		l.finalName = model.Slugify(m.DatasetName)
 	}
 	for _, k := range m.MetadataKeys {
 		l.addMetaKey(k)
@@ -584,7 +584,7 @@ func (s *Store) ImportAnnotatedPairs(ctx context.Context, path string, opts Impo
 			h.hash, h.err = opts.Texts.hash(h.hash)
 		}
 		if h.err == nil {
-			r, ok, err := s.alreadyImported(ictx, KindAnnotatedPairs, opts.Name, h.hash)
+			r, ok, err := s.alreadyImported(ictx, model.KindAnnotatedPairs, opts.Name, h.hash)
 			switch {
 			case err != nil:
 				h.err = err
@@ -637,7 +637,7 @@ func (s *Store) ImportAnnotatedPairsBytes(ctx context.Context, b []byte, name st
 			return ImportResult{}, err
 		}
 	}
-	if r, ok, err := s.alreadyImported(ctx, KindAnnotatedPairs, opts.Name, hash); err != nil || ok {
+	if r, ok, err := s.alreadyImported(ctx, model.KindAnnotatedPairs, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
 	return s.importAP(ctx, bytes.NewReader(b), name, hash, nil, opts)
@@ -649,7 +649,7 @@ func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, ha
 	var l *apLoader
 	err = s.mem.Import(ctx, streamImportMemoryMiB, func() error {
 		return s.inImport(ctx, func(tx *importTx) error {
-			l = newAPLoader(tx, file, hash, opts, KindAnnotatedPairs)
+			l = newAPLoader(tx, file, hash, opts, model.KindAnnotatedPairs)
 			l.hashing = hashing
 			defer l.closeAppenders()
 			l.bound = newBound(r, opts)
@@ -669,10 +669,10 @@ func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, ha
 			hash, name = l.hash, l.finalName
 		}
 		// The earlier import, as ImportAnnotatedPairsBytes reports it.
-		if r, ok, err := s.alreadyImported(ctx, KindAnnotatedPairs, name, hash); err != nil || ok {
+		if r, ok, err := s.alreadyImported(ctx, model.KindAnnotatedPairs, name, hash); err != nil || ok {
 			return r, err
 		}
-		return ImportResult{Kind: KindAnnotatedPairs, Name: name, Source: file, Hash: hash, Unchanged: true}, nil
+		return ImportResult{Kind: model.KindAnnotatedPairs, Name: name, Source: file, Hash: hash, Unchanged: true}, nil
 	}
 	return res, err
 }
@@ -689,11 +689,11 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 	for dec.PeekKind() != '}' {
 		tok, err := dec.ReadToken()
 		if err != nil {
-			return jsonErrV2(file, dec, err)
+			return jsonin.Err(file, dec, err)
 		}
 		start := dec.InputOffset()
 		l.markValue(dec)
-		fail := func(err error) error { return jsonErrV2(file, dec, err) }
+		fail := func(err error) error { return jsonin.Err(file, dec, err) }
 		switch key := tok.String(); key {
 		case "metadata":
 			var m apMetadata
@@ -708,7 +708,7 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 			for dec.PeekKind() != '}' {
 				tok, err := dec.ReadToken()
 				if err != nil {
-					return jsonErrV2(file, dec, err)
+					return jsonin.Err(file, dec, err)
 				}
 				id := tok.String() // the token is only valid until the next read
 				start := dec.InputOffset()
@@ -720,7 +720,7 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 				l.declare(id, d)
 			}
 			if _, err := dec.ReadToken(); err != nil {
-				return jsonErrV2(file, dec, err)
+				return jsonin.Err(file, dec, err)
 			}
 		case "comparisons":
 			sawComparisons = true
@@ -731,7 +731,7 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 				return err
 			}
 			if _, err := dec.ReadToken(); err != nil {
-				return jsonErrV2(file, dec, err)
+				return jsonin.Err(file, dec, err)
 			}
 		default:
 			if err := dec.SkipValue(); err != nil {
@@ -740,11 +740,11 @@ func decodeAP(ctx context.Context, r io.Reader, file string, l *apLoader) error 
 		}
 	}
 	if _, err := dec.ReadToken(); err != nil {
-		return jsonErrV2(file, dec, err)
+		return jsonin.Err(file, dec, err)
 	}
 	if _, err := dec.ReadToken(); err != io.EOF {
 		off := dec.InputOffset()
-		return &model.InputError{File: file, Offset: off, Line: lineAt(file, off), Msg: "unexpected data after the top-level object"}
+		return &model.InputError{File: file, Offset: off, Line: jsonin.LineAt(file, off), Msg: "unexpected data after the top-level object"}
 	}
 	if !sawComparisons {
 		return &model.InputError{File: file, Offset: -1, Path: "comparisons", Msg: "missing: an AnnotatedPairs file needs a comparisons list"}
@@ -870,7 +870,7 @@ func (p *apPipeline) read() error {
 		p.l.markValue(p.dec)
 		raw, err := p.dec.ReadValue()
 		if err != nil {
-			return p.l.overLimit(err, "comparisons["+strconv.Itoa(i)+"]", start, func(err error) error { return jsonErrV2(p.file, p.dec, err) })
+			return p.l.overLimit(err, "comparisons["+strconv.Itoa(i)+"]", start, func(err error) error { return jsonin.Err(p.file, p.dec, err) })
 		}
 		// Where the value starts, past the whitespace before it, so that an
 		// error in it names the comparison's line.
@@ -980,9 +980,9 @@ func placeErr(file, prefix string, base int64, err error) error {
 	if !errors.As(err, &ie) {
 		return valueErr(file, prefix, base, err)
 	}
-	ie.File, ie.Path = file, joinPath(prefix, ie.Path)
+	ie.File, ie.Path = file, jsonin.JoinPath(prefix, ie.Path)
 	ie.Offset = base
-	ie.Line = lineAt(file, ie.Offset)
+	ie.Line = jsonin.LineAt(file, ie.Offset)
 	return err
 }
 
@@ -995,7 +995,7 @@ func valueErr(file, prefix string, base int64, err error) error {
 	switch {
 	case errors.As(err, &sem):
 		ie.Offset += sem.ByteOffset
-		ie.Path = joinPath(prefix, pointerPath(sem.JSONPointer))
+		ie.Path = jsonin.JoinPath(prefix, jsonin.PointerPath(sem.JSONPointer))
 		want := "another type"
 		if sem.GoType != nil {
 			want = jsonin.TypeName(sem.GoType)
@@ -1006,32 +1006,32 @@ func valueErr(file, prefix string, base int64, err error) error {
 		}
 	case errors.As(err, &syn):
 		ie.Offset += syn.ByteOffset
-		ie.Path = joinPath(prefix, pointerPath(syn.JSONPointer))
+		ie.Path = jsonin.JoinPath(prefix, jsonin.PointerPath(syn.JSONPointer))
 		ie.Msg = "invalid JSON: " + syn.Err.Error()
 	default:
 		ie.Msg = err.Error()
 	}
-	ie.Line = lineAt(file, ie.Offset)
+	ie.Line = jsonin.LineAt(file, ie.Offset)
 	return ie
 }
 
 // expectKind reads the next token and checks it opens an object or array.
 func expectKind(dec *jsontext.Decoder, file string, want jsontext.Kind) error {
-	path := pointerPath(dec.StackPointer())
+	path := jsonin.PointerPath(dec.StackPointer())
 	if k := dec.PeekKind(); k != want {
 		if k == 0 {
 			_, err := dec.ReadToken()
-			return jsonErrV2(file, dec, err)
+			return jsonin.Err(file, dec, err)
 		}
 		what := "a JSON object"
 		if want == '[' {
 			what = "an array"
 		}
 		off := dec.InputOffset()
-		return &model.InputError{File: file, Offset: off, Line: lineAt(file, off), Path: path, Msg: "want " + what + ", found " + jsonin.KindName(byte(k))}
+		return &model.InputError{File: file, Offset: off, Line: jsonin.LineAt(file, off), Path: path, Msg: "want " + what + ", found " + jsonin.KindName(byte(k))}
 	}
 	if _, err := dec.ReadToken(); err != nil {
-		return jsonErrV2(file, dec, err)
+		return jsonin.Err(file, dec, err)
 	}
 	return nil
 }

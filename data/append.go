@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/logs"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -38,7 +39,7 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("data: append: %w", err)
 	}
-	if format != KindPetri && format != KindInspect {
+	if format != model.KindPetri && format != model.KindInspect {
 		return ImportResult{}, fmt.Errorf("data: append: experiment %q was imported from a %s, not from logs", name, format)
 	}
 	opts.Name, opts.Files, opts.Replace = name, rels, false
@@ -49,7 +50,7 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("append to %s: %w", name, err)
 	}
-	src, err := newLogSource(ctx, root, opts)
+	src, err := logs.Open(ctx, root, logOptions(opts))
 	if err != nil {
 		return ImportResult{}, err
 	}
@@ -64,7 +65,7 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 	return res, err
 }
 
-func appendLogs(ctx context.Context, tx *importTx, src *logSource, exp string, base int64, hash string, opts ImportOptions) (ImportResult, error) {
+func appendLogs(ctx context.Context, tx *importTx, src *logs.Source, exp string, base int64, hash string, opts ImportOptions) (ImportResult, error) {
 	app := &appendState{base: base, existing: map[string]bool{}, source: map[string]string{}, logOrd: map[string]int32{}, logHead: map[string]string{}}
 	l := &bundleLoad{ctx: ctx, tx: tx, src: src, opts: opts, id: exp, counts: map[string]int64{},
 		split: map[string]string{}, runs: map[string]bool{}, auditors: map[string]bool{}, audits: map[string]bool{},
@@ -105,7 +106,7 @@ func appendLogs(ctx context.Context, tx *importTx, src *logSource, exp string, b
 			app.existing[id] = true
 			app.source[id] = source
 			return err
-		}, exp, src.ids),
+		}, exp, src.IDs()),
 		q(`SELECT coalesce(max(ord), -1) + 1 FROM audits WHERE experiment = ?`, func(r *sql.Rows) error {
 			return r.Scan(&app.firstOrd)
 		}, exp),
@@ -154,9 +155,9 @@ func appendLogs(ctx context.Context, tx *importTx, src *logSource, exp string, b
 		return r, err
 	}
 	tx.marker.base = &base
-	if kind == KindInspect {
+	if kind == model.KindInspect {
 		// Once a folder holds an Inspect log its pages speak Inspect's terms.
-		if err := tx.exec(`UPDATE experiments SET format = ? WHERE id = ? AND format = ?`, KindInspect, exp, KindPetri); err != nil {
+		if err := tx.exec(`UPDATE experiments SET format = ? WHERE id = ? AND format = ?`, model.KindInspect, exp, model.KindPetri); err != nil {
 			return r, fmt.Errorf("data: append: %w", err)
 		}
 	}

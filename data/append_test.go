@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // TestAppendLogs: a folder's experiment grows by appends, each its own
@@ -54,7 +56,7 @@ func TestAppendLogs(t *testing.T) {
 	if n := count(t, s, `SELECT count(*) FROM audits WHERE experiment = 'w' AND id LIKE 'ctf.eval--%'`); n != 15 {
 		t.Errorf("inspect samples: %d", n)
 	}
-	if e, _ := s.Experiment(ctx, "w"); e.Format != KindInspect {
+	if e, _ := s.Experiment(ctx, "w"); e.Format != model.KindInspect {
 		t.Errorf("format %q", e.Format)
 	}
 	logs, err := s.InspectLogs(ctx, "w")

@@ -463,7 +463,7 @@ func TestBadInputAccepted(t *testing.T) {
 		{"BOM before AnnotatedPairs JSON", func(t *testing.T, d string) string {
 			return writeInput(t, d, "ap.json", withBOM(in.ap))
 		}, func(t *testing.T, s *Store, r ImportResult) {
-			if r.Kind != KindAnnotatedPairs || r.Counts["comparisons"] != 1 {
+			if r.Kind != model.KindAnnotatedPairs || r.Counts["comparisons"] != 1 {
 				t.Errorf("result %v, want 1 comparison", r)
 			}
 		}},
@@ -496,14 +496,14 @@ func TestBadInputAccepted(t *testing.T) {
 		{"BOM before a Petri transcript", func(t *testing.T, d string) string {
 			return writeInput(t, d, "p.json", withBOM(in.petri))
 		}, func(t *testing.T, s *Store, r ImportResult) {
-			if r.Kind != KindPetri || r.Counts["audits"] != 1 {
+			if r.Kind != model.KindPetri || r.Counts["audits"] != 1 {
 				t.Errorf("result %v, want 1 Petri audit", r)
 			}
 		}},
 		{"BOM before an Inspect json log", func(t *testing.T, d string) string {
 			return writeInput(t, d, "log.json", withBOM(in.inspectJSON))
 		}, func(t *testing.T, s *Store, r ImportResult) {
-			if r.Kind != KindInspect || r.Counts["audits"] != 1 {
+			if r.Kind != model.KindInspect || r.Counts["audits"] != 1 {
 				t.Errorf("result %v, want 1 Inspect audit", r)
 			}
 		}},

@@ -34,7 +34,7 @@ func (s *Store) ImportBundleFile(ctx context.Context, path string, opts ImportOp
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}
-	if r, ok, err := s.alreadyImported(ctx, KindBundle, opts.Name, hash); err != nil || ok {
+	if r, ok, err := s.alreadyImported(ctx, model.KindBundle, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
 	src, closer, err := bundle.Open(path, opts.MaxValue)
@@ -112,7 +112,7 @@ var bundleRetries atomic.Int64
 // ImportBundle imports an experiment bundle in one transaction, validating
 // every record. hash identifies the content (for idempotent re-imports).
 func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string, opts ImportOptions) (res ImportResult, err error) {
-	if r, ok, err := s.alreadyImported(ctx, KindBundle, opts.Name, hash); err != nil || ok {
+	if r, ok, err := s.alreadyImported(ctx, model.KindBundle, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
 	run := func() error {
@@ -155,13 +155,13 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 	return res, bundleErr(src.Name(), err)
 }
 
-// sourceKind is the import kind a source records: KindBundle, or the kind
+// sourceKind is the import kind a source records: model.KindBundle, or the kind
 // a converted source (Petri transcripts, Inspect logs) reports.
 func sourceKind(src bundle.Source) string {
 	if k, ok := src.(interface{ Kind() string }); ok && k.Kind() != "" {
 		return k.Kind()
 	}
-	return KindBundle
+	return model.KindBundle
 }
 
 func fieldErr(p bundle.Pos, field, format string, args ...any) error {

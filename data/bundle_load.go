@@ -104,11 +104,11 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 // tell runs apart: the file's name with the log's model, then with its run
 // id as well. It returns the name claimed.
 func claimExperiment(tx *importTx, kind, id, hash string, src bundle.Source, exp *bundle.Experiment, opts ImportOptions) (string, error) {
-	alt, _ := src.(interface{ runNames() []string })
+	alt, _ := src.(interface{ RunNames() []string })
 	if opts.Name != "" || opts.Replace || alt == nil {
 		return id, tx.claim(kind, id, hash, opts.Replace)
 	}
-	names := append([]string{id}, alt.runNames()...)
+	names := append([]string{id}, alt.RunNames()...)
 	var first error
 	for _, n := range names {
 		err := tx.claim(kind, n, hash, false)
@@ -137,12 +137,12 @@ func experimentID(exp *bundle.Experiment, opts ImportOptions) (string, error) {
 	id := opts.Name
 	if id == "" {
 		id = exp.ID
-		if id != "" && !validName(id) {
+		if id != "" && !model.ValidName(id) {
 			return "", fieldErr(expPos, "id", "%q is not URL-safe: use lower-case letters, digits, '.', '_' and '-'", id)
 		}
 	}
 	if id == "" {
-		id = Slugify(exp.Name)
+		id = model.Slugify(exp.Name)
 	}
 	return id, nil
 }

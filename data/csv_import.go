@@ -31,7 +31,7 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}
-	if r, ok, err := s.alreadyImported(ctx, KindPreferenceCSV, opts.Name, hash); err != nil || ok {
+	if r, ok, err := s.alreadyImported(ctx, model.KindPreferenceCSV, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
 	f, err := os.Open(path)
@@ -51,7 +51,7 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 	}
 	err = s.mem.Import(ctx, streamImportMemoryMiB, func() error {
 		return s.inImport(ctx, func(tx *importTx) error {
-			l := newAPLoader(tx, path, hash, opts, KindPreferenceCSV)
+			l := newAPLoader(tx, path, hash, opts, model.KindPreferenceCSV)
 			defer l.closeAppenders()
 			defID := shortHash(csvDefaultAnnotatorDesc)
 			l.setMetadata(apMetadata{Version: "2.0", DefaultAnnotator: defID,
@@ -66,7 +66,7 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 		})
 	})
 	if errors.Is(err, errUnchanged) {
-		return ImportResult{Kind: KindPreferenceCSV, Name: opts.Name, Source: path, Hash: hash, Unchanged: true}, nil
+		return ImportResult{Kind: model.KindPreferenceCSV, Name: opts.Name, Source: path, Hash: hash, Unchanged: true}, nil
 	}
 	return res, err
 }
@@ -83,7 +83,7 @@ func readPreferenceCSV(ctx context.Context, r io.Reader, file, defID string, l *
 		// The file's offset, not the reader's: a byte order mark was
 		// skipped before it.
 		off := l.bound.Marked()
-		return &model.InputError{File: file, Line: lineAt(file, off), Offset: -1, Msg: limit.Message("a record starting on this line", l.bound.Max)}
+		return &model.InputError{File: file, Line: jsonin.LineAt(file, off), Offset: -1, Msg: limit.Message("a record starting on this line", l.bound.Max)}
 	}
 	header, err := cr.Read()
 	switch {

@@ -10,27 +10,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/logs"
 	"github.com/auditscope/auditscope/data/model"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
-)
-
-// Import kinds.
-const (
-	KindAnnotatedPairs = "annotated_pairs"
-	KindPreferenceCSV  = "preference_csv"
-	KindBundle         = "bundle"
-	KindPetri          = "petri"
-	KindInspect        = "inspect"
 )
 
 // ImportOptions control one import.
@@ -112,24 +100,6 @@ func (r ImportResult) String() string {
 
 // errUnchanged aborts an import whose content is already in the store.
 var errUnchanged = errors.New("unchanged")
-
-var slugRe = regexp.MustCompile(`[^a-z0-9._-]+`)
-
-// Slugify turns a name into a URL-safe id: lower case, runs of other
-// characters become "-".
-func Slugify(s string) string {
-	s = slugRe.ReplaceAllString(strings.ToLower(strings.TrimSpace(s)), "-")
-	s = strings.Trim(s, "-.")
-	if len(s) > 80 {
-		s = strings.TrimRight(s[:80], "-.")
-	}
-	return s
-}
-
-// validName reports whether an id given with --name is URL-safe.
-func validName(s string) bool {
-	return s != "" && Slugify(s) == s
-}
 
 // hashFile returns the sha256 of a file's content.
 func hashFile(path string) (string, error) {
@@ -223,16 +193,16 @@ func (tx *importTx) claimLater(kind, name string, hashOf func() (string, error),
 }
 
 func isExperimentKind(kind string) bool {
-	return kind == KindBundle || kind == KindPetri || kind == KindInspect
+	return kind == model.KindBundle || kind == model.KindPetri || kind == model.KindInspect
 }
 
 // familyOf lists the kinds that share a namespace with kind: datasets and
 // experiments are named separately.
 func familyOf(kind string) []string {
 	if isExperimentKind(kind) {
-		return []string{KindBundle, KindPetri, KindInspect}
+		return []string{model.KindBundle, model.KindPetri, model.KindInspect}
 	}
-	return []string{KindAnnotatedPairs, KindPreferenceCSV}
+	return []string{model.KindAnnotatedPairs, model.KindPreferenceCSV}
 }
 
 // record keeps the imports row, which inImport writes once the import's
@@ -268,8 +238,8 @@ func (s *Store) alreadyImported(ctx context.Context, kind, name, hash string) (I
 
 // Import imports one file or folder, detecting its kind.
 func (s *Store) Import(ctx context.Context, path string, opts ImportOptions) ([]ImportResult, error) {
-	if opts.Name != "" && !validName(opts.Name) {
-		return nil, fmt.Errorf("--name %q: use lower-case letters, digits, '.', '_' and '-' (e.g. %q)", opts.Name, Slugify(opts.Name))
+	if opts.Name != "" && !model.ValidName(opts.Name) {
+		return nil, fmt.Errorf("--name %q: use lower-case letters, digits, '.', '_' and '-' (e.g. %q)", opts.Name, model.Slugify(opts.Name))
 	}
 	kind, err := DetectKind(path)
 	if err != nil {
@@ -277,15 +247,15 @@ func (s *Store) Import(ctx context.Context, path string, opts ImportOptions) ([]
 	}
 	var r ImportResult
 	switch kind {
-	case KindAnnotatedPairs:
+	case model.KindAnnotatedPairs:
 		r, err = s.ImportAnnotatedPairs(ctx, path, opts)
-	case KindPreferenceCSV:
+	case model.KindPreferenceCSV:
 		r, err = s.ImportPreferenceCSV(ctx, path, opts)
-	case KindBundle:
+	case model.KindBundle:
 		r, err = s.ImportBundleFile(ctx, path, opts)
-	case KindPetri:
+	case model.KindPetri:
 		r, err = s.ImportPetri(ctx, path, opts)
-	case KindInspect:
+	case model.KindInspect:
 		r, err = s.ImportInspect(ctx, path, opts)
 	default:
 		return nil, &model.InputError{File: path, Offset: -1, Msg: fmt.Sprintf("%s files are not supported", kind)}
@@ -305,7 +275,7 @@ func DetectKind(path string) (string, error) {
 	}
 	if st.IsDir() {
 		if _, err := os.Stat(filepath.Join(path, bundle.FileExperiment)); err == nil {
-			return KindBundle, nil
+			return model.KindBundle, nil
 		}
 		// A bundle without its experiment.json is refused, as the same
 		// bundle zipped is, rather than read as a folder of the Petri
@@ -316,7 +286,7 @@ func DetectKind(path string) (string, error) {
 			}
 		}
 		// A folder of Petri transcripts and Inspect logs.
-		if kind, err := detectLogFolder(path); err != nil || kind != "" {
+		if kind, err := logs.DetectFolder(path); err != nil || kind != "" {
 			return kind, err
 		}
 		return "", &model.InputError{File: path, Offset: -1, Msg: "folder has no experiment.json (an auditscope bundle needs one) and no Petri transcripts or Inspect logs (.json, .eval)"}
@@ -326,11 +296,11 @@ func DetectKind(path string) (string, error) {
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
-		return KindPreferenceCSV, nil
+		return model.KindPreferenceCSV, nil
 	case ".zip":
-		return KindBundle, nil
+		return model.KindBundle, nil
 	case ".eval":
-		return KindInspect, nil
+		return model.KindInspect, nil
 	case ".json":
 		return sniffJSON(path)
 	}
@@ -339,7 +309,7 @@ func DetectKind(path string) (string, error) {
 
 // sniffJSON reads top-level keys until one tells the format apart.
 func sniffJSON(path string) (string, error) {
-	kind, object, err := jsonKindOf(path)
+	kind, object, err := jsonin.Sniff(path)
 	switch {
 	case err != nil:
 		return "", err
@@ -349,62 +319,6 @@ func sniffJSON(path string) (string, error) {
 		return "", &model.InputError{File: path, Offset: -1, Msg: "not an AnnotatedPairs, Petri or Inspect file: none of comparisons, events or samples at the top level"}
 	}
 	return kind, nil
-}
-
-// jsonKindOf reads a JSON file's top-level keys until one tells the format
-// apart: AnnotatedPairs, Petri or Inspect, or "" when none does. object is
-// false when the top level is not an object; err is for broken JSON.
-func jsonKindOf(path string) (kind string, object bool, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", false, fmt.Errorf("import: %w", err)
-	}
-	defer f.Close()
-	// As lenient as Go's encoding/json, which read this before: which
-	// format the file is tells only which importer checks it, and that
-	// importer decides what a duplicate name or a bad byte means.
-	dec := jsontext.NewDecoder(jsonin.BOMAsSpaces(f), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	tok, err := dec.ReadToken()
-	if err != nil {
-		return "", false, jsonErrV2(path, dec, err)
-	}
-	if tok.Kind() != '{' {
-		return "", false, nil
-	}
-	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return "", true, jsonErrV2(path, dec, err)
-		}
-		switch key := tok.String(); key {
-		case "comparisons", "annotators":
-			return KindAnnotatedPairs, true, nil
-		case "events", "messages", "target_messages":
-			return KindPetri, true, nil
-		case "eval", "samples", "plan":
-			return KindInspect, true, nil
-		case "metadata":
-			var m map[string]jsontext.Value
-			if err := jsonv2.UnmarshalDecode(dec, &m); err != nil {
-				return "", true, jsonErrV2(path, dec, err)
-			}
-			if _, ok := m["transcript_id"]; ok {
-				return KindPetri, true, nil
-			}
-			if _, ok := m["default_annotator"]; ok {
-				return KindAnnotatedPairs, true, nil
-			}
-			continue
-		}
-		if err := dec.SkipValue(); err != nil {
-			return "", true, jsonErrV2(path, dec, err)
-		}
-	}
-	// The object's end, or what breaks it.
-	if _, err := dec.ReadToken(); err != nil {
-		return "", true, jsonErrV2(path, dec, err)
-	}
-	return "", true, nil
 }
 
 // CheckWithin refuses any of the files rels (relative to the folder root)

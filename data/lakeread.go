@@ -153,7 +153,7 @@ func (s *Store) refresh(ctx context.Context, l *lakeState, p string, b []byte) (
 			if fam == "experiment" {
 				gen = m.Experiments[name]
 			}
-			if !validName(name) || !isHexGen(gen) {
+			if !model.ValidName(name) || !isHexGen(gen) {
 				return false, &model.InputError{File: p, Offset: -1, Msg: fmt.Sprintf("%s %q: generation %q: want a URL-safe name and 16 hex digits", fam, name, gen)}
 			}
 			gens[fam+"\x00"+name] = gen

@@ -5,14 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/auditscope/auditscope/data/inspect"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -81,13 +79,13 @@ func TestImportInspectFixtures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			path := fixture(t, "inspect", tt.file)
-			name := Slugify(tt.file)
+			name := model.Slugify(tt.file)
 			res, err := s.Import(ctx, path, ImportOptions{Name: name})
 			if err != nil {
 				t.Fatal(err)
 			}
 			r := res[0]
-			if r.Kind != KindInspect || r.Counts["audits"] != tt.audits || r.Counts["auditors"] != 1 {
+			if r.Kind != model.KindInspect || r.Counts["audits"] != tt.audits || r.Counts["auditors"] != 1 {
 				t.Errorf("result = %v, want %d inspect audits by 1 auditor", r, tt.audits)
 			}
 			if got := count(t, s, `SELECT count(*) FROM audits WHERE experiment = ?`, name); got != tt.audits {
@@ -176,7 +174,7 @@ func TestImportPetriFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := res[0]
-	if r.Kind != KindPetri || r.Name != "petri" || r.Counts["audits"] != 3 || r.Counts["auditors"] != 2 || r.Counts["behaviors"] != 1 {
+	if r.Kind != model.KindPetri || r.Name != "petri" || r.Counts["audits"] != 3 || r.Counts["auditors"] != 2 || r.Counts["behaviors"] != 1 {
 		t.Errorf("result = %v", r)
 	}
 	if got := count(t, s, `SELECT count(*) FROM experiments WHERE id = 'petri' AND format = 'petri'`); got != 1 {
@@ -218,7 +216,7 @@ func TestImportPetriFixtures(t *testing.T) {
 		t.Errorf("declared behavior rows = %d", got)
 	}
 	again, err := s.Import(ctx, "testdata/petri", ImportOptions{})
-	if err != nil || !again[0].Unchanged || again[0].Kind != KindPetri {
+	if err != nil || !again[0].Unchanged || again[0].Kind != model.KindPetri {
 		t.Errorf("re-import: %v, %v; want unchanged", again, err)
 	}
 
@@ -227,7 +225,7 @@ func TestImportPetriFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if one[0].Name != "rollback" || one[0].Kind != KindPetri {
+	if one[0].Name != "rollback" || one[0].Kind != model.KindPetri {
 		t.Errorf("single file: %v", one[0])
 	}
 	a := readAudit(t, s, "rollback", "petri-rollback-01")
@@ -253,7 +251,7 @@ func TestImportLogFolder(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref"), 0o644)
 
 	kind, err := DetectKind(dir)
-	if err != nil || kind != KindInspect {
+	if err != nil || kind != model.KindInspect {
 		t.Fatalf("DetectKind = %q, %v; want inspect", kind, err)
 	}
 	s := mustOpenStore(t)
@@ -262,7 +260,7 @@ func TestImportLogFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := res[0]
-	if r.Kind != KindInspect || r.Counts["audits"] != 3+4+3 {
+	if r.Kind != model.KindInspect || r.Counts["audits"] != 3+4+3 {
 		t.Errorf("result = %v, want 10 audits of kind inspect", r)
 	}
 	if !strings.Contains(r.String(), "skipped 2 files that are not Petri transcripts or Inspect logs (README.md, pairs.json)") {
@@ -479,46 +477,5 @@ func corruptMember(t *testing.T, src, dst, member string) {
 	}
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestSummarizeReductions: a scorer reduced two ways keeps each reducer's
-// values apart (not one list of twice the samples); a dictionary value is
-// split by key; C/I grades map as value_to_float does; no reducer named is
-// the mean.
-func TestSummarizeReductions(t *testing.T) {
-	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
-	reds := []inspect.Reduction{
-		{Scorer: "match", Samples: []inspect.ReducedSample{{Value: raw(`1`)}, {Value: raw(`0.5`)}, {Value: raw(`"C"`)}}},
-		{Scorer: "match", Reducer: "max", Samples: []inspect.ReducedSample{{Value: raw(`1`)}, {Value: raw(`1`)}, {Value: raw(`1`)}}},
-		{Scorer: "dict", Reducer: "mean", Samples: []inspect.ReducedSample{{Value: raw(`{"a": 1, "b": "I"}`)}, {Value: raw(`{"a": 0, "b": [1]}`)}}},
-	}
-	got := summarizeReductions(reds)
-	if m := got[[3]string{"match", "mean", ""}]; m == nil || m.N != 3 || math.Abs(m.Mean-2.5/3) > 1e-15 || m.Binary || m.Min != 0.5 || m.Max != 1 {
-		t.Errorf("match/mean: %+v", m)
-	}
-	if m := got[[3]string{"match", "max", ""}]; m == nil || m.N != 3 || m.Mean != 1 || !m.Binary || m.SD != 0 {
-		t.Errorf("match/max: %+v", m)
-	}
-	if m := got[[3]string{"dict", "mean", "a"}]; m == nil || m.N != 2 || m.Mean != 0.5 {
-		t.Errorf("dict.a: %+v", m)
-	}
-	if m := got[[3]string{"dict", "mean", "b"}]; m == nil || m.N != 2 || m.Mean != 0 || m.Unconverted != 1 {
-		t.Errorf("dict.b: %+v", m)
-	}
-}
-
-// TestJSONKindLenient: telling a JSON file's format is as lenient as Go's
-// encoding/json, which did it before: a duplicate name or an invalid byte
-// in a value is for the format's importer to judge, not a reason to refuse
-// the file before it is read.
-func TestJSONKindLenient(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "x.json")
-	doc := "{\"note\": \"bad \xff byte\", \"note\": 1, \"metadata\": {\"transcript_id\": \"t\", \"transcript_id\": \"u\"}}"
-	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if kind, obj, err := jsonKindOf(p); kind != KindPetri || !obj || err != nil {
-		t.Errorf("got %q, object %v, %v; want a Petri transcript", kind, obj, err)
 	}
 }

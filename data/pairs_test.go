@@ -83,7 +83,7 @@ func TestPairsDataset(t *testing.T) {
 		t.Fatal(err)
 	}
 	if d.Name != "Votes" || d.DefaultAnnotator != "h" || d.Comparisons != 3 || d.ImportID == 0 ||
-		d.Format != KindAnnotatedPairs || !slices.Equal(d.MetadataKeys, []string{"topic", "n"}) {
+		d.Format != model.KindAnnotatedPairs || !slices.Equal(d.MetadataKeys, []string{"topic", "n"}) {
 		t.Errorf("dataset = %+v", d)
 	}
 	if _, err := s.PairsDataset(ctx, "nope"); !errors.Is(err, ErrNotFound) {

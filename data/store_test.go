@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 func mustOpenStore(t testing.TB) *Store {
@@ -75,12 +77,12 @@ func TestImportAnnotatedPairsFixtures(t *testing.T) {
 		kind                          string
 		comparisons, annotators, vote int64
 	}{
-		{"icai-example-v2-40-principles.json", KindAnnotatedPairs, 1, 41, 41},
-		{"icai-example-v2-models.json", KindAnnotatedPairs, 1, 4, 4},
-		{"icai-example.csv", KindPreferenceCSV, 1, 1, 1},
-		{"icai-synthetic_data_aligned_vqvtb.csv", KindPreferenceCSV, -1, 1, -1},
-		{"icai-synthetic_data_mixed_vqvtb_adcbg.csv", KindPreferenceCSV, -1, 1, -1},
-		{"icai-synthetic_data_orthogonal_adcbg.csv", KindPreferenceCSV, -1, 1, -1},
+		{"icai-example-v2-40-principles.json", model.KindAnnotatedPairs, 1, 41, 41},
+		{"icai-example-v2-models.json", model.KindAnnotatedPairs, 1, 4, 4},
+		{"icai-example.csv", model.KindPreferenceCSV, 1, 1, 1},
+		{"icai-synthetic_data_aligned_vqvtb.csv", model.KindPreferenceCSV, -1, 1, -1},
+		{"icai-synthetic_data_mixed_vqvtb_adcbg.csv", model.KindPreferenceCSV, -1, 1, -1},
+		{"icai-synthetic_data_orthogonal_adcbg.csv", model.KindPreferenceCSV, -1, 1, -1},
 	}
 	s := mustOpenStore(t)
 	for _, tt := range tests {

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // inspectFixtures is the folder of real Inspect logs.
@@ -57,7 +58,7 @@ func loadScorerCases(t testing.TB) []scorerCase {
 }
 
 // inspectServer imports each Inspect fixture as its own experiment, named
-// by data.Slugify of the file name.
+// by model.Slugify of the file name.
 func inspectServer(t *testing.T) *Server {
 	t.Helper()
 	ctx := context.Background()
@@ -74,7 +75,7 @@ func inspectServer(t *testing.T) *Server {
 		if !strings.HasSuffix(e.Name(), ".json") && !strings.HasSuffix(e.Name(), ".eval") {
 			continue
 		}
-		if _, err := store.Import(ctx, filepath.Join(inspectFixtures(t), e.Name()), data.ImportOptions{Name: data.Slugify(e.Name())}); err != nil {
+		if _, err := store.Import(ctx, filepath.Join(inspectFixtures(t), e.Name()), data.ImportOptions{Name: model.Slugify(e.Name())}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -123,7 +124,7 @@ func TestScorersAgainstReference(t *testing.T) {
 	checked := 0
 	for _, c := range loadScorerCases(t) {
 		t.Run(c.Log, func(t *testing.T) {
-			exp := data.Slugify(c.Log)
+			exp := model.Slugify(c.Log)
 			r := mustGet(t, s, "/experiments/"+exp+"/scorers.csv", http.StatusOK, "text/csv")
 			if !strings.HasPrefix(r.Body, "log,task,model,scorer,metric,n,value,lo,hi,reported,reported_stderr,sample_records,epochs,from\n") {
 				t.Fatalf("header: %q", strings.SplitN(r.Body, "\n", 2)[0])
@@ -229,7 +230,7 @@ func TestPlainSamplePages(t *testing.T) {
 		if strings.HasSuffix(e.Name(), ".md") {
 			continue
 		}
-		exp := data.Slugify(e.Name())
+		exp := model.Slugify(e.Name())
 		list := mustGet(t, s, "/audits.csv?exp="+exp, http.StatusOK, "text/csv")
 		for _, row := range csvRows(t, list.Body) {
 			r := mustGet(t, s, "/audits/"+exp+":"+row["id"], http.StatusOK, "text/html")

@@ -213,7 +213,7 @@ func TestWatchPoll(t *testing.T) {
 	dir := t.TempDir()
 	s, _ := watchServer(t, dir, watch.Options{Poll: 100 * time.Millisecond})
 	copyFile(t, filepath.Join("..", "data", "testdata", "petri", "legacy.json"), filepath.Join(dir, "a.json"))
-	name := data.Slugify(filepath.Base(dir))
+	name := model.Slugify(filepath.Base(dir))
 	eventually(t, "the polled transcript", func() bool { return auditCount(t, s, name) == 1 })
 }
 

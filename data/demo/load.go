@@ -13,6 +13,7 @@ import (
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // fixtures holds copies of the real AnnotatedPairs files from Feedback
@@ -98,7 +99,7 @@ func loadFixtures(ctx context.Context, s *data.Store) ([]data.ImportResult, erro
 		if err != nil {
 			return nil, err
 		}
-		name := data.Slugify(strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())))
+		name := model.Slugify(strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())))
 		var r data.ImportResult
 		if strings.HasSuffix(e.Name(), ".json") {
 			r, err = s.ImportAnnotatedPairsBytes(ctx, body, e.Name(), data.ImportOptions{Name: name})

@@ -18,6 +18,7 @@ import (
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/demo"
 	"github.com/auditscope/auditscope/data/internal/petrischema"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 var smallDemo = sync.OnceValue(func() *bundle.Bundle { return demo.Experiment(demo.Options{Audits: 5000}) })
@@ -140,7 +141,7 @@ func TestDemoPetriRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res[0].Kind != data.KindPetri || res[0].Counts["audits"] != int64(len(files)) {
+	if res[0].Kind != model.KindPetri || res[0].Counts["audits"] != int64(len(files)) {
 		t.Fatalf("import: %v, want %d Petri audits", res[0], len(files))
 	}
 	withBehavior := 0

@@ -97,7 +97,7 @@ type fileState struct {
 	// again changes only its mode.
 	mode fs.FileMode
 	ok   bool   // imported as it is now (or skipped as not ours)
-	kind string // of a log imported: data.KindPetri or data.KindInspect
+	kind string // of a log imported: model.KindPetri or model.KindInspect
 	// unread: a link or a path that could not be read (entry.err), not a
 	// file whose import failed.
 	unread bool
@@ -126,7 +126,7 @@ func New(store *data.Store, logger *slog.Logger, dirs []string, opts Options) (*
 			continue
 		}
 		seen[abs] = true
-		name := data.Slugify(filepath.Base(abs))
+		name := model.Slugify(filepath.Base(abs))
 		if name == "" {
 			name = "logs"
 		}
@@ -368,7 +368,7 @@ type entry struct {
 	size   int64
 	mod    time.Time
 	bundle string // the bundle folder it belongs to (relative), "" for none
-	kind   string // for a log: data.KindPetri or data.KindInspect
+	kind   string // for a log: model.KindPetri or model.KindInspect
 	mode   fs.FileMode
 	// err is why the path is not read: a symbolic link, a file or folder
 	// that cannot be read. It is a problem until the path changes.
@@ -610,7 +610,7 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 			continue
 		}
 		switch kind {
-		case data.KindAnnotatedPairs, data.KindPreferenceCSV:
+		case model.KindAnnotatedPairs, model.KindPreferenceCSV:
 			opts := w.opts.Import
 			opts.Replace = true
 			if _, err := w.store.Import(ctx, e.path, opts); err != nil {
@@ -621,12 +621,12 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 				w.log.Info("watch: imported", "file", e.path)
 			}
 			r.files[e.rel] = state
-		case data.KindPetri, data.KindInspect:
+		case model.KindPetri, model.KindInspect:
 			// An imported file that changed other than by growing (a
 			// transcript rewritten, a .json log, an .eval that shrank: a new
 			// run in its place) makes the experiment be imported whole.
 			if seen && st.ok && st.kind != "" &&
-				(kind == data.KindPetri || !strings.EqualFold(filepath.Ext(e.rel), ".eval") || e.size < st.size) {
+				(kind == model.KindPetri || !strings.EqualFold(filepath.Ext(e.rel), ".eval") || e.size < st.size) {
 				rebuild = true
 			}
 			e.kind = kind

@@ -1,4 +1,4 @@
-package data
+package jsonin
 
 import (
 	"bufio"
@@ -12,11 +12,11 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/auditscope/auditscope/data/internal/jsonin"
 	"github.com/auditscope/auditscope/data/model"
 )
 
-func joinPath(prefix, field string) string {
+// JoinPath joins a JSON path prefix and a field path; either may be empty.
+func JoinPath(prefix, field string) string {
 	if prefix == "" {
 		return field
 	}
@@ -26,9 +26,9 @@ func joinPath(prefix, field string) string {
 	return prefix + "." + field
 }
 
-// lineAt returns the 1-based line of a byte offset in a file (0 if the file
+// LineAt returns the 1-based line of a byte offset in a file (0 if the file
 // cannot be read). It is only used on the error path.
-func lineAt(file string, offset int64) int {
+func LineAt(file string, offset int64) int {
 	f, err := os.Open(file)
 	if err != nil {
 		return 0
@@ -50,26 +50,26 @@ func lineAt(file string, offset int64) int {
 	}
 }
 
-// jsonErrV2 turns a jsontext / json v2 error into an model.InputError with the byte
+// Err turns a jsontext / json v2 error into a model.InputError with the byte
 // offset, the line and the JSON path of the failing value.
-func jsonErrV2(file string, dec *jsontext.Decoder, err error) error {
+func Err(file string, dec *jsontext.Decoder, err error) error {
 	ie := &model.InputError{File: file, Offset: -1}
 	var syn *jsontext.SyntacticError
 	var sem *jsonv2.SemanticError
 	switch {
 	case errors.As(err, &syn):
-		ie.Offset, ie.Path = syn.ByteOffset, pointerPath(syn.JSONPointer)
+		ie.Offset, ie.Path = syn.ByteOffset, PointerPath(syn.JSONPointer)
 		ie.Msg = "invalid JSON: " + syn.Err.Error()
 		if errors.Is(syn.Err, io.ErrUnexpectedEOF) {
 			ie.Msg = "the file ends in the middle of the JSON (truncated?)"
 		}
 	case errors.As(err, &sem):
-		ie.Offset, ie.Path = sem.ByteOffset, pointerPath(sem.JSONPointer)
+		ie.Offset, ie.Path = sem.ByteOffset, PointerPath(sem.JSONPointer)
 		want := "another type"
 		if sem.GoType != nil {
-			want = jsonin.TypeName(sem.GoType)
+			want = TypeName(sem.GoType)
 		}
-		ie.Msg = fmt.Sprintf("want %s, found %s", want, jsonin.KindName(byte(sem.JSONKind)))
+		ie.Msg = fmt.Sprintf("want %s, found %s", want, KindName(byte(sem.JSONKind)))
 		if sem.Err != nil && sem.JSONKind == 0 {
 			ie.Msg = sem.Err.Error()
 		}
@@ -85,14 +85,14 @@ func jsonErrV2(file string, dec *jsontext.Decoder, err error) error {
 		ie.Msg = err.Error()
 	}
 	if ie.Offset >= 0 {
-		ie.Line = lineAt(file, ie.Offset)
+		ie.Line = LineAt(file, ie.Offset)
 	}
 	return ie
 }
 
-// pointerPath writes a JSON Pointer (/comparisons/3/prompt) as a path
+// PointerPath writes a JSON Pointer (/comparisons/3/prompt) as a path
 // (comparisons[3].prompt).
-func pointerPath(p jsontext.Pointer) string {
+func PointerPath(p jsontext.Pointer) string {
 	var b strings.Builder
 	for tok := range p.Tokens() {
 		if tok == "" {
