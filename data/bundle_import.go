@@ -299,7 +299,7 @@ func scoresJSON(scores map[string]float64) any {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, d)
+		b = jsonin.AppendString(b, d)
 		b = append(b, ':')
 		// Judge scores are nearly always whole numbers; AppendInt is several
 		// times faster than the shortest float formatting.
@@ -310,20 +310,6 @@ func scoresJSON(scores map[string]float64) any {
 		}
 	}
 	return string(append(b, '}'))
-}
-
-// appendJSONString quotes s; plain identifiers skip encoding/json.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c == '"' || c == '\\' || c >= 0x80 || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 func describeErr(err error) string {

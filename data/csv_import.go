@@ -1,27 +1,14 @@
 package data
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strconv"
-	"unicode/utf8"
 
-	"github.com/auditscope/auditscope/data/internal/limit"
+	"github.com/auditscope/auditscope/data/annotatedpairs"
 	"github.com/auditscope/auditscope/data/model"
-
-	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
-
-// csvDefaultAnnotatorDesc is the description Feedback Forensics' converter
-// gives the preferred_text column; its md5 prefix is the annotator id, so a
-// CSV and its converted JSON agree.
-const csvDefaultAnnotatorDesc = "Default annotator from original dataset (from column `preferred_text`)"
 
 // ImportPreferenceCSV imports a preference CSV as Feedback Forensics'
 // csv_to_ap reads it: text_a, text_b and preferred_text, optional model_a,
@@ -40,25 +27,12 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 	}
 	defer f.Close()
 	st, _ := f.Stat()
-	br := bufio.NewReader(&countingReader{r: f, total: st.Size(), progress: opts.Progress})
-	// A UTF-8 byte order mark (Excel writes one) is not part of the header.
-	if b, _ := br.Peek(3); bytes.Equal(b, jsonin.BOM) {
-		br.Discard(3)
-	}
-	// Text has no NUL bytes; a zip, an image or a .eval log does.
-	if b, _ := br.Peek(512); bytes.IndexByte(b, 0) >= 0 {
-		return ImportResult{}, &model.InputError{File: path, Line: 1, Offset: -1, Msg: "binary data or UTF-16 text, not a UTF-8 CSV text file"}
-	}
+	r := &countingReader{r: f, total: st.Size(), progress: opts.Progress}
 	err = s.mem.Import(ctx, streamImportMemoryMiB, func() error {
 		return s.inImport(ctx, func(tx *importTx) error {
 			l := newAPLoader(tx, path, hash, opts, model.KindPreferenceCSV)
 			defer l.closeAppenders()
-			defID := shortHash(csvDefaultAnnotatorDesc)
-			l.setMetadata(apMetadata{Version: "2.0", DefaultAnnotator: defID,
-				Description: "Imported from the preference CSV " + path})
-			l.declare(defID, apAnnotatorDecl{Name: "preferred_text", Description: csvDefaultAnnotatorDesc, Type: "unknown"})
-			l.bound = newBound(br, opts)
-			if err := readPreferenceCSV(ctx, l.bound, path, defID, l); err != nil {
+			if err := annotatedpairs.DecodeCSV(ctx, r, path, opts.MaxValue, l); err != nil {
 				return err
 			}
 			res, err = l.finish(path)
@@ -69,145 +43,4 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 		return ImportResult{Kind: model.KindPreferenceCSV, Name: opts.Name, Source: path, Hash: hash, Unchanged: true}, nil
 	}
 	return res, err
-}
-
-func readPreferenceCSV(ctx context.Context, r io.Reader, file, defID string, l *apLoader) error {
-	cr := csv.NewReader(r)
-	cr.ReuseRecord = true
-	// The CSV reader builds a whole record however long: the limit on one
-	// value bounds it, a record's window starting where the last ended.
-	tooLarge := func(err error) error {
-		if l.bound == nil || !l.bound.Tripped() {
-			return csvErr(file, err)
-		}
-		// The file's offset, not the reader's: a byte order mark was
-		// skipped before it.
-		off := l.bound.Marked()
-		return &model.InputError{File: file, Line: jsonin.LineAt(file, off), Offset: -1, Msg: limit.Message("a record starting on this line", l.bound.Max)}
-	}
-	header, err := cr.Read()
-	switch {
-	case err == io.EOF:
-		return &model.InputError{File: file, Line: 1, Offset: -1, Msg: "empty file: want a header with text_a, text_b and preferred_text"}
-	case err != nil:
-		return tooLarge(err)
-	}
-	if l.bound != nil {
-		l.bound.Mark(cr.InputOffset())
-	}
-	cols, err := csvHeader(file, header)
-	if err != nil {
-		return err
-	}
-	for _, h := range cols.header {
-		if !cols.known[h] {
-			l.addMetaKey(h)
-		}
-	}
-	for row := 0; ; row++ {
-		if row%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return tooLarge(err)
-		}
-		if l.bound != nil {
-			l.bound.Mark(cr.InputOffset())
-		}
-		line, _ := cr.FieldPos(0)
-		for i, v := range rec {
-			if !utf8.ValidString(v) {
-				return &model.InputError{File: file, Line: line, Offset: -1, Path: cols.header[i], Msg: "not valid UTF-8"}
-			}
-		}
-		if err := l.add(cols.row(rec, row, defID)); err != nil {
-			return err
-		}
-	}
-}
-
-// csvColumns is a preference CSV's header: where each column is, which
-// column holds the prompt, and which are the comparison's own (the others
-// are metadata).
-type csvColumns struct {
-	header    []string
-	col       map[string]int
-	promptCol string
-	known     map[string]bool
-}
-
-// csvHeader checks a header and names its columns.
-func csvHeader(file string, header []string) (csvColumns, error) {
-	c := csvColumns{header: append([]string(nil), header...), col: map[string]int{}}
-	for i, h := range c.header {
-		if !utf8.ValidString(h) {
-			return c, &model.InputError{File: file, Line: 1, Offset: -1, Msg: "header is not valid UTF-8"}
-		}
-		if h == "" && i == 0 {
-			c.header[i] = "index" // pandas' unnamed index column
-			h = "index"
-		}
-		if _, dup := c.col[h]; dup {
-			return c, &model.InputError{File: file, Line: 1, Offset: -1, Path: h, Msg: "duplicate column"}
-		}
-		c.col[h] = i
-	}
-	for _, need := range []string{"text_a", "text_b", "preferred_text"} {
-		if _, ok := c.col[need]; !ok {
-			return c, &model.InputError{File: file, Line: 1, Offset: -1, Path: need, Msg: "missing column: a preference CSV needs text_a, text_b and preferred_text"}
-		}
-	}
-	c.promptCol = "prompt"
-	if _, ok := c.col[c.promptCol]; !ok {
-		c.promptCol = "input"
-	}
-	c.known = map[string]bool{"text_a": true, "text_b": true, "preferred_text": true, "model_a": true, "model_b": true, c.promptCol: true}
-	return c, nil
-}
-
-func (c csvColumns) get(rec []string, name string) string {
-	if i, ok := c.col[name]; ok && i < len(rec) {
-		return rec[i]
-	}
-	return ""
-}
-
-// row is one record as a comparison voted on by the default annotator. The
-// row number is the id: index columns repeat in concatenated files, and the
-// index stays available as metadata.
-func (c csvColumns) row(rec []string, n int, defID string) apRow {
-	r := apRow{id: strconv.Itoa(n), prompt: c.get(rec, c.promptCol), textA: c.get(rec, "text_a"), textB: c.get(rec, "text_b"),
-		modelA: c.get(rec, "model_a"), modelB: c.get(rec, "model_b")}
-	pref := c.get(rec, "preferred_text")
-	v := apVote{annotator: defID}
-	if pref != "" {
-		v.pref = &pref
-	}
-	r.votes = []apVote{v}
-	meta := map[string]string{}
-	for _, h := range c.header {
-		if !c.known[h] {
-			val := c.get(rec, h)
-			r.metaPairs = append(r.metaPairs, [2]string{h, val})
-			meta[h] = val
-		}
-	}
-	if len(meta) > 0 {
-		r.metadata = mustJSON(meta)
-	}
-	return r
-}
-
-func csvErr(file string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &model.InputError{File: file, Line: pe.Line, Offset: -1, Path: fmt.Sprintf("column %d", pe.Column), Msg: pe.Err.Error()}
-	}
-	return &model.InputError{File: file, Offset: -1, Msg: err.Error()}
 }

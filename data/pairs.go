@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/auditscope/auditscope/data/annotatedpairs"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -323,12 +324,8 @@ func scanComparison(rows interface{ Scan(...any) error }) (model.PairsComparison
 		return c, fmt.Errorf("comparison %s: attrs_b: %w", c.ID, err)
 	}
 	if meta != "" {
-		pairs, err := orderedObject([]byte(meta))
-		if err != nil {
+		if c.Metadata, err = annotatedpairs.Members([]byte(meta)); err != nil {
 			return c, fmt.Errorf("comparison %s: metadata: %w", c.ID, err)
-		}
-		for _, kv := range pairs {
-			c.Metadata = append(c.Metadata, model.KeyValue{Key: kv.key, Value: scalarText(kv.value)})
 		}
 	}
 	return c, nil
@@ -340,13 +337,9 @@ func objectEntries(s string) ([]model.KeyValue, error) {
 	if s == "" {
 		return nil, nil
 	}
-	pairs, err := orderedObject([]byte(s))
+	out, err := annotatedpairs.Members([]byte(s))
 	if err != nil {
 		return nil, err
-	}
-	out := make([]model.KeyValue, len(pairs))
-	for i, kv := range pairs {
-		out[i] = model.KeyValue{Key: kv.key, Value: scalarText(kv.value)}
 	}
 	slices.SortStableFunc(out, func(a, b model.KeyValue) int { return strings.Compare(a.Key, b.Key) })
 	return out, nil

@@ -1,9 +1,10 @@
-package data
+package annotatedpairs
 
 import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -11,10 +12,10 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// apFastAgrees decodes raw the fast way (with f, which a worker reuses
+// fastAgrees decodes raw the fast way (with f, which a worker reuses
 // from comparison to comparison) and the full way. Where the fast way
 // answers, the full way must give the same row and no error.
-func apFastAgrees(f *apFast, raw []byte, v2, haveMeta bool) (fast bool, err error) {
+func fastAgrees(f *fastDecoder, raw []byte, v2, haveMeta bool) (fast bool, err error) {
 	got, ok := f.row(raw, v2, haveMeta)
 	if !ok {
 		return false, nil
@@ -29,9 +30,9 @@ func apFastAgrees(f *apFast, raw []byte, v2, haveMeta bool) (fast bool, err erro
 	return true, nil
 }
 
-// apComparisonsOf splits an AnnotatedPairs file into its comparisons as
+// comparisonsOf splits an AnnotatedPairs file into its comparisons as
 // the import's reader does, with the file's version.
-func apComparisonsOf(t testing.TB, b []byte) (raws [][]byte, v2, haveMeta bool) {
+func comparisonsOf(t testing.TB, b []byte) (raws [][]byte, v2, haveMeta bool) {
 	t.Helper()
 	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true))
 	if _, err := dec.ReadToken(); err != nil {
@@ -77,17 +78,17 @@ func apComparisonsOf(t testing.TB, b []byte) (raws [][]byte, v2, haveMeta bool) 
 // shape (which it must either get right or leave to the full decoder).
 func TestAPFastMatches(t *testing.T) {
 	for _, name := range []string{"icai-example-v2-models.json", "icai-example-v2-40-principles.json"} {
-		b, err := os.ReadFile(fixture(t, "annotated-pairs", name))
+		b, err := os.ReadFile(filepath.Join("..", "demo", "fixtures", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		raws, v2, haveMeta := apComparisonsOf(t, b)
+		raws, v2, haveMeta := comparisonsOf(t, b)
 		if len(raws) == 0 {
 			t.Fatalf("%s: no comparisons", name)
 		}
-		var f apFast
+		var f fastDecoder
 		for i, raw := range raws {
-			fast, err := apFastAgrees(&f, raw, v2, haveMeta)
+			fast, err := fastAgrees(&f, raw, v2, haveMeta)
 			if err != nil {
 				t.Fatalf("%s comparisons[%d]: %v", name, i, err)
 			}
@@ -129,13 +130,13 @@ func TestAPFastMatches(t *testing.T) {
 	}
 	// One decoder for every case, as a worker has, through comparisons it
 	// gave up on half way; and a fresh one for each.
-	var shared apFast
+	var shared fastDecoder
 	for i, c := range cases {
 		if i%5 == 4 {
 			shared.release() // as at the end of a batch
 		}
-		for _, f := range []*apFast{&shared, new(apFast)} {
-			fast, err := apFastAgrees(f, []byte(c.raw), c.v2, c.haveMeta)
+		for _, f := range []*fastDecoder{&shared, new(fastDecoder)} {
+			fast, err := fastAgrees(f, []byte(c.raw), c.v2, c.haveMeta)
 			if err != nil {
 				t.Error(err)
 			}
@@ -146,7 +147,7 @@ func TestAPFastMatches(t *testing.T) {
 	}
 	// Once more through the shared decoder: its name cache is warm.
 	for _, c := range cases {
-		fast, err := apFastAgrees(&shared, []byte(c.raw), c.v2, c.haveMeta)
+		fast, err := fastAgrees(&shared, []byte(c.raw), c.v2, c.haveMeta)
 		if err != nil {
 			t.Error(err)
 		}
@@ -161,16 +162,16 @@ func FuzzAPFast(f *testing.F) {
 	f.Add([]byte(`{"id":"c1","prompt":"p","response_a":{"text":"a","model":"m"},"response_b":{"text":"b"},"annotations":{"z":{"pref":"a"},"h":{"pref":"b"}},"metadata":{"k":"v"}}`), true, true)
 	f.Add([]byte(`{"id":7,"text_a":"A","text_b":"B","annotations":{"h":{"pref":null,"no_pref_reason":"tie"}},"metadata":{"k":[1]}}`), false, true)
 	f.Add([]byte(`{"id":"x","response_a":{"text":"a"},"response_b":{"text":"b"},"annotations":{"h":{"pref":"a"}}}`), false, false)
-	var shared apFast // as a worker's, across inputs
+	var shared fastDecoder // as a worker's, across inputs
 	f.Fuzz(func(t *testing.T, raw []byte, v2, haveMeta bool) {
 		// The reader hands on only valid values.
 		if !jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true)) {
 			return
 		}
-		if _, err := apFastAgrees(&shared, raw, v2, haveMeta); err != nil {
+		if _, err := fastAgrees(&shared, raw, v2, haveMeta); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := apFastAgrees(new(apFast), raw, v2, haveMeta); err != nil {
+		if _, err := fastAgrees(new(fastDecoder), raw, v2, haveMeta); err != nil {
 			t.Fatal(err)
 		}
 	})

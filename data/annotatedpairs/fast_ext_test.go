@@ -1,10 +1,10 @@
-package data_test
+package annotatedpairs_test
 
 import (
 	"bytes"
 	"testing"
 
-	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/annotatedpairs"
 	"github.com/auditscope/auditscope/data/demo"
 )
 
@@ -26,13 +26,13 @@ func TestAPFastGenerated(t *testing.T) {
 		if err := write(&b); err != nil {
 			t.Fatal(err)
 		}
-		raws, v2, haveMeta := data.APComparisonsOf(t, b.Bytes())
+		raws, v2, haveMeta := annotatedpairs.ComparisonsOf(t, b.Bytes())
 		if len(raws) == 0 {
 			t.Fatalf("%s: no comparisons", name)
 		}
-		f := data.NewAPFast()
+		f := annotatedpairs.NewFastDecoder()
 		for i, raw := range raws {
-			fast, err := data.APFastAgrees(f, raw, v2, haveMeta)
+			fast, err := annotatedpairs.FastAgrees(f, raw, v2, haveMeta)
 			if err != nil {
 				t.Fatalf("%s comparisons[%d]: %v", name, i, err)
 			}

@@ -1,4 +1,4 @@
-package data
+package annotatedpairs
 
 import (
 	"bytes"
@@ -8,15 +8,15 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// apFast decodes one comparison of the usual shape token by token. Decoding
-// it into apComparison (maps of raw values, a struct a vote) cost 40% of an
+// fastDecoder decodes one comparison of the usual shape token by token. Decoding
+// it into comparison (maps of raw values, a struct a vote) cost 40% of an
 // import's CPU and most of its garbage; reading the tokens in place costs a
 // fraction of that. It handles only what it is sure of and reports ok=false
 // for anything else (a duplicate key, an unexpected type, a response with
 // extra fields), and the caller then decodes the comparison the full way,
 // which gives the same row or the error with its place. TestAPFastMatches
 // and FuzzAPFast check that the two agree wherever this one answers.
-type apFast struct {
+type fastDecoder struct {
 	dec jsontext.Decoder
 	// names holds the annotator names seen, so that the same few dozen
 	// names are not allocated again for every comparison.
@@ -26,12 +26,12 @@ type apFast struct {
 	votes int
 }
 
-// apFastNames and apFastNameBytes bound apFast.names (to about 1 MB): a
+// fastNames and fastNameBytes bound fastDecoder.names (to about 1 MB): a
 // file with more distinct annotators, or longer names, allocates the rest
 // as it goes.
 const (
-	apFastNames     = 4096
-	apFastNameBytes = 128
+	fastNames     = 4096
+	fastNameBytes = 128
 )
 
 // The usual votes, shared by every comparison that has them. Rows only
@@ -44,12 +44,12 @@ var (
 
 // release drops the decoder's hold on the last comparison read, whose
 // batch is done with.
-func (f *apFast) release() {
+func (f *fastDecoder) release() {
 	f.dec.Reset(new(bytes.Buffer))
 }
 
 // row decodes raw (one comparison, already checked to be valid JSON).
-func (f *apFast) row(raw []byte, v2, haveMeta bool) (r apRow, ok bool) {
+func (f *fastDecoder) row(raw []byte, v2, haveMeta bool) (r Row, ok bool) {
 	// From a bytes.Buffer the decoder reads raw in place; from any other
 	// reader it would copy it (a 100 MB text would cost another 100 MB).
 	f.dec.Reset(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
@@ -78,9 +78,9 @@ func (f *apFast) row(raw []byte, v2, haveMeta bool) (r apRow, ok bool) {
 				if !ok {
 					return r, false
 				}
-				r.id = s
+				r.ID = s
 			case v[0] == '-' || (v[0] >= '0' && v[0] <= '9'):
-				r.id = string(v)
+				r.ID = string(v)
 			default:
 				return r, false
 			}
@@ -90,32 +90,32 @@ func (f *apFast) row(raw []byte, v2, haveMeta bool) (r apRow, ok bool) {
 			if !ok {
 				return r, false
 			}
-			r.prompt = s
+			r.Prompt = s
 		case `"response_a"`:
 			bit = 1 << 2
-			if r.textA, r.modelA, ok = f.response(); !ok {
+			if r.TextA, r.ModelA, ok = f.response(); !ok {
 				return r, false
 			}
 			respA = true
 		case `"response_b"`:
 			bit = 1 << 3
-			if r.textB, r.modelB, ok = f.response(); !ok {
+			if r.TextB, r.ModelB, ok = f.response(); !ok {
 				return r, false
 			}
 			respB = true
 		case `"text_a"`:
 			bit = 1 << 4
-			if r.textA, textA, ok = f.nullableString(); !ok {
+			if r.TextA, textA, ok = f.nullableString(); !ok {
 				return r, false
 			}
 		case `"text_b"`:
 			bit = 1 << 5
-			if r.textB, textB, ok = f.nullableString(); !ok {
+			if r.TextB, textB, ok = f.nullableString(); !ok {
 				return r, false
 			}
 		case `"annotations"`:
 			bit = 1 << 6
-			if r.votes, ok = f.annotations(); !ok {
+			if r.Votes, ok = f.annotations(); !ok {
 				return r, false
 			}
 		case `"metadata"`:
@@ -140,7 +140,7 @@ func (f *apFast) row(raw []byte, v2, haveMeta bool) (r apRow, ok bool) {
 	if seen&1 == 0 {
 		return r, false // no id: the full decoder reports it
 	}
-	// As apComparison.row: response objects make the file 2.0 when its
+	// As comparison.row: response objects make the file 2.0 when its
 	// metadata has not been read.
 	v2 = v2 || (!haveMeta && respA)
 	if v2 {
@@ -152,13 +152,13 @@ func (f *apFast) row(raw []byte, v2, haveMeta bool) (r apRow, ok bool) {
 		if seen&(1<<4|1<<5) != 0 {
 			return r, false
 		}
-		for i, v := range r.votes {
+		for i, v := range r.Votes {
 			switch {
-			case v.pref == nil:
-			case *v.pref == "a":
-				r.votes[i].pref = &prefTextA
-			case *v.pref == "b":
-				r.votes[i].pref = &prefTextB
+			case v.Pref == nil:
+			case *v.Pref == "a":
+				r.Votes[i].Pref = &prefTextA
+			case *v.Pref == "b":
+				r.Votes[i].Pref = &prefTextB
 			}
 		}
 	} else {
@@ -171,7 +171,7 @@ func (f *apFast) row(raw []byte, v2, haveMeta bool) (r apRow, ok bool) {
 
 // name reads a member's name raw; ok=false for one with escapes, which
 // the names compared against would not match as written.
-func (f *apFast) name() ([]byte, bool) {
+func (f *fastDecoder) name() ([]byte, bool) {
 	v, err := f.dec.ReadValue()
 	if err != nil || bytes.IndexByte(v, '\\') >= 0 {
 		return nil, false
@@ -180,7 +180,7 @@ func (f *apFast) name() ([]byte, bool) {
 }
 
 // delim reads an object's or array's opening or closing token.
-func (f *apFast) delim(k jsontext.Kind) bool {
+func (f *fastDecoder) delim(k jsontext.Kind) bool {
 	if f.dec.PeekKind() != k {
 		return false
 	}
@@ -189,7 +189,7 @@ func (f *apFast) delim(k jsontext.Kind) bool {
 }
 
 // unquote decodes a JSON string value read raw.
-func (f *apFast) unquote(v []byte) (string, bool) {
+func (f *fastDecoder) unquote(v []byte) (string, bool) {
 	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
 		return string(v[1 : len(v)-1]), true
 	}
@@ -198,7 +198,7 @@ func (f *apFast) unquote(v []byte) (string, bool) {
 }
 
 // nullableString reads a string or null (set=false).
-func (f *apFast) nullableString() (s string, set, ok bool) {
+func (f *fastDecoder) nullableString() (s string, set, ok bool) {
 	v, err := f.dec.ReadValue()
 	if err != nil || len(v) == 0 {
 		return "", false, false
@@ -214,7 +214,7 @@ func (f *apFast) nullableString() (s string, set, ok bool) {
 }
 
 // response reads a 2.0 response object holding only text and model.
-func (f *apFast) response() (text, model string, ok bool) {
+func (f *fastDecoder) response() (text, model string, ok bool) {
 	if !f.delim('{') {
 		return "", "", false
 	}
@@ -247,16 +247,16 @@ func (f *apFast) response() (text, model string, ok bool) {
 	return text, model, f.delim('}')
 }
 
-// annotations reads the votes, in annotator order as apComparison.row
+// annotations reads the votes, in annotator order as comparison.row
 // gives them.
-func (f *apFast) annotations() ([]apVote, bool) {
+func (f *fastDecoder) annotations() ([]Vote, bool) {
 	if f.dec.PeekKind() == 'n' {
 		return nil, f.dec.SkipValue() == nil
 	}
 	if !f.delim('{') {
 		return nil, false
 	}
-	votes := make([]apVote, 0, f.votes)
+	votes := make([]Vote, 0, f.votes)
 	sorted := true
 	for f.dec.PeekKind() == '"' {
 		name, err := f.dec.ReadValue()
@@ -271,17 +271,17 @@ func (f *apFast) annotations() ([]apVote, bool) {
 			if f.names == nil {
 				f.names = map[string]string{}
 			}
-			if len(f.names) < apFastNames && len(name) <= apFastNameBytes {
+			if len(f.names) < fastNames && len(name) <= fastNameBytes {
 				f.names[string(name)] = ann
 			}
 		}
-		if n := len(votes); n > 0 && votes[n-1].annotator >= ann {
+		if n := len(votes); n > 0 && votes[n-1].Annotator >= ann {
 			sorted = false
 		}
 		if !f.delim('{') {
 			return nil, false
 		}
-		var v apVote
+		var v Vote
 		var seen uint8
 		hasPref := false
 		for f.dec.PeekKind() == '"' {
@@ -299,9 +299,9 @@ func (f *apFast) annotations() ([]apVote, bool) {
 						return nil, false
 					}
 					if p, ok := prefValues[string(raw)]; ok {
-						v.pref = p
+						v.Pref = p
 					} else if s, ok := f.unquote(raw); ok {
-						v.pref = &s
+						v.Pref = &s
 					} else {
 						return nil, false
 					}
@@ -316,7 +316,7 @@ func (f *apFast) annotations() ([]apVote, bool) {
 					return nil, false
 				}
 				if set {
-					v.reason = &s
+					v.Reason = &s
 				}
 			default:
 				return nil, false
@@ -334,7 +334,7 @@ func (f *apFast) annotations() ([]apVote, bool) {
 			// handles it, and a repeat of the annotator's name.
 			return nil, false
 		}
-		v.annotator = ann
+		v.Annotator = ann
 		votes = append(votes, v)
 	}
 	if !f.delim('}') {
@@ -345,9 +345,9 @@ func (f *apFast) annotations() ([]apVote, bool) {
 		return nil, true
 	}
 	if !sorted {
-		slices.SortFunc(votes, func(a, b apVote) int { return strings.Compare(a.annotator, b.annotator) })
+		slices.SortFunc(votes, func(a, b Vote) int { return strings.Compare(a.Annotator, b.Annotator) })
 		for i := 1; i < len(votes); i++ {
-			if votes[i].annotator == votes[i-1].annotator {
+			if votes[i].Annotator == votes[i-1].Annotator {
 				return nil, false // a repeated annotator: the full decoder knows which wins
 			}
 		}
@@ -357,7 +357,7 @@ func (f *apFast) annotations() ([]apVote, bool) {
 
 // metadata reads the comparison's metadata object: its members in file
 // order, as text, and the object as written.
-func (f *apFast) metadata(raw []byte, r *apRow) bool {
+func (f *fastDecoder) metadata(raw []byte, r *Row) bool {
 	d := &f.dec
 	if d.PeekKind() == 'n' {
 		return d.SkipValue() == nil
@@ -381,11 +381,11 @@ func (f *apFast) metadata(raw []byte, r *apRow) bool {
 		if err != nil {
 			return false
 		}
-		r.metaPairs = append(r.metaPairs, [2]string{key, scalarText(v)})
+		r.MetaPairs = append(r.MetaPairs, [2]string{key, scalarText(v)})
 	}
 	if !f.delim('}') {
 		return false
 	}
-	r.metadata = string(raw[start:int(d.InputOffset())])
+	r.Metadata = string(raw[start:int(d.InputOffset())])
 	return true
 }
