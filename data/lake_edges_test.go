@@ -3,6 +3,8 @@ package data
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
@@ -13,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/auditscope/auditscope/data/lake"
 )
 
 // lakeStore is a store with one dataset and one experiment.
@@ -45,13 +49,13 @@ func TestLakeGlobNames(t *testing.T) {
 	}
 	names := []string{"lake", "lzke", "l*ke", "l?ke", "l[a]ke", "l ke", "l'ke", `l"ke`, "l\\ke", "~", "l{a,b}ke"}
 	for _, n := range names[:2] {
-		if _, err := other.WriteLake(ctx, filepath.Join(base, n), LakeWriteOptions{}); err != nil {
+		if _, err := other.WriteLake(ctx, filepath.Join(base, n), lake.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, n := range names[2:] {
 		dir := filepath.Join(base, n)
-		if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
+		if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 			t.Fatalf("write %q: %v", n, err)
 		}
 		l, err := OpenLake(ctx, dir, "")
@@ -59,9 +63,9 @@ func TestLakeGlobNames(t *testing.T) {
 			t.Fatalf("open %q: %v", n, err)
 		}
 		want, got := contentState(t, s), contentState(t, l)
-		for _, tb := range lakeTables {
-			if want[tb.name] != got[tb.name] {
-				t.Errorf("lake %q: table %s is not the store's (read another lake's files?)", n, tb.name)
+		for _, tb := range lake.Tables {
+			if want[tb.Name] != got[tb.Name] {
+				t.Errorf("lake %q: table %s is not the store's (read another lake's files?)", n, tb.Name)
 			}
 		}
 		l.Close()
@@ -94,14 +98,14 @@ func TestLakeNoRollback(t *testing.T) {
 	if _, err := newer.Import(ctx, changed, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := newer.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
+	if _, err := newer.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
-	m, _ := ReadLakeManifest(dir)
-	name := m.LakeNames("dataset")[0]
-	_, err := older.WriteLake(ctx, dir, LakeWriteOptions{})
-	var rb *RollbackError
+	m, _ := lake.ReadManifest(dir)
+	name := m.Names("dataset")[0]
+	_, err := older.WriteLake(ctx, dir, lake.WriteOptions{})
+	var rb *lake.RollbackError
 	if !errors.As(err, &rb) || rb.Superseded || !strings.Contains(err.Error(), m.Datasets[name]) || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("older import written over a newer one: %v", err)
 	}
@@ -109,16 +113,16 @@ func TestLakeNoRollback(t *testing.T) {
 		t.Error("a refused write changed the manifest")
 	}
 	// Forced: the older generation is current, the newer one superseded.
-	if _, err := older.WriteLake(ctx, dir, LakeWriteOptions{Force: true}); err != nil {
+	if _, err := older.WriteLake(ctx, dir, lake.WriteOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
-	m2, _ := ReadLakeManifest(dir)
+	m2, _ := lake.ReadManifest(dir)
 	if m2.Datasets[name] == m.Datasets[name] {
 		t.Fatal("--force did not write the older generation")
 	}
 	// The newer store's generation was replaced by the forced write: it is
 	// refused now as superseded, though it was imported later.
-	_, err = newer.WriteLake(ctx, dir, LakeWriteOptions{})
+	_, err = newer.WriteLake(ctx, dir, lake.WriteOptions{})
 	if !errors.As(err, &rb) || !rb.Superseded {
 		t.Fatalf("a superseded generation written again: %v", err)
 	}
@@ -128,7 +132,7 @@ func TestLakeNoRollback(t *testing.T) {
 	if _, err := again.Import(ctx, ap, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := again.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil || len(res.Unchanged) != 1 {
+	if res, err := again.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil || len(res.Unchanged) != 1 {
 		t.Fatalf("same content again: %+v %v", res, err)
 	}
 }
@@ -140,16 +144,17 @@ func TestLakeChecksums(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := lakeStore(t)
-	if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
+	if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	m, _ := ReadLakeManifest(dir)
-	if len(m.Files) != len(lakeTables) {
-		t.Fatalf("manifest records %d files, want %d", len(m.Files), len(lakeTables))
+	m, _ := lake.ReadManifest(dir)
+	if len(m.Files) != len(lake.Tables) {
+		t.Fatalf("manifest records %d files, want %d", len(m.Files), len(lake.Tables))
 	}
 	for rel, f := range m.Files {
-		got, err := checksumFile(filepath.Join(dir, filepath.FromSlash(rel)))
-		if err != nil || got != f {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		sum := sha256.Sum256(b)
+		if got := (lake.File{Size: int64(len(b)), SHA256: hex.EncodeToString(sum[:])}); err != nil || got != f {
 			t.Errorf("%s: recorded %+v, file %+v (%v)", rel, f, got, err)
 		}
 	}
@@ -165,15 +170,15 @@ func TestLakeChecksums(t *testing.T) {
 	b, _ := os.ReadFile(ap)
 	changed := filepath.Join(t.TempDir(), filepath.Base(ap))
 	os.WriteFile(changed, append(b[:len(b)-2:len(b)-2], []byte("\n}\n")...), 0o644)
-	name := m.LakeNames("dataset")[0]
+	name := m.Names("dataset")[0]
 	if _, err := s.Import(ctx, changed, ImportOptions{Name: name, Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil || len(res.Written) != 1 {
+	if res, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil || len(res.Written) != 1 {
 		t.Fatal(res, err)
 	}
-	m, _ = ReadLakeManifest(dir)
-	bad := filepath.Join(dir, filepath.FromSlash(lakeFileRel("ap_comparisons", "dataset", name, m.Datasets[name])))
+	m, _ = lake.ReadManifest(dir)
+	bad := filepath.Join(dir, filepath.FromSlash(lake.FileRel("ap_comparisons", "dataset", name, m.Datasets[name])))
 	body, _ := os.ReadFile(bad)
 	body[len(body)/2] ^= 0xff
 	os.WriteFile(bad, body, 0o644)
@@ -184,9 +189,9 @@ func TestLakeChecksums(t *testing.T) {
 		t.Errorf("the problem does not name the file: %+v", p)
 	}
 	got := contentState(t, l)
-	for _, tb := range lakeTables {
-		if want[tb.name] != got[tb.name] {
-			t.Errorf("table %s changed: the damaged generation was served", tb.name)
+	for _, tb := range lake.Tables {
+		if want[tb.Name] != got[tb.Name] {
+			t.Errorf("table %s changed: the damaged generation was served", tb.Name)
 		}
 	}
 	// Cut short: the size says so.
@@ -201,7 +206,7 @@ func TestLakeChecksums(t *testing.T) {
 func TestLakeMemoryLimit(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	if _, err := lakeStore(t).WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
+	if _, err := lakeStore(t).WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := OpenLake(ctx, dir, "banana"); err == nil || !strings.Contains(err.Error(), "banana") {
@@ -235,12 +240,12 @@ func TestLakeKilledWriter(t *testing.T) {
 		if dir, ok := strings.CutPrefix(v, "write:"); ok {
 			s := lakeStore(t)
 			os.Stdout.WriteString("ready\n")
-			if _, err := s.WriteLake(context.Background(), dir, LakeWriteOptions{}); err != nil {
+			if _, err := s.WriteLake(context.Background(), dir, lake.WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			return
 		}
-		if _, err := acquireLakeLock(v, nil); err != nil {
+		if _, err := lake.Acquire(v, nil); err != nil {
 			t.Fatal(err)
 		}
 		os.Stdout.WriteString("locked\n")
@@ -268,7 +273,7 @@ func TestLakeKilledWriter(t *testing.T) {
 	}
 	s := lakeStore(t)
 	// Live: refused, naming the holder.
-	if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err == nil || !strings.Contains(err.Error(), "another lake write is running") {
+	if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err == nil || !strings.Contains(err.Error(), "another lake write is running") {
 		t.Errorf("a live writer's lock was not respected: %v", err)
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
@@ -277,7 +282,7 @@ func TestLakeKilledWriter(t *testing.T) {
 		t.Fatalf("the killed writer left no lock to take over: %v", err)
 	}
 	var logged []string
-	if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{Log: func(m string) { logged = append(logged, m) }}); err != nil {
+	if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{Log: func(m string) { logged = append(logged, m) }}); err != nil {
 		t.Fatalf("write after a killed writer: %v", err)
 	}
 	if len(logged) != 1 || !strings.Contains(logged[0], "took over") || !strings.Contains(logged[0], "pid "+itoa(cmd.Process.Pid)) {
@@ -289,7 +294,7 @@ func TestLakeKilledWriter(t *testing.T) {
 	// Lock files of a dead process on this host, as an older auditscope
 	// left them (no flock): taken over too.
 	os.WriteFile(filepath.Join(dir, ".write.lock"), []byte("pid "+itoa(cmd.Process.Pid)+" on "+hostname()+" since 2026-11-30T00:00:00Z\n"), 0o644)
-	if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
+	if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 		t.Errorf("an older build's stale lock: %v", err)
 	}
 	// Real writes killed at random points: the next write goes through and
@@ -307,7 +312,7 @@ func TestLakeKilledWriter(t *testing.T) {
 		time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
-		if _, err := s.WriteLake(ctx, d, LakeWriteOptions{}); err != nil {
+		if _, err := s.WriteLake(ctx, d, lake.WriteOptions{}); err != nil {
 			t.Fatalf("kill %d: write after it: %v", i, err)
 		}
 		l, err := OpenLake(ctx, d, "")

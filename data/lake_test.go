@@ -11,6 +11,7 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/auditscope/auditscope/data/lake"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -35,14 +36,14 @@ func TestWriteLake(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	res, err := s.WriteLake(ctx, dir, LakeWriteOptions{})
+	res, err := s.WriteLake(ctx, dir, lake.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Written) != 3 || len(res.Unchanged) != 0 {
 		t.Fatalf("first write: %+v", res)
 	}
-	m, err := ReadLakeManifest(dir)
+	m, err := lake.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,21 +56,21 @@ func TestWriteLake(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	check := func(m LakeManifest) {
+	check := func(m lake.Manifest) {
 		t.Helper()
-		for _, tb := range lakeTables {
-			for _, name := range m.LakeNames(tb.family) {
+		for _, tb := range lake.Tables {
+			for _, name := range m.Names(tb.Family) {
 				gen := m.Experiments[name]
-				if tb.family == "dataset" {
+				if tb.Family == "dataset" {
 					gen = m.Datasets[name]
 				}
 				var got int64
-				q := `SELECT count(*) FROM read_parquet(?, hive_partitioning = true) WHERE ` + tb.family + ` = ? AND gen = ?`
-				if err := db.QueryRowContext(ctx, q, filepath.Join(dir, tb.name, "*", "*", "*.parquet"), name, gen).Scan(&got); err != nil {
-					t.Fatalf("%s of %s: %v", tb.name, name, err)
+				q := `SELECT count(*) FROM read_parquet(?, hive_partitioning = true) WHERE ` + tb.Family + ` = ? AND gen = ?`
+				if err := db.QueryRowContext(ctx, q, filepath.Join(dir, tb.Name, "*", "*", "*.parquet"), name, gen).Scan(&got); err != nil {
+					t.Fatalf("%s of %s: %v", tb.Name, name, err)
 				}
-				if want := count(t, s, `SELECT count(*) FROM `+tb.name+` WHERE `+tb.key+` = ?`, name); got != want {
-					t.Errorf("%s of %s: %d rows in the lake, %d in the store", tb.name, name, got, want)
+				if want := count(t, s, `SELECT count(*) FROM `+tb.Name+` WHERE `+tb.Key+` = ?`, name); got != want {
+					t.Errorf("%s of %s: %d rows in the lake, %d in the store", tb.Name, name, got, want)
 				}
 			}
 		}
@@ -87,32 +88,32 @@ func TestWriteLake(t *testing.T) {
 		t.Errorf("sum of quality: lake %v, store %v", quality, want)
 	}
 	// Unchanged: nothing written.
-	if res, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil || len(res.Written) != 0 || len(res.Unchanged) != 3 {
+	if res, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil || len(res.Written) != 0 || len(res.Unchanged) != 3 {
 		t.Fatalf("second write: %+v, %v", res, err)
 	}
 	// A replaced dataset: a new generation beside the old one.
 	b, _ := os.ReadFile(fixture(t, "annotated-pairs", "icai-example-v2-models.json"))
 	changed := filepath.Join(t.TempDir(), "icai-example-v2-models.json")
 	os.WriteFile(changed, append(b[:len(b)-2:len(b)-2], []byte("\n}\n")...), 0o644)
-	name := m.LakeNames("dataset")[0]
+	name := m.Names("dataset")[0]
 	if _, err := s.Import(ctx, changed, ImportOptions{Name: name, Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = s.WriteLake(ctx, dir, LakeWriteOptions{})
+	res, err = s.WriteLake(ctx, dir, lake.WriteOptions{})
 	if err != nil || len(res.Written) != 1 || res.Written[0] != "dataset "+name {
 		t.Fatalf("after the replace: %+v, %v", res, err)
 	}
-	m2, _ := ReadLakeManifest(dir)
+	m2, _ := lake.ReadManifest(dir)
 	if m2.Datasets[name] == m.Datasets[name] {
 		t.Error("the replaced dataset kept its generation")
 	}
-	if _, err := os.Stat(lakeGenDir(dir, "ap_comparisons", "dataset", name, m.Datasets[name])); err != nil {
+	if _, err := os.Stat(lake.GenDir(dir, "ap_comparisons", "dataset", name, m.Datasets[name])); err != nil {
 		t.Errorf("the old generation was removed under readers of the old manifest: %v", err)
 	}
 	check(m2)
 	// A corrupt manifest is an error naming it.
 	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte("{"), 0o644)
-	if _, err := ReadLakeManifest(dir); err == nil || !model.IsInputError(err) {
+	if _, err := lake.ReadManifest(dir); err == nil || !model.IsInputError(err) {
 		t.Errorf("corrupt manifest: %v", err)
 	}
 }
@@ -134,7 +135,7 @@ func TestOpenLake(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
+	if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	l, err := OpenLake(ctx, dir, "")
@@ -147,9 +148,9 @@ func TestOpenLake(t *testing.T) {
 	same := func() {
 		t.Helper()
 		want, got := contentState(t, s), contentState(t, l)
-		for _, tb := range lakeTables {
-			if want[tb.name] != got[tb.name] {
-				t.Errorf("table %s differs between the store and the lake", tb.name)
+		for _, tb := range lake.Tables {
+			if want[tb.Name] != got[tb.Name] {
+				t.Errorf("table %s differs between the store and the lake", tb.Name)
 			}
 		}
 	}
@@ -161,12 +162,12 @@ func TestOpenLake(t *testing.T) {
 	b, _ := os.ReadFile(ap)
 	changed := filepath.Join(t.TempDir(), filepath.Base(ap))
 	os.WriteFile(changed, append(b[:len(b)-2:len(b)-2], []byte("\n}\n")...), 0o644)
-	m, _ := ReadLakeManifest(dir)
-	name := m.LakeNames("dataset")[0]
+	m, _ := lake.ReadManifest(dir)
+	name := m.Names("dataset")[0]
 	if _, err := s.Import(ctx, changed, ImportOptions{Name: name, Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.WriteLake(ctx, dir, LakeWriteOptions{}); err != nil {
+	if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	vd, ve := l.NameVersion(name), l.NameVersion("small")
@@ -202,7 +203,7 @@ func TestOpenLake(t *testing.T) {
 func TestLakeManifestVersions(t *testing.T) {
 	for v, ok := range map[int]bool{1: true, 2: true, 3: false, 0: false} {
 		b := []byte(fmt.Sprintf(`{"format":"auditscope-lake","version":%d,"datasets":{},"experiments":{},"tables":{}}`, v))
-		_, err := parseLakeManifest("m.json", b)
+		_, err := lake.ParseManifest("m.json", b)
 		if ok != (err == nil) {
 			t.Errorf("version %d: err = %v, want accepted %v", v, err, ok)
 		}
@@ -216,10 +217,10 @@ func TestLakeManifestVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := s.WriteLake(context.Background(), dir, LakeWriteOptions{}); err != nil {
+	if _, err := s.WriteLake(context.Background(), dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	m, err := ReadLakeManifest(dir)
+	m, err := lake.ReadManifest(dir)
 	if err != nil || m.Version != 2 {
 		t.Errorf("written manifest version %d, %v; want 2", m.Version, err)
 	}

@@ -21,6 +21,7 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/auditscope/auditscope/data/internal/memlimit"
+	"github.com/auditscope/auditscope/data/lake"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -63,10 +64,13 @@ type Store struct {
 	// database without a limit of the user's (Options.MemoryLimit).
 	mem *memlimit.Governor
 
-	ver      versions   // see versions.go
-	appendMu sync.Mutex // AppendLogs one at a time
-	lake     *lakeState // serving a Parquet lake (lakeread.go)
-	lakeCols struct {
+	ver      versions     // see versions.go
+	appendMu sync.Mutex   // AppendLogs one at a time
+	lake     *lake.Reader // serving a Parquet lake (lakeread.go)
+	// lakeViewsMade: the tables are views over a lake's files already
+	// (after the first refresh).
+	lakeViewsMade bool
+	lakeCols      struct {
 		sync.Mutex
 		m map[string][]lakeColumn
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/lake"
 )
 
 // quietServer is a server without the response cache: the benchmarks
@@ -279,7 +280,7 @@ var bench100kLake = sync.OnceValues(func() (*data.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := store.WriteLake(context.Background(), dir, data.LakeWriteOptions{}); err != nil {
+	if _, err := store.WriteLake(context.Background(), dir, lake.WriteOptions{}); err != nil {
 		return nil, err
 	}
 	return data.OpenLake(context.Background(), dir, "")
@@ -329,7 +330,7 @@ var benchAPLake = sync.OnceValues(func() (*data.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := store.WriteLake(context.Background(), dir, data.LakeWriteOptions{}); err != nil {
+	if _, err := store.WriteLake(context.Background(), dir, lake.WriteOptions{}); err != nil {
 		return nil, err
 	}
 	return data.OpenLake(context.Background(), dir, "")

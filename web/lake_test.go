@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/lake"
 )
 
 // freshnessRe matches what differs between two servers of the same data:
@@ -41,7 +42,7 @@ func TestLakeSameBytes(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	if _, err := store.WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
+	if _, err := store.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	lake, err := data.OpenLake(ctx, dir, "")
@@ -93,7 +94,7 @@ func TestLakeTwoServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := writer.WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
+	if _, err := writer.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -120,7 +121,7 @@ func TestLakeTwoServers(t *testing.T) {
 	if _, err := writer.Import(ctx, changed, data.ImportOptions{Name: "prefs", Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := writer.WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
+	if _, err := writer.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, s := range servers {
@@ -136,10 +137,10 @@ func TestLakeTwoServers(t *testing.T) {
 	if _, err := writer.Import(ctx, changed, data.ImportOptions{Name: "prefs", Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := writer.WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
+	if _, err := writer.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	m, _ := data.ReadLakeManifest(dir)
+	m, _ := lake.ReadManifest(dir)
 	bad := filepath.Join(dir, "ap_datasets", "dataset=prefs", "gen="+m.Datasets["prefs"], "data.parquet")
 	body, _ := os.ReadFile(bad)
 	os.WriteFile(bad, body[:len(body)-1], 0o644)
@@ -174,7 +175,7 @@ func TestLakeDemoSameBytes(t *testing.T) {
 	ctx := context.Background()
 	db := mustDemo(t)
 	dir := t.TempDir()
-	if _, err := dataStore(t, db).WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
+	if _, err := dataStore(t, db).WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	lake, err := data.OpenLake(ctx, dir, "")
@@ -219,7 +220,7 @@ func TestLakeCorruptFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := store.WriteLake(ctx, dir, data.LakeWriteOptions{}); err != nil {
+	if _, err := store.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "audits", "*", "*", "data.parquet"))

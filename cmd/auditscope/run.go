@@ -23,6 +23,7 @@ import (
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/lake"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/watch"
 	"github.com/auditscope/auditscope/web"
@@ -526,7 +527,7 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"usage: auditscope lake write --lake DIR [--force] (--db FILE | PATH...)"}
 	}
 	fs := newFlags("lake write", "Usage: auditscope lake write --lake DIR [--force] (--db FILE | PATH...)\n\nWrites every dataset and experiment as hive-partitioned Parquet files under\nDIR with a manifest naming each one's current generation (docs/FORMAT.md,\n\"The Parquet lake\"). A dataset or experiment whose content the lake has\nalready is not written again; the manifest is replaced atomically. A write\nthat would put an older import of a dataset or experiment in place of the\nlake's newer one is refused before anything is written, unless --force.\n", stdout, stderr)
-	lake := fs.String("lake", "", "the lake `folder` (created if missing; required)")
+	dir := fs.String("lake", "", "the lake `folder` (created if missing; required)")
 	dbPath := fs.String("db", "", "DuckDB database `file` to write from (opened read-only)")
 	force := fs.Bool("force", false, "write even where the lake holds a newer import of a dataset or experiment (a roll-back)")
 	maxValue := maxValueFlag(fs)
@@ -537,7 +538,7 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if *lake == "" {
+	if *dir == "" {
 		return usageError{"lake write needs --lake DIR"}
 	}
 	if (*dbPath == "") == (len(paths) == 0) {
@@ -553,11 +554,11 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	res, err := store.WriteLake(ctx, *lake, data.LakeWriteOptions{Force: *force, Log: func(msg string) { fmt.Fprintln(stderr, "auditscope: "+msg) }})
+	res, err := store.WriteLake(ctx, *dir, lake.WriteOptions{Force: *force, Log: func(msg string) { fmt.Fprintln(stderr, "auditscope: "+msg) }})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "lake %s: %d written, %d unchanged\n", *lake, len(res.Written), len(res.Unchanged))
+	fmt.Fprintf(stdout, "lake %s: %d written, %d unchanged\n", *dir, len(res.Written), len(res.Unchanged))
 	for _, w := range res.Written {
 		fmt.Fprintf(stdout, "  wrote %s\n", w)
 	}

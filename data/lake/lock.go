@@ -1,4 +1,4 @@
-package data
+package lake
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// lakeLock is a lake's writer lock: one lake write at a time reads,
+// Lock is a lake's writer lock: one lake write at a time reads,
 // merges and replaces the manifest. The file .write.lock says who holds it
 // ("pid N on HOST since T"); the holding is an advisory lock on the file
 // (flock), which the system releases when the process dies, so a writer
@@ -18,7 +18,7 @@ import (
 // writer is gone is taken over with a line to the log. Where there is no
 // flock (another system), a lock whose process is gone on this host is
 // still taken over; one of another host must be removed by hand.
-type lakeLock struct {
+type Lock struct {
 	path string
 	f    *os.File
 	me   string
@@ -26,9 +26,9 @@ type lakeLock struct {
 
 var lockOwnerRe = regexp.MustCompile(`^pid ([0-9]+) on (\S+) since (\S+)$`)
 
-// acquireLakeLock takes dir's writer lock or says who holds it. logf, when
+// Acquire takes dir's writer lock or says who holds it. logf, when
 // set, is told of a lock taken over from a writer that is gone.
-func acquireLakeLock(dir string, logf func(string)) (*lakeLock, error) {
+func Acquire(dir string, logf func(string)) (*Lock, error) {
 	path := dir + string(os.PathSeparator) + ".write.lock"
 	host, _ := os.Hostname()
 	me := fmt.Sprintf("pid %d on %s since %s", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339Nano))
@@ -81,14 +81,14 @@ func acquireLakeLock(dir string, logf func(string)) (*lakeLock, error) {
 			f.Close()
 			return nil, fmt.Errorf("lake: %w", err)
 		}
-		return &lakeLock{path: path, f: f, me: me}, nil
+		return &Lock{path: path, f: f, me: me}, nil
 	}
 	return nil, fmt.Errorf("lake: %s: the lock keeps changing hands; try again", path)
 }
 
-// release removes the lock file, still holding it (so no writer that
+// Release removes the lock file, still holding it (so no writer that
 // opened it meanwhile can think it holds a lock on it), then lets it go.
-func (l *lakeLock) release() {
+func (l *Lock) Release() {
 	if readOwner(l.f) == l.me && sameFile(l.f, l.path) {
 		os.Remove(l.path)
 	}
