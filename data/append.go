@@ -26,7 +26,7 @@ var errNothingNew = errors.New("nothing new")
 // experiment. The append is one generation of its own that extends the
 // experiment's (imports.base): it lands whole or not at all, like any
 // import. Unchanged is set when there was nothing to add.
-func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string, opts ImportOptions) (ImportResult, error) {
+func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string, opts ImportOptions) (model.ImportResult, error) {
 	// Two appends at once would each find an audit missing and both add it.
 	s.appendMu.Lock()
 	defer s.appendMu.Unlock()
@@ -34,38 +34,38 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 	var format string
 	err := s.db.QueryRowContext(ctx, `SELECT import_id, format FROM experiments WHERE id = ?`, name).Scan(&base, &format)
 	if errors.Is(err, sql.ErrNoRows) {
-		return ImportResult{}, fmt.Errorf("experiment %q: %w", name, ErrNotFound)
+		return model.ImportResult{}, fmt.Errorf("experiment %q: %w", name, ErrNotFound)
 	}
 	if err != nil {
-		return ImportResult{}, fmt.Errorf("data: append: %w", err)
+		return model.ImportResult{}, fmt.Errorf("data: append: %w", err)
 	}
 	if format != model.KindPetri && format != model.KindInspect {
-		return ImportResult{}, fmt.Errorf("data: append: experiment %q was imported from a %s, not from logs", name, format)
+		return model.ImportResult{}, fmt.Errorf("data: append: experiment %q was imported from a %s, not from logs", name, format)
 	}
 	opts.Name, opts.Files, opts.Replace = name, rels, false
 	if err := CheckWithin(root, rels); err != nil {
-		return ImportResult{}, err
+		return model.ImportResult{}, err
 	}
 	hash, err := hashFiles(root, rels)
 	if err != nil {
-		return ImportResult{}, fmt.Errorf("append to %s: %w", name, err)
+		return model.ImportResult{}, fmt.Errorf("append to %s: %w", name, err)
 	}
 	src, err := logs.Open(ctx, root, logOptions(opts))
 	if err != nil {
-		return ImportResult{}, err
+		return model.ImportResult{}, err
 	}
-	var res ImportResult
+	var res model.ImportResult
 	err = s.inImport(ctx, func(tx *importTx) error {
 		res, err = appendLogs(ctx, tx, src, name, base, hash, opts)
 		return err
 	})
 	if errors.Is(err, errNothingNew) {
-		return ImportResult{Kind: src.Kind(), Name: name, Source: root, Hash: hash, Unchanged: true}, nil
+		return model.ImportResult{Kind: src.Kind(), Name: name, Source: root, Hash: hash, Unchanged: true}, nil
 	}
 	return res, err
 }
 
-func appendLogs(ctx context.Context, tx *importTx, src *logs.Source, exp string, base int64, hash string, opts ImportOptions) (ImportResult, error) {
+func appendLogs(ctx context.Context, tx *importTx, src *logs.Source, exp string, base int64, hash string, opts ImportOptions) (model.ImportResult, error) {
 	app := &appendState{base: base, existing: map[string]bool{}, source: map[string]string{}, logOrd: map[string]int32{}, logHead: map[string]string{}}
 	l := &bundleLoad{ctx: ctx, tx: tx, src: src, opts: opts, id: exp, counts: map[string]int64{},
 		split: map[string]string{}, runs: map[string]bool{}, auditors: map[string]bool{}, audits: map[string]bool{},
@@ -132,32 +132,32 @@ func appendLogs(ctx context.Context, tx *importTx, src *logs.Source, exp string,
 		}, exp),
 	)
 	if err != nil {
-		return ImportResult{}, err
+		return model.ImportResult{}, err
 	}
 	exp0, err := src.Experiment()
 	if err != nil {
-		return ImportResult{}, err
+		return model.ImportResult{}, err
 	}
 	for _, section := range []func() error{
 		func() error { return l.behaviors(&exp0) }, l.loadAuditors, l.loadAudits, l.dimensions, l.inspectLogs,
 	} {
 		if err := section(); err != nil {
-			return ImportResult{}, err
+			return model.ImportResult{}, err
 		}
 	}
 	if app.added == 0 && app.headers == 0 {
-		return ImportResult{}, errNothingNew
+		return model.ImportResult{}, errNothingNew
 	}
 	kind := src.Kind()
-	r := ImportResult{Kind: kind, Name: exp, Source: src.Name(), Hash: hash, Counts: l.counts}
+	r := model.ImportResult{Kind: kind, Name: exp, Source: src.Name(), Hash: hash, Counts: l.counts}
 	r.Counts["audits"] = int64(app.added)
-	if _, err := tx.record(&r); err != nil {
+	if _, err := tx.Record(&r); err != nil {
 		return r, err
 	}
 	tx.marker.base = &base
 	if kind == model.KindInspect {
 		// Once a folder holds an Inspect log its pages speak Inspect's terms.
-		if err := tx.exec(`UPDATE experiments SET format = ? WHERE id = ? AND format = ?`, model.KindInspect, exp, model.KindPetri); err != nil {
+		if err := tx.Exec(`UPDATE experiments SET format = ? WHERE id = ? AND format = ?`, model.KindInspect, exp, model.KindPetri); err != nil {
 			return r, fmt.Errorf("data: append: %w", err)
 		}
 	}

@@ -458,18 +458,18 @@ func TestBadInputAccepted(t *testing.T) {
 	tests := []struct {
 		name  string
 		input func(t *testing.T, d string) string
-		check func(t *testing.T, s *Store, r ImportResult)
+		check func(t *testing.T, s *Store, r model.ImportResult)
 	}{
 		{"BOM before AnnotatedPairs JSON", func(t *testing.T, d string) string {
 			return writeInput(t, d, "ap.json", withBOM(in.ap))
-		}, func(t *testing.T, s *Store, r ImportResult) {
+		}, func(t *testing.T, s *Store, r model.ImportResult) {
 			if r.Kind != model.KindAnnotatedPairs || r.Counts["comparisons"] != 1 {
 				t.Errorf("result %v, want 1 comparison", r)
 			}
 		}},
 		{"BOM before a CSV", func(t *testing.T, d string) string {
 			return writeInput(t, d, "p.csv", withBOM(in.csv))
-		}, func(t *testing.T, s *Store, r ImportResult) {
+		}, func(t *testing.T, s *Store, r model.ImportResult) {
 			// The first column keeps its name (index), not "\ufeffindex".
 			if got := count(t, s, `SELECT count(*) FROM ap_meta WHERE dataset = ? AND key = 'index'`, r.Name); got != 1 {
 				t.Errorf("index metadata rows = %d, want 1", got)
@@ -484,7 +484,7 @@ func TestBadInputAccepted(t *testing.T) {
 				_ = p
 			}
 			return root
-		}, func(t *testing.T, s *Store, r ImportResult) {
+		}, func(t *testing.T, s *Store, r model.ImportResult) {
 			if r.Counts["audits"] != 4 || r.Counts["runs"] != 1 {
 				t.Errorf("result %v, want 4 audits and 1 run", r)
 			}
@@ -495,14 +495,14 @@ func TestBadInputAccepted(t *testing.T) {
 		}},
 		{"BOM before a Petri transcript", func(t *testing.T, d string) string {
 			return writeInput(t, d, "p.json", withBOM(in.petri))
-		}, func(t *testing.T, s *Store, r ImportResult) {
+		}, func(t *testing.T, s *Store, r model.ImportResult) {
 			if r.Kind != model.KindPetri || r.Counts["audits"] != 1 {
 				t.Errorf("result %v, want 1 Petri audit", r)
 			}
 		}},
 		{"BOM before an Inspect json log", func(t *testing.T, d string) string {
 			return writeInput(t, d, "log.json", withBOM(in.inspectJSON))
-		}, func(t *testing.T, s *Store, r ImportResult) {
+		}, func(t *testing.T, s *Store, r model.ImportResult) {
 			if r.Kind != model.KindInspect || r.Counts["audits"] != 1 {
 				t.Errorf("result %v, want 1 Inspect audit", r)
 			}
@@ -513,7 +513,7 @@ func TestBadInputAccepted(t *testing.T) {
  {"id": "c1", "response_a": {"text": "second"}, "response_b": {"text": "b"}, "annotations": {"h": {"pref": "b"}}},
  {"id": "c2", "response_a": {"text": "a"}, "response_b": {"text": "b"}, "annotations": {}}]}`
 			return writeInput(t, d, "dups.json", []byte(doc))
-		}, func(t *testing.T, s *Store, r ImportResult) {
+		}, func(t *testing.T, s *Store, r model.ImportResult) {
 			if r.Counts["comparisons"] != 2 || !strings.Contains(r.String(), "dropped 1 comparisons with duplicate ids (kept the first)") {
 				t.Errorf("result %v, want 2 comparisons and a note on the dropped one", r)
 			}
@@ -524,7 +524,7 @@ func TestBadInputAccepted(t *testing.T) {
 		}},
 		{"Petri 9,990-deep metadata", func(t *testing.T, d string) string {
 			return writeInput(t, d, "p.json", replaceOnce(t, in.petri, `"metadata": {`, `"metadata": {"x": `+deep(9990)+`, `))
-		}, func(t *testing.T, s *Store, r ImportResult) {
+		}, func(t *testing.T, s *Store, r model.ImportResult) {
 			if r.Counts["audits"] != 1 {
 				t.Errorf("result %v, want 1 audit", r)
 			}

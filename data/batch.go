@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // A batch makes several imports (auditscope import with many PATHs) land
@@ -61,10 +63,10 @@ func familySQLName(kind string) string {
 
 // ImportAll imports every path, each with the options opts gives it, as one
 // batch: all of them land, or none does.
-func (s *Store) ImportAll(ctx context.Context, paths []string, opts func(path string) ImportOptions) ([]ImportResult, error) {
+func (s *Store) ImportAll(ctx context.Context, paths []string, opts func(path string) ImportOptions) ([]model.ImportResult, error) {
 	b := &importBatch{names: map[string]bool{}}
 	bctx := context.WithValue(ctx, batchKey{}, b)
-	var out []ImportResult
+	var out []model.ImportResult
 	for _, p := range paths {
 		rs, err := s.Import(bctx, p, opts(p))
 		if err != nil {

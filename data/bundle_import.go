@@ -29,17 +29,17 @@ import (
 )
 
 // ImportBundleFile imports a bundle folder or .zip.
-func (s *Store) ImportBundleFile(ctx context.Context, path string, opts ImportOptions) (ImportResult, error) {
+func (s *Store) ImportBundleFile(ctx context.Context, path string, opts ImportOptions) (model.ImportResult, error) {
 	hash, err := hashBundle(path)
 	if err != nil {
-		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
+		return model.ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}
 	if r, ok, err := s.alreadyImported(ctx, model.KindBundle, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
 	src, closer, err := bundle.Open(path, opts.MaxValue)
 	if err != nil {
-		return ImportResult{}, bundleErr(path, err)
+		return model.ImportResult{}, bundleErr(path, err)
 	}
 	defer closer.Close()
 	return s.ImportBundle(ctx, src, hash, opts)
@@ -111,7 +111,7 @@ var bundleRetries atomic.Int64
 
 // ImportBundle imports an experiment bundle in one transaction, validating
 // every record. hash identifies the content (for idempotent re-imports).
-func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string, opts ImportOptions) (res ImportResult, err error) {
+func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string, opts ImportOptions) (res model.ImportResult, err error) {
 	if r, ok, err := s.alreadyImported(ctx, model.KindBundle, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
@@ -150,7 +150,7 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 		s.mu.Unlock()
 	}
 	if errors.Is(err, errUnchanged) {
-		return ImportResult{Kind: sourceKind(src), Name: opts.Name, Source: src.Name(), Hash: hash, Unchanged: true}, nil
+		return model.ImportResult{Kind: sourceKind(src), Name: opts.Name, Source: src.Name(), Hash: hash, Unchanged: true}, nil
 	}
 	return res, bundleErr(src.Name(), err)
 }
@@ -179,7 +179,7 @@ func fieldErr(p bundle.Pos, field, format string, args ...any) error {
 // part of them under a complete generation; only the built-in demo defers
 // them, and it lives in an in-memory database.
 func insertAuditScores(tx *importTx, exp string, gen int64) error {
-	if err := tx.exec(`INSERT INTO audit_scores (experiment, audit, dimension, score, gen) SELECT a.experiment, a.id, j.key, CAST(j.value AS DOUBLE), a.gen
+	if err := tx.Exec(`INSERT INTO audit_scores (experiment, audit, dimension, score, gen) SELECT a.experiment, a.id, j.key, CAST(j.value AS DOUBLE), a.gen
 FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.gen = ? AND a.scores IS NOT NULL`, exp, gen); err != nil {
 		return fmt.Errorf("audit scores: %w", err)
 	}

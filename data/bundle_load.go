@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -53,20 +54,20 @@ type appendState struct {
 	headers  int // new or changed log headers
 }
 
-func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash string, opts ImportOptions) (ImportResult, error) {
+func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash string, opts ImportOptions) (model.ImportResult, error) {
 	exp, err := src.Experiment()
 	if err != nil {
-		return ImportResult{}, err
+		return model.ImportResult{}, err
 	}
 	id, err := experimentID(&exp, opts)
 	if err != nil {
-		return ImportResult{}, err
+		return model.ImportResult{}, err
 	}
 	kind := sourceKind(src)
 	tx.source = src.Name()
 	id, err = claimExperiment(tx, kind, id, hash, src, &exp, opts)
 	if err != nil {
-		return ImportResult{}, err
+		return model.ImportResult{}, err
 	}
 	l := &bundleLoad{ctx: ctx, tx: tx, src: src, opts: opts, id: id, counts: map[string]int64{},
 		split: map[string]string{}, runs: map[string]bool{}, auditors: map[string]bool{}, audits: map[string]bool{},
@@ -79,18 +80,18 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 		l.dimensions, l.judgments, l.crux, l.metrics, l.inspectLogs,
 	} {
 		if err := section(); err != nil {
-			return ImportResult{}, err
+			return model.ImportResult{}, err
 		}
 	}
-	r := ImportResult{Kind: kind, Name: id, Source: src.Name(), Hash: hash, Counts: l.counts}
+	r := model.ImportResult{Kind: kind, Name: id, Source: src.Name(), Hash: hash, Counts: l.counts}
 	if n, ok := src.(interface{ Notes() []string }); ok {
 		r.Notes = n.Notes()
 	}
-	importID, err := tx.record(&r)
+	importID, err := tx.Record(&r)
 	if err != nil {
 		return r, err
 	}
-	if err := tx.exec(`INSERT INTO experiments (id, import_id, name, description, synthetic, format) VALUES (?, ?, ?, ?, ?, ?)`,
+	if err := tx.Exec(`INSERT INTO experiments (id, import_id, name, description, synthetic, format) VALUES (?, ?, ?, ?, ?, ?)`,
 		id, importID, exp.Name, exp.Description, exp.Synthetic || opts.Synthetic, kind); err != nil {
 		return r, fmt.Errorf("insert experiment: %w", err)
 	}
@@ -106,12 +107,12 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 func claimExperiment(tx *importTx, kind, id, hash string, src bundle.Source, exp *bundle.Experiment, opts ImportOptions) (string, error) {
 	alt, _ := src.(interface{ RunNames() []string })
 	if opts.Name != "" || opts.Replace || alt == nil {
-		return id, tx.claim(kind, id, hash, opts.Replace)
+		return id, tx.Claim(kind, id, hash, opts.Replace)
 	}
 	names := append([]string{id}, alt.RunNames()...)
 	var first error
 	for _, n := range names {
-		err := tx.claim(kind, n, hash, false)
+		err := tx.Claim(kind, n, hash, false)
 		if err == nil || errors.Is(err, errUnchanged) {
 			if n != id {
 				exp.Name = n
@@ -153,11 +154,11 @@ func (l *bundleLoad) section(table string, fill func(a *appender) error) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.Close()
 	if err := fill(a); err != nil {
 		return err
 	}
-	return a.close()
+	return a.Close()
 }
 
 func checkBehavior(i int, b bundle.Behavior, split map[string]string) error {
@@ -184,7 +185,7 @@ func (l *bundleLoad) behaviors(exp *bundle.Experiment) error {
 				return err
 			}
 			l.split[b.ID] = b.Split
-			if err := a.row(l.id, b.ID, b.Category, b.Split, b.Description); err != nil {
+			if err := a.Row(l.id, b.ID, b.Category, b.Split, b.Description); err != nil {
 				return err
 			}
 		}
@@ -217,7 +218,7 @@ func (l *bundleLoad) loadRuns() error {
 			if r.RefreshSteps != nil {
 				refresh = int32(*r.RefreshSteps)
 			}
-			return a.row(l.id+":"+r.ID, l.id, r.ID, cmp.Or(r.Name, r.ID), r.Reward, r.CalibrationFraction, r.MultiTarget, refresh, r.BaseModel, int32(len(l.runs)))
+			return a.Row(l.id+":"+r.ID, l.id, r.ID, cmp.Or(r.Name, r.ID), r.Reward, r.CalibrationFraction, r.MultiTarget, refresh, r.BaseModel, int32(len(l.runs)))
 		})
 	})
 	l.counts["runs"] = int64(len(l.runs))
@@ -254,7 +255,7 @@ func (l *bundleLoad) loadAuditors() error {
 				return err
 			}
 			l.auditors[a.ID] = true
-			return w.row(l.id+":"+a.ID, l.id, a.ID, cmp.Or(a.Name, a.ID), a.Kind, nullString(a.Run), optInt(a.Epoch), optInt(a.Step), int32(len(l.auditors)))
+			return w.Row(l.id+":"+a.ID, l.id, a.ID, cmp.Or(a.Name, a.ID), a.Kind, load.NullString(a.Run), optInt(a.Epoch), optInt(a.Step), int32(len(l.auditors)))
 		})
 	})
 	l.counts["auditors"] = int64(len(l.auditors))
@@ -335,17 +336,17 @@ func (l *bundleLoad) loadAudits() error {
 	if err != nil {
 		return err
 	}
-	defer au.close()
+	defer au.Close()
 	at, err := l.tx.appender("audit_transcripts")
 	if err != nil {
 		return err
 	}
-	defer at.close()
+	defer at.Close()
 	ss, err := l.tx.appender("sample_scores")
 	if err != nil {
 		return err
 	}
-	defer ss.close()
+	defer ss.Close()
 	batch := make([]auditItem, 0, auditBatch)
 	flush := func() error {
 		if err := prepareAudits(batch); err != nil {
@@ -391,7 +392,7 @@ func (l *bundleLoad) loadAudits() error {
 		err = flush()
 	}
 	for _, a := range []*appender{au, at, ss} {
-		if cerr := a.close(); err == nil {
+		if cerr := a.Close(); err == nil {
 			err = cerr
 		}
 	}
@@ -428,7 +429,7 @@ func (l *bundleLoad) appendAudit(au, at *appender, it *auditItem) error {
 	if it.body == nil {
 		file = memoryTranscript
 	}
-	if err := au.row(l.id+":"+a.ID, l.id, a.ID, int32(it.ord), a.Auditor, a.Eval, nullString(a.Behavior), sp, a.Seed, a.Target, int32(a.Turns),
+	if err := au.Row(l.id+":"+a.ID, l.id, a.ID, int32(it.ord), a.Auditor, a.Eval, load.NullString(a.Behavior), sp, a.Seed, a.Target, int32(a.Turns),
 		optBool(a.Outcome.Detected), optBool(a.Outcome.FalsePositive), optFloat(a.Outcome.Quality), optFloat(a.Outcome.ProductionValue),
 		a.Summary, it.scores, labels, strategy, int32(it.messages), int64(len(it.body)), file, it.search); err != nil {
 		return err
@@ -443,14 +444,14 @@ func (l *bundleLoad) appendAudit(au, at *appender, it *auditItem) error {
 	if it.body == nil {
 		return nil
 	}
-	return at.row(l.id, a.ID, string(it.body))
+	return at.Row(l.id, a.ID, string(it.body))
 }
 
 // appendScorers writes an Inspect sample's scores as its scorers gave them.
 func (l *bundleLoad) appendScorers(w *appender, a *bundle.Audit) error {
 	for i := range a.Scorers {
 		sc := &a.Scorers[i]
-		if err := w.row(l.id, a.ID, sc.Log, sc.Scorer, sc.Key, sc.Value, sc.Num, sc.Converted, sc.Judge, sc.Answer, sc.Explanation); err != nil {
+		if err := w.Row(l.id, a.ID, sc.Log, sc.Scorer, sc.Key, sc.Value, sc.Num, sc.Converted, sc.Judge, sc.Answer, sc.Explanation); err != nil {
 			return err
 		}
 	}
@@ -491,7 +492,7 @@ func (l *bundleLoad) inspectLogs() error {
 					l.app.nextLog++
 				}
 			}
-			return w.row(l.id, ord, lg.Log, lg.Task, lg.Model, lg.Status, lg.Created, int32(lg.Samples), total, results)
+			return w.Row(l.id, ord, lg.Log, lg.Task, lg.Model, lg.Status, lg.Created, int32(lg.Samples), total, results)
 		})
 	})
 	l.counts["inspect_logs"] = int64(n)
@@ -517,7 +518,7 @@ func (l *bundleLoad) dimensions() error {
 	slices.Sort(names)
 	return l.section("experiment_dimensions", func(a *appender) error {
 		for _, d := range names {
-			if err := a.row(l.id, d, int32(l.dimCount[d])); err != nil {
+			if err := a.Row(l.id, d, int32(l.dimCount[d])); err != nil {
 				return err
 			}
 		}
@@ -567,7 +568,7 @@ func (l *bundleLoad) judgments() error {
 			if j.Behavior != "" {
 				sp = l.split[j.Behavior]
 			}
-			return a.row(l.id+":"+j.ID, l.id, j.ID, int32(len(seen)), j.Kind, j.Left, j.Right, nullString(j.Behavior), sp, j.Outcome, j.Judge, j.Reasoning)
+			return a.Row(l.id+":"+j.ID, l.id, j.ID, int32(len(seen)), j.Kind, j.Left, j.Right, load.NullString(j.Behavior), sp, j.Outcome, j.Judge, j.Reasoning)
 		})
 	})
 	l.counts["judgments"] = int64(len(seen))
@@ -603,7 +604,7 @@ func (l *bundleLoad) crux() error {
 				return err
 			}
 			seen[c.Auditor] = true
-			return a.row(l.id, c.Auditor, int32(c.N), c.TargetFocused, c.AuditorView, c.PairwiseWin, c.PairwiseLoss, c.DSignal, c.DCraft, c.DRealism, c.DEvidence)
+			return a.Row(l.id, c.Auditor, int32(c.N), c.TargetFocused, c.AuditorView, c.PairwiseWin, c.PairwiseLoss, c.DSignal, c.DCraft, c.DRealism, c.DEvidence)
 		})
 	})
 	l.counts["crux"] = int64(len(seen))
@@ -644,7 +645,7 @@ func (l *bundleLoad) metrics() error {
 				return err
 			}
 			seen[metricKey{m.Run + "\x00" + m.Name, m.Step}] = p.Line
-			return a.row(l.id, m.Run, int32(m.Step), m.Name, m.Value)
+			return a.Row(l.id, m.Run, int32(m.Step), m.Name, m.Value)
 		})
 	})
 	l.counts["metrics"] = int64(len(seen))

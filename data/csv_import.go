@@ -13,34 +13,34 @@ import (
 // ImportPreferenceCSV imports a preference CSV as Feedback Forensics'
 // csv_to_ap reads it: text_a, text_b and preferred_text, optional model_a,
 // model_b and prompt (or input); every other column becomes metadata.
-func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts ImportOptions) (res ImportResult, err error) {
+func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts ImportOptions) (res model.ImportResult, err error) {
 	hash, err := hashFile(path)
 	if err != nil {
-		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
+		return model.ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}
 	if r, ok, err := s.alreadyImported(ctx, model.KindPreferenceCSV, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
+		return model.ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}
 	defer f.Close()
 	st, _ := f.Stat()
 	r := &countingReader{r: f, total: st.Size(), progress: opts.Progress}
 	err = s.mem.Import(ctx, streamImportMemoryMiB, func() error {
 		return s.inImport(ctx, func(tx *importTx) error {
-			l := newAPLoader(tx, path, hash, opts, model.KindPreferenceCSV)
-			defer l.closeAppenders()
+			l := annotatedpairs.NewLoader(tx, path, hash, apLoadOptions(tx, opts, model.KindPreferenceCSV, nil))
+			defer l.Close()
 			if err := annotatedpairs.DecodeCSV(ctx, r, path, opts.MaxValue, l); err != nil {
 				return err
 			}
-			res, err = l.finish(path)
+			res, err = l.Finish(path)
 			return err
 		})
 	})
 	if errors.Is(err, errUnchanged) {
-		return ImportResult{Kind: model.KindPreferenceCSV, Name: opts.Name, Source: path, Hash: hash, Unchanged: true}, nil
+		return model.ImportResult{Kind: model.KindPreferenceCSV, Name: opts.Name, Source: path, Hash: hash, Unchanged: true}, nil
 	}
 	return res, err
 }

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/auditscope/auditscope/data/model"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
+	"github.com/auditscope/auditscope/data/internal/load"
 )
 
 // ImportOptions control one import.
@@ -65,41 +65,8 @@ type ImportOptions struct {
 	DeferScores bool
 }
 
-// ImportResult describes an import that landed (or was a no-op).
-type ImportResult struct {
-	Kind      string
-	Name      string
-	Source    string
-	Hash      string
-	Rows      int64
-	Counts    map[string]int64 // rows per table or entity
-	Notes     []string         // e.g. "dropped 3 duplicate comparison ids"
-	Unchanged bool             // the same content was already imported under this name
-}
-
-// String is the one-line summary the import command prints.
-func (r ImportResult) String() string {
-	if r.Unchanged {
-		return fmt.Sprintf("%s %s: unchanged (same content already imported from %s)", r.Kind, r.Name, r.Source)
-	}
-	keys := make([]string, 0, len(r.Counts))
-	for k := range r.Counts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%d %s", r.Counts[k], k))
-	}
-	s := fmt.Sprintf("%s %s: %d rows (%s)", r.Kind, r.Name, r.Rows, strings.Join(parts, ", "))
-	if len(r.Notes) > 0 {
-		s += "; " + strings.Join(r.Notes, "; ")
-	}
-	return s
-}
-
 // errUnchanged aborts an import whose content is already in the store.
-var errUnchanged = errors.New("unchanged")
+var errUnchanged = load.ErrUnchanged
 
 // hashFile returns the sha256 of a file's content.
 func hashFile(path string) (string, error) {
@@ -125,17 +92,17 @@ func hashBytes(b []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// claim decides what an import may do with the name it targets: a no-op when
+// Claim decides what an import may do with the name it targets: a no-op when
 // the same content is there (errUnchanged), an error when other content is
 // there and replace is off. With replace on, the old generation stays until
 // the new one is marked complete, and inImport deletes it then.
-func (tx *importTx) claim(kind, name, hash string, replace bool) error {
-	return tx.claimLater(kind, name, func() (string, error) { return hash, nil }, replace)
+func (tx *importTx) Claim(kind, name, hash string, replace bool) error {
+	return tx.ClaimLater(kind, name, func() (string, error) { return hash, nil }, replace)
 }
 
-// claimLater is claim for an import whose hash is still being worked out:
+// ClaimLater is claim for an import whose hash is still being worked out:
 // it waits for it only when the name was imported before.
-func (tx *importTx) claimLater(kind, name string, hashOf func() (string, error), replace bool) error {
+func (tx *importTx) ClaimLater(kind, name string, hashOf func() (string, error), replace bool) error {
 	if b := batchOf(tx.ctx); b != nil {
 		if err := b.claimName(kind, name); err != nil {
 			return fmt.Errorf("%w: %s %q: %w; give one of them another name (import it alone with --name)", ErrExists, familySQLName(kind), name, err)
@@ -205,10 +172,10 @@ func familyOf(kind string) []string {
 	return []string{model.KindAnnotatedPairs, model.KindPreferenceCSV}
 }
 
-// record keeps the imports row, which inImport writes once the import's
+// Record keeps the imports row, which inImport writes once the import's
 // rows have committed, and returns its id: the import's generation. The
 // row count is read from r then, as the importer sets it last.
-func (tx *importTx) record(r *ImportResult) (int64, error) {
+func (tx *importTx) Record(r *model.ImportResult) (int64, error) {
 	detail, err := json.Marshal(map[string]any{"counts": r.Counts, "notes": r.Notes})
 	if err != nil {
 		return 0, err
@@ -220,8 +187,8 @@ func (tx *importTx) record(r *ImportResult) (int64, error) {
 // alreadyImported finds an import of the same kind family with this hash
 // (and this name, when one is given), so repeated imports are no-ops without
 // reading the file again.
-func (s *Store) alreadyImported(ctx context.Context, kind, name, hash string) (ImportResult, bool, error) {
-	var r ImportResult
+func (s *Store) alreadyImported(ctx context.Context, kind, name, hash string) (model.ImportResult, bool, error) {
+	var r model.ImportResult
 	err := s.db.QueryRowContext(ctx,
 		`SELECT kind, name, source FROM imports i WHERE hash = ? AND base IS NULL AND kind IN (SELECT unnest(?::VARCHAR[])) AND (? = '' OR name = ?)
 			AND NOT EXISTS (SELECT 1 FROM imports x WHERE x.base = i.id) ORDER BY id DESC LIMIT 1`,
@@ -237,7 +204,7 @@ func (s *Store) alreadyImported(ctx context.Context, kind, name, hash string) (I
 }
 
 // Import imports one file or folder, detecting its kind.
-func (s *Store) Import(ctx context.Context, path string, opts ImportOptions) ([]ImportResult, error) {
+func (s *Store) Import(ctx context.Context, path string, opts ImportOptions) ([]model.ImportResult, error) {
 	if opts.Name != "" && !model.ValidName(opts.Name) {
 		return nil, fmt.Errorf("--name %q: use lower-case letters, digits, '.', '_' and '-' (e.g. %q)", opts.Name, model.Slugify(opts.Name))
 	}
@@ -245,7 +212,7 @@ func (s *Store) Import(ctx context.Context, path string, opts ImportOptions) ([]
 	if err != nil {
 		return nil, err
 	}
-	var r ImportResult
+	var r model.ImportResult
 	switch kind {
 	case model.KindAnnotatedPairs:
 		r, err = s.ImportAnnotatedPairs(ctx, path, opts)
@@ -263,7 +230,7 @@ func (s *Store) Import(ctx context.Context, path string, opts ImportOptions) ([]
 	if err != nil {
 		return nil, err
 	}
-	return []ImportResult{r}, nil
+	return []model.ImportResult{r}, nil
 }
 
 // DetectKind tells what an import path holds, by its extension and, for

@@ -17,35 +17,35 @@ import (
 
 // ImportPetri imports a Petri transcript file, or a folder of transcripts
 // and Inspect logs (searched recursively), as one experiment.
-func (s *Store) ImportPetri(ctx context.Context, path string, opts ImportOptions) (ImportResult, error) {
+func (s *Store) ImportPetri(ctx context.Context, path string, opts ImportOptions) (model.ImportResult, error) {
 	return s.importLogs(ctx, path, opts)
 }
 
 // ImportInspect imports an Inspect log (.eval or .json), or a folder of
 // logs and Petri transcripts (searched recursively), as one experiment.
-func (s *Store) ImportInspect(ctx context.Context, path string, opts ImportOptions) (ImportResult, error) {
+func (s *Store) ImportInspect(ctx context.Context, path string, opts ImportOptions) (model.ImportResult, error) {
 	return s.importLogs(ctx, path, opts)
 }
 
-func (s *Store) importLogs(ctx context.Context, path string, opts ImportOptions) (ImportResult, error) {
+func (s *Store) importLogs(ctx context.Context, path string, opts ImportOptions) (model.ImportResult, error) {
 	if opts.Name != "" && !model.ValidName(opts.Name) {
-		return ImportResult{}, fmt.Errorf("--name %q: use lower-case letters, digits, '.', '_' and '-' (e.g. %q)", opts.Name, model.Slugify(opts.Name))
+		return model.ImportResult{}, fmt.Errorf("--name %q: use lower-case letters, digits, '.', '_' and '-' (e.g. %q)", opts.Name, model.Slugify(opts.Name))
 	}
 	if opts.Eval != "" && !model.IsEval(opts.Eval) {
-		return ImportResult{}, fmt.Errorf("--eval %q: want one of %s", opts.Eval, strings.Join(model.Evals, ", "))
+		return model.ImportResult{}, fmt.Errorf("--eval %q: want one of %s", opts.Eval, strings.Join(model.Evals, ", "))
 	}
 	var hash string
 	var err error
 	if opts.Files != nil {
 		if err := CheckWithin(path, opts.Files); err != nil {
-			return ImportResult{}, err
+			return model.ImportResult{}, err
 		}
 		hash, err = hashFiles(path, opts.Files)
 	} else {
 		hash, err = hashBundle(path)
 	}
 	if err != nil {
-		return ImportResult{}, fmt.Errorf("import %s: %w", path, err)
+		return model.ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}
 	if opts.PrefixLogs {
 		// Prefixed ids are other content than the same files imported
@@ -62,7 +62,7 @@ func (s *Store) importLogs(ctx context.Context, path string, opts ImportOptions)
 	}
 	src, err := logs.Open(ctx, path, logOptions(opts))
 	if err != nil {
-		return ImportResult{}, err
+		return model.ImportResult{}, err
 	}
 	return s.ImportBundle(ctx, src, hash, opts)
 }

@@ -20,6 +20,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/internal/memlimit"
 	"github.com/auditscope/auditscope/data/lake"
 	"github.com/auditscope/auditscope/data/model"
@@ -36,7 +37,7 @@ var ErrNotFound = model.ErrNotFound
 // ErrExists is returned when an import would overwrite a dataset or
 // experiment of the same name with different content and --replace was not
 // given.
-var ErrExists = errors.New("already exists")
+var ErrExists = load.ErrExists
 
 // ErrReadOnly is returned by writes to a store opened read-only.
 var ErrReadOnly = errors.New("database is read-only")
@@ -292,8 +293,8 @@ type importTx struct {
 // committed, it marks the generation complete.
 type importMarker struct {
 	kind, name, source, hash string
-	base                     *int64        // the full import an append extends
-	result                   *ImportResult // for Rows, known only at the end
+	base                     *int64              // the full import an append extends
+	result                   *model.ImportResult // for Rows, known only at the end
 	detail                   string
 	at                       time.Time
 }
@@ -374,9 +375,25 @@ func (s *Store) inImport(ctx context.Context, fn func(tx *importTx) error) (err 
 	return nil
 }
 
-func (tx *importTx) exec(query string, args ...any) error {
+func (tx *importTx) Exec(query string, args ...any) error {
 	_, err := tx.conn.ExecContext(tx.ctx, query, args...)
 	return err
+}
+
+// importTx is the load.Tx of the format packages' loaders.
+var _ load.Tx = (*importTx)(nil)
+
+func (tx *importTx) Gen() int64            { return tx.gen }
+func (tx *importTx) Rows() int64           { return tx.rows }
+func (tx *importTx) SetSource(name string) { tx.source = name }
+
+// Appender opens an appender on a table (see appender).
+func (tx *importTx) Appender(table string) (load.Appender, error) {
+	a, err := tx.appender(table)
+	if err != nil {
+		return nil, err // not a nil *appender in a non-nil interface
+	}
+	return a, nil
 }
 
 // appender opens a DuckDB Appender on the import's connection.
@@ -406,9 +423,9 @@ type appender struct {
 	buffered int64 // bytes of text appended since the last flush
 }
 
-// row appends one row; the generation column, last in every table an
+// Row appends one Row; the generation column, last in every table an
 // importer appends to, is added here.
-func (a *appender) row(values ...driver.Value) error {
+func (a *appender) Row(values ...driver.Value) error {
 	var size int64
 	for _, v := range values {
 		if s, ok := v.(string); ok {
@@ -450,7 +467,7 @@ const (
 	bigRowBytes = 4 << 20
 )
 
-func (a *appender) close() error {
+func (a *appender) Close() error {
 	if a.a == nil {
 		return nil
 	}
@@ -471,12 +488,4 @@ const rowGroupSize = 16384
 // no parameters (ATTACH, SET).
 func sqlString(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
-}
-
-// nullString maps "" to NULL.
-func nullString(s string) driver.Value {
-	if s == "" {
-		return nil
-	}
-	return s
 }

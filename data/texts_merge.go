@@ -72,7 +72,16 @@ func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 // mergeTexts fills the import's comparisons' prompts and responses from the
 // base file, by the metadata key. Keys that appear more than once in the base
 // file are not merged (which row would be the comparison's is unknowable).
-func (l *apLoader) mergeTexts(m *TextsMerge) (mergeReport, error) {
+// It returns how many comparisons it matched and the import's note.
+func (tx *importTx) mergeTexts(m *TextsMerge, dataset string) (int, string, error) {
+	rep, err := tx.merge(m, dataset)
+	if err != nil {
+		return 0, "", err
+	}
+	return rep.matched, rep.note(m), nil
+}
+
+func (tx *importTx) merge(m *TextsMerge, dataset string) (mergeReport, error) {
 	var rep mergeReport
 	read, err := m.reader()
 	if err != nil {
@@ -80,7 +89,7 @@ func (l *apLoader) mergeTexts(m *TextsMerge) (mergeReport, error) {
 	}
 	// The streaming import runs under a small memory limit; reading and
 	// joining a base dataset needs DuckDB's usual room.
-	if err := l.tx.s.mem.Raise(l.tx.ctx, mergeMemoryMiB); err != nil {
+	if err := tx.s.mem.Raise(tx.ctx, mergeMemoryMiB); err != nil {
 		return rep, err
 	}
 	prompt := "NULL"
@@ -88,12 +97,12 @@ func (l *apLoader) mergeTexts(m *TextsMerge) (mergeReport, error) {
 		prompt = "CAST(" + quoteIdent(m.Prompt) + " AS VARCHAR)"
 	}
 	// Column names are quoted identifiers; the file is a parameter.
-	if err := l.tx.exec(`CREATE OR REPLACE TEMP TABLE merge_base AS SELECT CAST(`+quoteIdent(m.Key)+` AS VARCHAR) AS k, `+prompt+` AS p,
+	if err := tx.Exec(`CREATE OR REPLACE TEMP TABLE merge_base AS SELECT CAST(`+quoteIdent(m.Key)+` AS VARCHAR) AS k, `+prompt+` AS p,
 CAST(`+quoteIdent(m.A)+` AS VARCHAR) AS a, CAST(`+quoteIdent(m.B)+` AS VARCHAR) AS b FROM `+read, m.File); err != nil {
 		return rep, &model.InputError{File: m.File, Offset: -1, Msg: "cannot read the base dataset's columns " + strings.Join([]string{m.Key, m.A, m.B}, ", ") + ": " + err.Error()}
 	}
-	defer l.tx.exec(`DROP TABLE IF EXISTS merge_base`)
-	rows, err := l.tx.conn.QueryContext(l.tx.ctx, `SELECT k FROM merge_base WHERE k IS NOT NULL GROUP BY k HAVING count(*) > 1 ORDER BY k`)
+	defer tx.Exec(`DROP TABLE IF EXISTS merge_base`)
+	rows, err := tx.conn.QueryContext(tx.ctx, `SELECT k FROM merge_base WHERE k IS NOT NULL GROUP BY k HAVING count(*) > 1 ORDER BY k`)
 	if err != nil {
 		return rep, err
 	}
@@ -108,18 +117,18 @@ CAST(`+quoteIdent(m.A)+` AS VARCHAR) AS a, CAST(`+quoteIdent(m.B)+` AS VARCHAR) 
 		}
 	}
 	rows.Close()
-	res, err := l.tx.conn.ExecContext(l.tx.ctx, `UPDATE ap_comparisons SET prompt = coalesce(u.p, ap_comparisons.prompt),
+	res, err := tx.conn.ExecContext(tx.ctx, `UPDATE ap_comparisons SET prompt = coalesce(u.p, ap_comparisons.prompt),
   text_a = coalesce(u.a, ''), text_b = coalesce(u.b, ''), len_a = length(coalesce(u.a, '')), len_b = length(coalesce(u.b, ''))
 FROM (SELECT m.cmp, b.p, b.a, b.b FROM ap_meta m JOIN merge_base b ON m.value = b.k
       WHERE m.dataset = ? AND m.gen = ? AND m.key = ? AND b.k IN (SELECT k FROM merge_base GROUP BY k HAVING count(*) = 1)) u
 WHERE ap_comparisons.dataset = ? AND ap_comparisons.gen = ? AND ap_comparisons.idx = u.cmp`,
-		l.dataset, l.tx.gen, m.Key, l.dataset, l.tx.gen)
+		dataset, tx.gen, m.Key, dataset, tx.gen)
 	if err != nil {
 		return rep, fmt.Errorf("merge texts: %w", err)
 	}
 	n, _ := res.RowsAffected()
 	rep.matched = int(n)
-	err = l.tx.conn.QueryRowContext(l.tx.ctx, `SELECT count(*) FROM merge_base WHERE k IS NULL OR k NOT IN
-  (SELECT value FROM ap_meta WHERE dataset = ? AND gen = ? AND key = ? AND value IS NOT NULL)`, l.dataset, l.tx.gen, m.Key).Scan(&rep.unmatched)
+	err = tx.conn.QueryRowContext(tx.ctx, `SELECT count(*) FROM merge_base WHERE k IS NULL OR k NOT IN
+  (SELECT value FROM ap_meta WHERE dataset = ? AND gen = ? AND key = ? AND value IS NOT NULL)`, dataset, tx.gen, m.Key).Scan(&rep.unmatched)
 	return rep, err
 }

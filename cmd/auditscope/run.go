@@ -345,7 +345,7 @@ func logFlags(fs *flag.FlagSet) (eval, behavior *string) {
 
 // importWithProgress shows a progress bar on stderr for inputs over 16 MB
 // when stderr is a terminal.
-func importWithProgress(ctx context.Context, store *data.Store, path string, opts data.ImportOptions, stderr io.Writer) ([]data.ImportResult, error) {
+func importWithProgress(ctx context.Context, store *data.Store, path string, opts data.ImportOptions, stderr io.Writer) ([]model.ImportResult, error) {
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		if st, err := os.Stat(path); err == nil && !st.IsDir() && st.Size() > 16<<20 {
 			bar := progressbar.NewOptions64(st.Size(),

@@ -31,21 +31,21 @@ const generatorVersion = "demo-v1"
 // synthetic AnnotatedPairs dataset and the real fixture files. The long
 // judge-score table is left to s.BuildPendingScores, which the caller runs
 // in the background once it serves (score filters work meanwhile).
-func Load(ctx context.Context, s *data.Store) ([]data.ImportResult, error) {
+func Load(ctx context.Context, s *data.Store) ([]model.ImportResult, error) {
 	// The experiment and the pairs datasets go into different tables, so
 	// they load side by side in their own transactions.
-	var expRes data.ImportResult
+	var expRes model.ImportResult
 	var expErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		expRes, expErr = loadExperiment(ctx, s, Options{})
 	}()
-	var out []data.ImportResult
+	var out []model.ImportResult
 	var buf bytes.Buffer
 	err := AnnotatedPairs(&buf, Options{})
 	if err == nil {
-		var r data.ImportResult
+		var r model.ImportResult
 		r, err = s.ImportAnnotatedPairsBytes(ctx, buf.Bytes(), "built-in demo annotated pairs", data.ImportOptions{Synthetic: true})
 		if err != nil {
 			err = fmt.Errorf("demo annotated pairs: %w", err)
@@ -53,7 +53,7 @@ func Load(ctx context.Context, s *data.Store) ([]data.ImportResult, error) {
 		out = append(out, r)
 	}
 	if err == nil {
-		var rs []data.ImportResult
+		var rs []model.ImportResult
 		rs, err = loadFixtures(ctx, s)
 		out = append(out, rs...)
 	}
@@ -64,10 +64,10 @@ func Load(ctx context.Context, s *data.Store) ([]data.ImportResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append([]data.ImportResult{expRes}, out...), nil
+	return append([]model.ImportResult{expRes}, out...), nil
 }
 
-func loadExperiment(ctx context.Context, s *data.Store, opts Options) (data.ImportResult, error) {
+func loadExperiment(ctx context.Context, s *data.Store, opts Options) (model.ImportResult, error) {
 	b := Experiment(opts)
 	byID := make(map[string]*bundle.Audit, len(b.Audits))
 	for i := range b.Audits {
@@ -88,19 +88,19 @@ func loadExperiment(ctx context.Context, s *data.Store, opts Options) (data.Impo
 
 // loadFixtures imports the embedded fixture files. The CSV importer reads
 // from a path, so CSVs go through a temporary file.
-func loadFixtures(ctx context.Context, s *data.Store) ([]data.ImportResult, error) {
+func loadFixtures(ctx context.Context, s *data.Store) ([]model.ImportResult, error) {
 	entries, err := fs.ReadDir(fixtures, "fixtures")
 	if err != nil {
 		return nil, err
 	}
-	var out []data.ImportResult
+	var out []model.ImportResult
 	for _, e := range entries {
 		body, err := fixtures.ReadFile("fixtures/" + e.Name())
 		if err != nil {
 			return nil, err
 		}
 		name := model.Slugify(strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())))
-		var r data.ImportResult
+		var r model.ImportResult
 		if strings.HasSuffix(e.Name(), ".json") {
 			r, err = s.ImportAnnotatedPairsBytes(ctx, body, e.Name(), data.ImportOptions{Name: name})
 		} else {
@@ -114,15 +114,15 @@ func loadFixtures(ctx context.Context, s *data.Store) ([]data.ImportResult, erro
 	return out, nil
 }
 
-func importCSVBytes(ctx context.Context, s *data.Store, file string, body []byte, name string) (data.ImportResult, error) {
+func importCSVBytes(ctx context.Context, s *data.Store, file string, body []byte, name string) (model.ImportResult, error) {
 	dir, err := os.MkdirTemp("", "auditscope-demo-")
 	if err != nil {
-		return data.ImportResult{}, err
+		return model.ImportResult{}, err
 	}
 	defer os.RemoveAll(dir)
 	p := filepath.Join(dir, file)
 	if err := os.WriteFile(p, body, 0o600); err != nil {
-		return data.ImportResult{}, err
+		return model.ImportResult{}, err
 	}
 	return s.ImportPreferenceCSV(ctx, p, data.ImportOptions{Name: name})
 }

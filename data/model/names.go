@@ -1,8 +1,10 @@
 package model
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -38,4 +40,37 @@ func ValidName(s string) bool {
 // IsEval reports whether e is one of Evals.
 func IsEval(e string) bool {
 	return slices.Contains(Evals, e)
+}
+
+// ImportResult describes an import that landed (or was a no-op).
+type ImportResult struct {
+	Kind      string
+	Name      string
+	Source    string
+	Hash      string
+	Rows      int64
+	Counts    map[string]int64 // rows per table or entity
+	Notes     []string         // e.g. "dropped 3 duplicate comparison ids"
+	Unchanged bool             // the same content was already imported under this name
+}
+
+// String is the one-line summary the import command prints.
+func (r ImportResult) String() string {
+	if r.Unchanged {
+		return fmt.Sprintf("%s %s: unchanged (same content already imported from %s)", r.Kind, r.Name, r.Source)
+	}
+	keys := make([]string, 0, len(r.Counts))
+	for k := range r.Counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d %s", r.Counts[k], k))
+	}
+	s := fmt.Sprintf("%s %s: %d rows (%s)", r.Kind, r.Name, r.Rows, strings.Join(parts, ", "))
+	if len(r.Notes) > 0 {
+		s += "; " + strings.Join(r.Notes, "; ")
+	}
+	return s
 }

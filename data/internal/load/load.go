@@ -1,0 +1,64 @@
+// Package load is what an importer sees of the store while it writes one
+// import: a transaction that appends rows to the store's tables, claims the
+// dataset's or experiment's name and records the import, and lands whole or
+// not at all (docs/ARCHITECTURE.md, "Imports"). The store (package data)
+// implements it; each format's loader (data/annotatedpairs, data/bundle)
+// writes through it, beside its decoder, and needs no DuckDB.
+package load
+
+import (
+	"database/sql/driver"
+	"errors"
+
+	"github.com/auditscope/auditscope/data/model"
+)
+
+// ErrUnchanged aborts an import whose content is already in the store.
+var ErrUnchanged = errors.New("unchanged")
+
+// ErrExists is an import that would overwrite a dataset or experiment of
+// the same name with different content, --replace not given.
+var ErrExists = errors.New("already exists")
+
+// Appender appends rows to one table of the import.
+type Appender interface {
+	// Row appends one row in the table's column order, without the
+	// generation column (last in every table), which the store adds.
+	Row(values ...driver.Value) error
+	// Close flushes the rows; closing twice is a no-op.
+	Close() error
+}
+
+// Tx is one import's transaction.
+type Tx interface {
+	// Gen is the import's generation, which every row it writes carries.
+	Gen() int64
+	// SetSource names the input as the import's record will, for a claim's
+	// message when the name holds another input.
+	SetSource(name string)
+	// Appender opens an appender on a table.
+	Appender(table string) (Appender, error)
+	// Exec runs a statement in the transaction.
+	Exec(query string, args ...any) error
+	// Claim takes a name of the kind's family for the import: ErrUnchanged
+	// when the same content is there, an error wrapping ErrExists when other
+	// content is and replace is off (with replace, the old generation goes
+	// once this one lands).
+	Claim(kind, name, hash string, replace bool) error
+	// ClaimLater is Claim for an import whose hash is still being worked
+	// out: hashOf is called only when the name was imported before.
+	ClaimLater(kind, name string, hashOf func() (string, error), replace bool) error
+	// Record keeps r as the import's record, written once its rows commit
+	// (its Rows read then), and returns the import's id.
+	Record(r *model.ImportResult) (int64, error)
+	// Rows is the number of rows appended so far.
+	Rows() int64
+}
+
+// NullString maps "" to NULL.
+func NullString(s string) driver.Value {
+	if s == "" {
+		return nil
+	}
+	return s
+}
