@@ -66,13 +66,8 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 }
 
 func appendLogs(ctx context.Context, tx *importTx, src *logs.Source, exp string, base int64, hash string, opts ImportOptions) (model.ImportResult, error) {
-	app := &appendState{base: base, existing: map[string]bool{}, source: map[string]string{}, logOrd: map[string]int32{}, logHead: map[string]string{}}
-	l := &bundleLoad{ctx: ctx, tx: tx, src: src, opts: opts, id: exp, counts: map[string]int64{},
-		split: map[string]string{}, runs: map[string]bool{}, auditors: map[string]bool{}, audits: map[string]bool{},
-		dimCount: map[string]int{}, validEval: map[string]bool{}, app: app}
-	for _, e := range model.Evals {
-		l.validEval[e] = true
-	}
+	app := &bundle.AppendState{Split: map[string]string{}, Auditors: map[string]bool{}, Existing: map[string]bool{}, Source: map[string]string{},
+		LogOrd: map[string]int32{}, LogHead: map[string]string{}}
 	q := func(query string, scan func(*sql.Rows) error, args ...any) error {
 		rows, err := tx.conn.QueryContext(ctx, query, args...)
 		if err != nil {
@@ -90,25 +85,25 @@ func appendLogs(ctx context.Context, tx *importTx, src *logs.Source, exp string,
 		q(`SELECT id, split FROM behaviors WHERE experiment = ?`, func(r *sql.Rows) error {
 			var id, sp string
 			err := r.Scan(&id, &sp)
-			l.split[id] = sp
+			app.Split[id] = sp
 			return err
 		}, exp),
 		q(`SELECT id FROM auditors WHERE experiment = ?`, func(r *sql.Rows) error {
 			var id string
 			err := r.Scan(&id)
-			l.auditors[id] = true
+			app.Auditors[id] = true
 			return err
 		}, exp),
 		// Only the ids these files hold are looked up.
 		q(`SELECT id, coalesce(labels->>'$.source', '') FROM audits WHERE experiment = ? AND id IN (SELECT unnest(?::VARCHAR[]))`, func(r *sql.Rows) error {
 			var id, source string
 			err := r.Scan(&id, &source)
-			app.existing[id] = true
-			app.source[id] = source
+			app.Existing[id] = true
+			app.Source[id] = source
 			return err
 		}, exp, src.IDs()),
 		q(`SELECT coalesce(max(ord), -1) + 1 FROM audits WHERE experiment = ?`, func(r *sql.Rows) error {
-			return r.Scan(&app.firstOrd)
+			return r.Scan(&app.FirstOrd)
 		}, exp),
 		q(`SELECT log, ord, task, model, status, samples, total_samples, results FROM inspect_logs WHERE experiment = ?
 			QUALIFY row_number() OVER (PARTITION BY log ORDER BY gen DESC) = 1`, func(r *sql.Rows) error {
@@ -126,31 +121,24 @@ func appendLogs(ctx context.Context, tx *importTx, src *logs.Source, exp string,
 			if results.Valid {
 				lg.Results = []byte(results.String)
 			}
-			app.logOrd[lg.Log], app.logHead[lg.Log] = ord, logHeadKey(&lg)
-			app.nextLog = max(app.nextLog, ord+1)
+			app.LogOrd[lg.Log], app.LogHead[lg.Log] = ord, bundle.LogHeadKey(&lg)
+			app.NextLog = max(app.NextLog, ord+1)
 			return nil
 		}, exp),
 	)
 	if err != nil {
 		return model.ImportResult{}, err
 	}
-	exp0, err := src.Experiment()
+	counts, err := bundle.Append(ctx, tx, src, exp, app, bundleLoadOptions(opts))
 	if err != nil {
 		return model.ImportResult{}, err
 	}
-	for _, section := range []func() error{
-		func() error { return l.behaviors(&exp0) }, l.loadAuditors, l.loadAudits, l.dimensions, l.inspectLogs,
-	} {
-		if err := section(); err != nil {
-			return model.ImportResult{}, err
-		}
-	}
-	if app.added == 0 && app.headers == 0 {
+	if app.Added == 0 && app.Headers == 0 {
 		return model.ImportResult{}, errNothingNew
 	}
 	kind := src.Kind()
-	r := model.ImportResult{Kind: kind, Name: exp, Source: src.Name(), Hash: hash, Counts: l.counts}
-	r.Counts["audits"] = int64(app.added)
+	r := model.ImportResult{Kind: kind, Name: exp, Source: src.Name(), Hash: hash, Counts: counts}
+	r.Counts["audits"] = int64(app.Added)
 	if _, err := tx.Record(&r); err != nil {
 		return r, err
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -392,10 +393,6 @@ func (s *Store) Audit(ctx context.Context, key string) (AuditDetail, error) {
 	return d, nil
 }
 
-// memoryTranscript marks an audit whose transcript is served from memory
-// (ImportOptions.Transcripts).
-const memoryTranscript = "memory:"
-
 // Transcript returns an audit's transcript JSON: as imported, from the
 // in-memory source of the built-in demo, or read from its source file. A
 // source file that moved or vanished gives an *model.InputError saying so.
@@ -409,7 +406,7 @@ func (s *Store) Transcript(ctx context.Context, experiment, audit string) ([]byt
 		return nil, fmt.Errorf("data: transcript: %w", err)
 	}
 	switch {
-	case file.String == memoryTranscript:
+	case file.String == load.MemoryTranscript:
 		s.mu.RLock()
 		src := s.transcripts[experiment]
 		s.mu.RUnlock()

@@ -4,27 +4,19 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
-	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/model"
-	"github.com/auditscope/auditscope/data/petri"
 
-	"github.com/auditscope/auditscope/data/internal/jsonin"
 	"github.com/auditscope/auditscope/data/internal/memlimit"
 )
 
@@ -117,7 +109,7 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 	}
 	run := func() error {
 		return s.inImport(ctx, func(tx *importTx) error {
-			res, err = importBundle(ctx, tx, src, hash, opts)
+			res, err = bundle.Load(ctx, tx, src, hash, bundleLoadOptions(opts))
 			return err
 		})
 	}
@@ -150,22 +142,22 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 		s.mu.Unlock()
 	}
 	if errors.Is(err, errUnchanged) {
-		return model.ImportResult{Kind: sourceKind(src), Name: opts.Name, Source: src.Name(), Hash: hash, Unchanged: true}, nil
+		return model.ImportResult{Kind: bundle.SourceKind(src), Name: opts.Name, Source: src.Name(), Hash: hash, Unchanged: true}, nil
 	}
 	return res, bundleErr(src.Name(), err)
 }
 
-// sourceKind is the import kind a source records: model.KindBundle, or the kind
-// a converted source (Petri transcripts, Inspect logs) reports.
-func sourceKind(src bundle.Source) string {
-	if k, ok := src.(interface{ Kind() string }); ok && k.Kind() != "" {
-		return k.Kind()
-	}
-	return model.KindBundle
+// bundleLoadOptions are the bundle loader's options of an import's.
+func bundleLoadOptions(opts ImportOptions) bundle.LoadOptions {
+	return bundle.LoadOptions{Name: opts.Name, Replace: opts.Replace, Synthetic: opts.Synthetic,
+		MemoryTranscripts: opts.Transcripts != nil, DeferScores: opts.DeferScores}
 }
 
-func fieldErr(p bundle.Pos, field, format string, args ...any) error {
-	return &bundle.Error{Pos: p, Field: field, Msg: fmt.Sprintf(format, args...)}
+// AuditScores is insertAuditScores for the bundle loader (bundle.Tx): the
+// scores of this import's audits of exp, n rows.
+func (tx *importTx) AuditScores(exp string, n int64) error {
+	tx.rows += n
+	return insertAuditScores(tx, exp, tx.gen)
 }
 
 // insertAuditScores builds an experiment's long score table from each
@@ -211,132 +203,4 @@ func (s *Store) BuildPendingScores(ctx context.Context) error {
 		s.mu.Unlock()
 	}
 	return nil
-}
-
-// auditBatch is how many audits are prepared in parallel at a time.
-const auditBatch = 1024
-
-// auditItem is one validated audit on its way into the store.
-type auditItem struct {
-	pos      bundle.Pos
-	a        *bundle.Audit
-	ord      int
-	t        *petri.Transcript
-	body     []byte
-	marshal  bool // body is to be marshalled from t
-	scores   any  // JSON object or nil
-	search   string
-	messages int
-	err      error
-}
-
-// prepareAudits decodes transcripts and builds the derived columns of a
-// batch on every core.
-func prepareAudits(items []auditItem) error {
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(items); i += workers {
-				items[i].prepare()
-			}
-		}(w)
-	}
-	wg.Wait()
-	for i := range items {
-		if items[i].err != nil {
-			return items[i].err
-		}
-	}
-	return nil
-}
-
-func (it *auditItem) prepare() {
-	if it.marshal {
-		b, err := json.Marshal(it.t)
-		if err != nil {
-			it.err = fieldErr(it.pos, "transcript", "%v", err)
-			return
-		}
-		it.body = b
-	}
-	if it.t == nil {
-		t := new(petri.Transcript)
-		if err := json.Unmarshal(it.body, t); err != nil {
-			it.err = fieldErr(it.pos, "transcript", "not a Petri transcript: %s", describeErr(err))
-			return
-		}
-		it.t = t
-	}
-	// Stored lower-cased so search is a plain LIKE (several times faster
-	// than ILIKE over hundreds of MB).
-	it.search = strings.ToLower(it.a.Summary + "\n" + it.t.SearchText())
-	it.messages = it.t.MessageCount()
-	scores := it.a.Scores
-	if len(it.a.Columns) > 0 {
-		scores = maps.Clone(it.a.Columns)
-		maps.Copy(scores, it.a.Scores)
-	}
-	it.scores = scoresJSON(scores)
-}
-
-// scoresJSON writes scores as a JSON object with sorted keys (nil when there
-// are none).
-func scoresJSON(scores map[string]float64) any {
-	if len(scores) == 0 {
-		return nil
-	}
-	dims := make([]string, 0, len(scores))
-	for d := range scores {
-		dims = append(dims, d)
-	}
-	slices.Sort(dims)
-	b := make([]byte, 0, 24*len(dims))
-	b = append(b, '{')
-	for i, d := range dims {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonin.AppendString(b, d)
-		b = append(b, ':')
-		// Judge scores are nearly always whole numbers; AppendInt is several
-		// times faster than the shortest float formatting.
-		if v := scores[d]; v == math.Trunc(v) && math.Abs(v) < 1e15 {
-			b = strconv.AppendInt(b, int64(v), 10)
-		} else {
-			b = strconv.AppendFloat(b, v, 'g', -1, 64)
-		}
-	}
-	return string(append(b, '}'))
-}
-
-func describeErr(err error) string {
-	var typ *json.UnmarshalTypeError
-	if errors.As(err, &typ) {
-		return jsonin.Describe(typ)
-	}
-	return err.Error()
-}
-
-func optInt(p *int) any {
-	if p == nil {
-		return nil
-	}
-	return int32(*p)
-}
-
-func optBool(p *bool) any {
-	if p == nil {
-		return nil
-	}
-	return *p
-}
-
-func optFloat(p *float64) any {
-	if p == nil {
-		return nil
-	}
-	return *p
 }

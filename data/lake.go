@@ -15,6 +15,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/lake"
 )
 
@@ -123,7 +124,7 @@ func (s *Store) writeLakeGeneration(ctx context.Context, dir, family, name, gen 
 		sel := `SELECT * EXCLUDE (` + t.Key + lakeGenColumn(t.Name) + `)`
 		if t.Name == "audits" {
 			// Transcripts served from memory are written out (below).
-			sel += ` REPLACE (CASE WHEN transcript_file = ` + sqlString(memoryTranscript) + ` THEN NULL ELSE transcript_file END AS transcript_file)`
+			sel += ` REPLACE (CASE WHEN transcript_file = ` + sqlString(load.MemoryTranscript) + ` THEN NULL ELSE transcript_file END AS transcript_file)`
 		}
 		q := `COPY (` + sel + ` FROM ` + t.Name + ` WHERE ` + t.Key + ` = ` + sqlString(name) + `) TO ` +
 			sqlString(tmp) + ` (FORMAT parquet, COMPRESSION zstd)`
@@ -174,7 +175,7 @@ func (s *Store) copyTranscripts(ctx context.Context, exp, file string) error {
 		return err
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), `DROP TABLE IF EXISTS lake_transcripts`)
-	rows, err := conn.QueryContext(ctx, `SELECT id FROM audits WHERE experiment = ? AND transcript_file = ? ORDER BY ord`, exp, memoryTranscript)
+	rows, err := conn.QueryContext(ctx, `SELECT id FROM audits WHERE experiment = ? AND transcript_file = ? ORDER BY ord`, exp, load.MemoryTranscript)
 	if err != nil {
 		return err
 	}

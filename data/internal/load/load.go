@@ -62,3 +62,7 @@ func NullString(s string) driver.Value {
 	}
 	return s
 }
+
+// MemoryTranscript, as an audit's transcript file, marks an audit whose
+// transcript the store serves from memory (the built-in demo's).
+const MemoryTranscript = "memory:"

@@ -1,4 +1,4 @@
-package data
+package bundle
 
 import (
 	"cmp"
@@ -7,24 +7,60 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
-	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/data/petri"
 )
 
-// bundleLoad is one bundle import in progress. Each section of the bundle
+// Tx is the import's transaction as the bundle's loader writes it: the
+// store's (load.Tx) with the one statement an experiment's audits need
+// besides appends.
+type Tx interface {
+	load.Tx
+	// AuditScores builds the experiment's long score table from its audits
+	// of this import (n rows).
+	AuditScores(exp string, n int64) error
+}
+
+// LoadOptions are an import's options as the loader takes them.
+type LoadOptions struct {
+	// Name is the experiment's id (--name); empty takes the bundle's.
+	Name               string
+	Replace, Synthetic bool
+	// MemoryTranscripts: the store serves the audits' transcripts from
+	// memory (the built-in demo), so inline ones are not stored.
+	MemoryTranscripts bool
+	// DeferScores leaves the long score table to be built later.
+	DeferScores bool
+}
+
+// mustJSON is v as JSON; v is a value that always encodes.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// loader is one bundle import in progress. Each section of the bundle
 // is read by a method that checks every record (the check* functions, which
 // write nothing) and then appends it; the maps hold what later sections
 // refer to.
-type bundleLoad struct {
+type loader struct {
 	ctx    context.Context
-	tx     *importTx
-	src    bundle.Source
-	opts   ImportOptions
+	tx     Tx
+	src    Source
+	opts   LoadOptions
 	id     string // the experiment's id
 	counts map[string]int64
 
@@ -38,23 +74,54 @@ type bundleLoad struct {
 
 	// app is set when the load appends to an existing experiment
 	// (AppendLogs) rather than creating it.
-	app *appendState
+	app *AppendState
 }
 
-// appendState is what an append knows of the experiment it extends.
-type appendState struct {
-	base     int64             // the experiment's full import
-	firstOrd int               // the ord of the first new audit
-	existing map[string]bool   // the candidate audit ids already there
-	source   map[string]string // and the file each came from
-	logOrd   map[string]int32
-	logHead  map[string]string // a log's newest stored header, to skip an unchanged one
-	nextLog  int32
-	added    int // new audits
-	headers  int // new or changed log headers
+// AppendState is what an append knows of the experiment it extends.
+type AppendState struct {
+	// Split and Auditors are the experiment's behaviors (with their split)
+	// and auditors.
+	Split    map[string]string
+	Auditors map[string]bool
+	FirstOrd int               // the ord of the first new audit
+	Existing map[string]bool   // the candidate audit ids already there
+	Source   map[string]string // and the file each came from
+	LogOrd   map[string]int32
+	LogHead  map[string]string // a log's newest stored header (LogHeadKey), to skip an unchanged one
+	NextLog  int32
+	Added    int // new audits
+	Headers  int // new or changed log headers
 }
 
-func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash string, opts ImportOptions) (model.ImportResult, error) {
+// Append loads what src holds that the experiment exp, as st describes it,
+// does not: its new behaviors, auditors and audits, judge dimensions and
+// new or changed Inspect log headers. st counts what was added; counts are
+// the rows by section.
+func Append(ctx context.Context, tx Tx, src Source, exp string, st *AppendState, opts LoadOptions) (counts map[string]int64, err error) {
+	l := &loader{ctx: ctx, tx: tx, src: src, opts: opts, id: exp, counts: map[string]int64{},
+		split: st.Split, runs: map[string]bool{}, auditors: st.Auditors, audits: map[string]bool{},
+		dimCount: map[string]int{}, validEval: map[string]bool{}, app: st}
+	for _, e := range model.Evals {
+		l.validEval[e] = true
+	}
+	e, err := src.Experiment()
+	if err != nil {
+		return nil, err
+	}
+	for _, section := range []func() error{
+		func() error { return l.behaviors(&e) }, l.loadAuditors, l.loadAudits, l.dimensions, l.inspectLogs,
+	} {
+		if err := section(); err != nil {
+			return nil, err
+		}
+	}
+	return l.counts, nil
+}
+
+// Load checks every record of src (the check* functions, which write
+// nothing) and appends it in the transaction tx: one experiment, which
+// lands whole or not at all. hash identifies the content.
+func Load(ctx context.Context, tx Tx, src Source, hash string, opts LoadOptions) (model.ImportResult, error) {
 	exp, err := src.Experiment()
 	if err != nil {
 		return model.ImportResult{}, err
@@ -63,13 +130,13 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 	if err != nil {
 		return model.ImportResult{}, err
 	}
-	kind := sourceKind(src)
-	tx.source = src.Name()
+	kind := SourceKind(src)
+	tx.SetSource(src.Name())
 	id, err = claimExperiment(tx, kind, id, hash, src, &exp, opts)
 	if err != nil {
 		return model.ImportResult{}, err
 	}
-	l := &bundleLoad{ctx: ctx, tx: tx, src: src, opts: opts, id: id, counts: map[string]int64{},
+	l := &loader{ctx: ctx, tx: tx, src: src, opts: opts, id: id, counts: map[string]int64{},
 		split: map[string]string{}, runs: map[string]bool{}, auditors: map[string]bool{}, audits: map[string]bool{},
 		dimCount: map[string]int{}, validEval: map[string]bool{}}
 	for _, e := range model.Evals {
@@ -95,7 +162,7 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 		id, importID, exp.Name, exp.Description, exp.Synthetic || opts.Synthetic, kind); err != nil {
 		return r, fmt.Errorf("insert experiment: %w", err)
 	}
-	r.Rows = tx.rows + 2
+	r.Rows = tx.Rows() + 2
 	return r, nil
 }
 
@@ -104,7 +171,7 @@ func importBundle(ctx context.Context, tx *importTx, src bundle.Source, hash str
 // import, or another file of this import) takes the next of the names that
 // tell runs apart: the file's name with the log's model, then with its run
 // id as well. It returns the name claimed.
-func claimExperiment(tx *importTx, kind, id, hash string, src bundle.Source, exp *bundle.Experiment, opts ImportOptions) (string, error) {
+func claimExperiment(tx Tx, kind, id, hash string, src Source, exp *Experiment, opts LoadOptions) (string, error) {
 	alt, _ := src.(interface{ RunNames() []string })
 	if opts.Name != "" || opts.Replace || alt == nil {
 		return id, tx.Claim(kind, id, hash, opts.Replace)
@@ -113,13 +180,13 @@ func claimExperiment(tx *importTx, kind, id, hash string, src bundle.Source, exp
 	var first error
 	for _, n := range names {
 		err := tx.Claim(kind, n, hash, false)
-		if err == nil || errors.Is(err, errUnchanged) {
+		if err == nil || errors.Is(err, load.ErrUnchanged) {
 			if n != id {
 				exp.Name = n
 			}
 			return n, err
 		}
-		if !errors.Is(err, ErrExists) {
+		if !errors.Is(err, load.ErrExists) {
 			return n, err
 		}
 		if first == nil {
@@ -130,8 +197,8 @@ func claimExperiment(tx *importTx, kind, id, hash string, src bundle.Source, exp
 }
 
 // experimentID is --name, else the bundle's id, else its name made URL-safe.
-func experimentID(exp *bundle.Experiment, opts ImportOptions) (string, error) {
-	expPos := bundle.Pos{File: bundle.FileExperiment}
+func experimentID(exp *Experiment, opts LoadOptions) (string, error) {
+	expPos := Pos{File: FileExperiment}
 	if strings.TrimSpace(exp.Name) == "" {
 		return "", fieldErr(expPos, "name", "missing: the experiment needs a name")
 	}
@@ -149,8 +216,8 @@ func experimentID(exp *bundle.Experiment, opts ImportOptions) (string, error) {
 }
 
 // section opens an appender on table, runs fill with it and closes it.
-func (l *bundleLoad) section(table string, fill func(a *appender) error) error {
-	a, err := l.tx.appender(table)
+func (l *loader) section(table string, fill func(a load.Appender) error) error {
+	a, err := l.tx.Appender(table)
 	if err != nil {
 		return err
 	}
@@ -161,22 +228,22 @@ func (l *bundleLoad) section(table string, fill func(a *appender) error) error {
 	return a.Close()
 }
 
-func checkBehavior(i int, b bundle.Behavior, split map[string]string) error {
-	p, f := bundle.Pos{File: bundle.FileExperiment}, fmt.Sprintf("behaviors[%d]", i)
+func checkBehavior(i int, b Behavior, split map[string]string) error {
+	p, f := Pos{File: FileExperiment}, fmt.Sprintf("behaviors[%d]", i)
 	switch {
 	case b.ID == "":
 		return fieldErr(p, f+".id", "missing")
 	case split[b.ID] != "":
 		return fieldErr(p, f+".id", "duplicate behavior id %q", b.ID)
-	case b.Split != bundle.SplitTrain && b.Split != bundle.SplitHeldout:
+	case b.Split != SplitTrain && b.Split != SplitHeldout:
 		return fieldErr(p, f+".split", "want \"train\" or \"heldout\", found %q", b.Split)
 	}
 	return nil
 }
 
-func (l *bundleLoad) behaviors(exp *bundle.Experiment) error {
+func (l *loader) behaviors(exp *Experiment) error {
 	l.counts["behaviors"] = int64(len(exp.Behaviors))
-	return l.section("behaviors", func(a *appender) error {
+	return l.section("behaviors", func(a load.Appender) error {
 		for i, b := range exp.Behaviors {
 			if l.app != nil && l.split[b.ID] != "" {
 				continue // declared by the experiment already
@@ -193,7 +260,7 @@ func (l *bundleLoad) behaviors(exp *bundle.Experiment) error {
 	})
 }
 
-func checkRun(p bundle.Pos, r *bundle.Run, runs map[string]bool) error {
+func checkRun(p Pos, r *Run, runs map[string]bool) error {
 	switch {
 	case r.ID == "":
 		return fieldErr(p, "id", "missing")
@@ -207,9 +274,9 @@ func checkRun(p bundle.Pos, r *bundle.Run, runs map[string]bool) error {
 	return nil
 }
 
-func (l *bundleLoad) loadRuns() error {
-	err := l.section("runs", func(a *appender) error {
-		return l.src.Runs(func(p bundle.Pos, r *bundle.Run) error {
+func (l *loader) loadRuns() error {
+	err := l.section("runs", func(a load.Appender) error {
+		return l.src.Runs(func(p Pos, r *Run) error {
 			if err := checkRun(p, r, l.runs); err != nil {
 				return err
 			}
@@ -225,7 +292,7 @@ func (l *bundleLoad) loadRuns() error {
 	return err
 }
 
-func checkAuditor(p bundle.Pos, a *bundle.Auditor, auditors, runs map[string]bool) error {
+func checkAuditor(p Pos, a *Auditor, auditors, runs map[string]bool) error {
 	switch {
 	case a.ID == "":
 		return fieldErr(p, "id", "missing")
@@ -236,7 +303,7 @@ func checkAuditor(p bundle.Pos, a *bundle.Auditor, auditors, runs map[string]boo
 	case a.Kind == model.AuditorCheckpoint && a.Run == "":
 		return fieldErr(p, "run", "missing: a checkpoint names its run")
 	case a.Run != "" && !runs[a.Run]:
-		return fieldErr(p, "run", "no run %q in %s", a.Run, bundle.FileRuns)
+		return fieldErr(p, "run", "no run %q in %s", a.Run, FileRuns)
 	case a.Epoch != nil && !countRange(*a.Epoch):
 		return fieldErr(p, "epoch", "want a whole number from 0 to %d, found %d", math.MaxInt32, *a.Epoch)
 	case a.Step != nil && !countRange(*a.Step):
@@ -245,9 +312,9 @@ func checkAuditor(p bundle.Pos, a *bundle.Auditor, auditors, runs map[string]boo
 	return nil
 }
 
-func (l *bundleLoad) loadAuditors() error {
-	err := l.section("auditors", func(w *appender) error {
-		return l.src.Auditors(func(p bundle.Pos, a *bundle.Auditor) error {
+func (l *loader) loadAuditors() error {
+	err := l.section("auditors", func(w load.Appender) error {
+		return l.src.Auditors(func(p Pos, a *Auditor) error {
 			if l.app != nil && l.auditors[a.ID] {
 				return nil // in the experiment already
 			}
@@ -263,20 +330,20 @@ func (l *bundleLoad) loadAuditors() error {
 }
 
 // checkAudit checks an audit's fields against what the bundle declared.
-func (l *bundleLoad) checkAudit(p bundle.Pos, a *bundle.Audit) error {
+func (l *loader) checkAudit(p Pos, a *Audit) error {
 	switch {
 	case a.ID == "":
 		return fieldErr(p, "id", "missing")
 	case l.audits[a.ID]:
 		return fieldErr(p, "id", "duplicate audit id %q", a.ID)
 	case !l.auditors[a.Auditor]:
-		return fieldErr(p, "auditor", "no auditor %q in %s", a.Auditor, bundle.FileAuditors)
+		return fieldErr(p, "auditor", "no auditor %q in %s", a.Auditor, FileAuditors)
 	case a.Sample && (a.Eval != "" || a.Behavior != "" || a.Target != ""):
 		return fieldErr(p, "eval", "an Inspect sample that is not an audit has no eval, behavior or target")
 	case !a.Sample && !l.validEval[a.Eval]:
 		return fieldErr(p, "eval", "unknown eval %q: want one of %s", a.Eval, strings.Join(model.Evals, ", "))
 	case a.Behavior != "" && l.split[a.Behavior] == "":
-		return fieldErr(p, "behavior", "no behavior %q in %s", a.Behavior, bundle.FileExperiment)
+		return fieldErr(p, "behavior", "no behavior %q in %s", a.Behavior, FileExperiment)
 	case a.Turns < 0:
 		return fieldErr(p, "turns", "want a count >= 0, found %d", a.Turns)
 	}
@@ -297,10 +364,10 @@ func (l *bundleLoad) checkAudit(p bundle.Pos, a *bundle.Audit) error {
 // auditItem finds an audit's transcript: given inline (raw, from an
 // in-memory bundle, or decoded), served from memory, or read from the
 // bundle's transcript_path.
-func (l *bundleLoad) auditItem(p bundle.Pos, a *bundle.Audit, raw json.RawMessage) (auditItem, error) {
+func (l *loader) auditItem(p Pos, a *Audit, raw json.RawMessage) (auditItem, error) {
 	it := auditItem{pos: p, a: a, ord: len(l.audits)}
 	if l.app != nil {
-		it.ord = l.app.firstOrd + l.app.added
+		it.ord = l.app.FirstOrd + l.app.Added
 	}
 	switch {
 	case raw != nil && a.TranscriptPath != "", a.Transcript != nil && a.TranscriptPath != "":
@@ -308,7 +375,7 @@ func (l *bundleLoad) auditItem(p bundle.Pos, a *bundle.Audit, raw json.RawMessag
 	case raw != nil:
 		// An in-memory bundle passes the JSON and may keep the struct.
 		it.body, it.t = raw, a.Transcript
-	case a.Transcript != nil && l.opts.Transcripts != nil:
+	case a.Transcript != nil && l.opts.MemoryTranscripts:
 		// Served from memory on demand; nothing to store.
 		it.t = a.Transcript
 	case a.Transcript != nil:
@@ -331,18 +398,18 @@ func (l *bundleLoad) auditItem(p bundle.Pos, a *bundle.Audit, raw json.RawMessag
 // loadAudits checks audits in order, prepares them in batches on every core
 // (decoding transcripts, building search text and score JSON, the costly
 // part) and appends them in order, with their transcripts.
-func (l *bundleLoad) loadAudits() error {
-	au, err := l.tx.appender("audits")
+func (l *loader) loadAudits() error {
+	au, err := l.tx.Appender("audits")
 	if err != nil {
 		return err
 	}
 	defer au.Close()
-	at, err := l.tx.appender("audit_transcripts")
+	at, err := l.tx.Appender("audit_transcripts")
 	if err != nil {
 		return err
 	}
 	defer at.Close()
-	ss, err := l.tx.appender("sample_scores")
+	ss, err := l.tx.Appender("sample_scores")
 	if err != nil {
 		return err
 	}
@@ -363,12 +430,12 @@ func (l *bundleLoad) loadAudits() error {
 		batch = batch[:0]
 		return l.ctx.Err()
 	}
-	err = l.src.Audits(func(p bundle.Pos, a *bundle.Audit, raw json.RawMessage) error {
-		if l.app != nil && l.app.existing[a.ID] {
+	err = l.src.Audits(func(p Pos, a *Audit, raw json.RawMessage) error {
+		if l.app != nil && l.app.Existing[a.ID] {
 			// Imported before from this file: an append only adds. The
 			// same id from another file is a clash a full import refuses too.
-			if src := a.Labels["source"]; src != "" && l.app.source[a.ID] != "" && src != l.app.source[a.ID] {
-				return &model.InputError{File: p.File, Offset: -1, Msg: fmt.Sprintf("audit id %q is used twice: by %s and by %s", a.ID, l.app.source[a.ID], src)}
+			if src := a.Labels["source"]; src != "" && l.app.Source[a.ID] != "" && src != l.app.Source[a.ID] {
+				return &model.InputError{File: p.File, Offset: -1, Msg: fmt.Sprintf("audit id %q is used twice: by %s and by %s", a.ID, l.app.Source[a.ID], src)}
 			}
 			return nil
 		}
@@ -377,7 +444,7 @@ func (l *bundleLoad) loadAudits() error {
 		}
 		l.audits[a.ID] = true
 		if l.app != nil {
-			defer func() { l.app.added++ }()
+			defer func() { l.app.Added++ }()
 		}
 		it, err := l.auditItem(p, a, raw)
 		if err != nil {
@@ -391,7 +458,7 @@ func (l *bundleLoad) loadAudits() error {
 	if err == nil && len(batch) > 0 {
 		err = flush()
 	}
-	for _, a := range []*appender{au, at, ss} {
+	for _, a := range []load.Appender{au, at, ss} {
 		if cerr := a.Close(); err == nil {
 			err = cerr
 		}
@@ -404,14 +471,13 @@ func (l *bundleLoad) loadAudits() error {
 	if l.opts.DeferScores {
 		return nil
 	}
-	l.tx.rows += l.nScores
-	return insertAuditScores(l.tx, l.id, l.tx.gen)
+	return l.tx.AuditScores(l.id, l.nScores)
 }
 
 // appendAudit writes one prepared audit and its transcript.
-func (l *bundleLoad) appendAudit(au, at *appender, it *auditItem) error {
+func (l *loader) appendAudit(au, at load.Appender, it *auditItem) error {
 	a := it.a
-	sp := bundle.SplitBenign
+	sp := SplitBenign
 	switch {
 	case a.Sample:
 		sp = "" // not an audit: no behavior, so not benign either
@@ -427,7 +493,7 @@ func (l *bundleLoad) appendAudit(au, at *appender, it *auditItem) error {
 	}
 	var file any
 	if it.body == nil {
-		file = memoryTranscript
+		file = load.MemoryTranscript
 	}
 	if err := au.Row(l.id+":"+a.ID, l.id, a.ID, int32(it.ord), a.Auditor, a.Eval, load.NullString(a.Behavior), sp, a.Seed, a.Target, int32(a.Turns),
 		optBool(a.Outcome.Detected), optBool(a.Outcome.FalsePositive), optFloat(a.Outcome.Quality), optFloat(a.Outcome.ProductionValue),
@@ -448,7 +514,7 @@ func (l *bundleLoad) appendAudit(au, at *appender, it *auditItem) error {
 }
 
 // appendScorers writes an Inspect sample's scores as its scorers gave them.
-func (l *bundleLoad) appendScorers(w *appender, a *bundle.Audit) error {
+func (l *loader) appendScorers(w load.Appender, a *Audit) error {
 	for i := range a.Scorers {
 		sc := &a.Scorers[i]
 		if err := w.Row(l.id, a.ID, sc.Log, sc.Scorer, sc.Key, sc.Value, sc.Num, sc.Converted, sc.Judge, sc.Answer, sc.Explanation); err != nil {
@@ -460,16 +526,16 @@ func (l *bundleLoad) appendScorers(w *appender, a *bundle.Audit) error {
 }
 
 // inspectLogs writes the headers of the Inspect logs an import read.
-func (l *bundleLoad) inspectLogs() error {
+func (l *loader) inspectLogs() error {
 	src, ok := l.src.(interface {
-		InspectLogs(func(bundle.Pos, *bundle.InspectLog) error) error
+		InspectLogs(func(Pos, *InspectLog) error) error
 	})
 	if !ok {
 		return nil
 	}
 	n := 0
-	err := l.section("inspect_logs", func(w *appender) error {
-		return src.InspectLogs(func(p bundle.Pos, lg *bundle.InspectLog) error {
+	err := l.section("inspect_logs", func(w load.Appender) error {
+		return src.InspectLogs(func(p Pos, lg *InspectLog) error {
 			var total, results any
 			if lg.Total != nil {
 				total = int32(*lg.Total)
@@ -480,16 +546,16 @@ func (l *bundleLoad) inspectLogs() error {
 			n++
 			ord := int32(n)
 			if l.app != nil {
-				if l.app.logHead[lg.Log] == logHeadKey(lg) {
+				if l.app.LogHead[lg.Log] == LogHeadKey(lg) {
 					return nil // unchanged
 				}
-				l.app.headers++
+				l.app.Headers++
 				// A log seen before keeps its place; its newest header row
 				// is the one read (InspectLogs).
 				var ok bool
-				if ord, ok = l.app.logOrd[lg.Log]; !ok {
-					ord = l.app.nextLog
-					l.app.nextLog++
+				if ord, ok = l.app.LogOrd[lg.Log]; !ok {
+					ord = l.app.NextLog
+					l.app.NextLog++
 				}
 			}
 			return w.Row(l.id, ord, lg.Log, lg.Task, lg.Model, lg.Status, lg.Created, int32(lg.Samples), total, results)
@@ -499,8 +565,8 @@ func (l *bundleLoad) inspectLogs() error {
 	return err
 }
 
-// logHeadKey identifies a log header's content, to tell a changed one.
-func logHeadKey(lg *bundle.InspectLog) string {
+// LogHeadKey identifies a log header's content, to tell a changed one.
+func LogHeadKey(lg *InspectLog) string {
 	total := "-"
 	if lg.Total != nil {
 		total = fmt.Sprint(*lg.Total)
@@ -510,13 +576,13 @@ func logHeadKey(lg *bundle.InspectLog) string {
 
 // dimensions writes the judge dimensions and how many audits carry each,
 // counted as the audits went by (audit_scores may not exist yet).
-func (l *bundleLoad) dimensions() error {
+func (l *loader) dimensions() error {
 	names := make([]string, 0, len(l.dimCount))
 	for d := range l.dimCount {
 		names = append(names, d)
 	}
 	slices.Sort(names)
-	return l.section("experiment_dimensions", func(a *appender) error {
+	return l.section("experiment_dimensions", func(a load.Appender) error {
 		for _, d := range names {
 			if err := a.Row(l.id, d, int32(l.dimCount[d])); err != nil {
 				return err
@@ -528,10 +594,10 @@ func (l *bundleLoad) dimensions() error {
 
 var (
 	judgmentKinds    = map[string]bool{model.JudgmentReference: true, model.JudgmentIntragroup: true, model.JudgmentRealism: true, model.JudgmentCrux: true}
-	judgmentOutcomes = map[string]bool{bundle.OutcomeLeft: true, bundle.OutcomeRight: true, bundle.OutcomeTie: true}
+	judgmentOutcomes = map[string]bool{OutcomeLeft: true, OutcomeRight: true, OutcomeTie: true}
 )
 
-func (l *bundleLoad) checkJudgment(p bundle.Pos, j *bundle.Judgment, seen map[string]bool) error {
+func (l *loader) checkJudgment(p Pos, j *Judgment, seen map[string]bool) error {
 	switch {
 	case j.ID == "":
 		return fieldErr(p, "id", "missing")
@@ -542,29 +608,29 @@ func (l *bundleLoad) checkJudgment(p bundle.Pos, j *bundle.Judgment, seen map[st
 	case !judgmentOutcomes[j.Outcome]:
 		return fieldErr(p, "outcome", "want left, right or tie, found %q", j.Outcome)
 	case j.Behavior != "" && l.split[j.Behavior] == "":
-		return fieldErr(p, "behavior", "no behavior %q in %s", j.Behavior, bundle.FileExperiment)
+		return fieldErr(p, "behavior", "no behavior %q in %s", j.Behavior, FileExperiment)
 	}
 	for _, s := range [][2]string{{"left", j.Left}, {"right", j.Right}} {
 		field, v := s[0], s[1]
 		switch {
 		case v == "":
 			return fieldErr(p, field, "missing")
-		case !strings.HasPrefix(v, bundle.ExternalPrefix) && !l.audits[v]:
-			return fieldErr(p, field, "no audit %q in %s (external items are written %q)", v, bundle.FileAudits, bundle.ExternalPrefix+v)
+		case !strings.HasPrefix(v, ExternalPrefix) && !l.audits[v]:
+			return fieldErr(p, field, "no audit %q in %s (external items are written %q)", v, FileAudits, ExternalPrefix+v)
 		}
 	}
 	return nil
 }
 
-func (l *bundleLoad) judgments() error {
+func (l *loader) judgments() error {
 	seen := map[string]bool{}
-	err := l.section("judgments", func(a *appender) error {
-		return l.src.Judgments(func(p bundle.Pos, j *bundle.Judgment) error {
+	err := l.section("judgments", func(a load.Appender) error {
+		return l.src.Judgments(func(p Pos, j *Judgment) error {
 			if err := l.checkJudgment(p, j, seen); err != nil {
 				return err
 			}
 			seen[j.ID] = true
-			sp := bundle.SplitBenign
+			sp := SplitBenign
 			if j.Behavior != "" {
 				sp = l.split[j.Behavior]
 			}
@@ -575,10 +641,10 @@ func (l *bundleLoad) judgments() error {
 	return err
 }
 
-func checkCrux(p bundle.Pos, c *bundle.Crux, auditors, seen map[string]bool) error {
+func checkCrux(p Pos, c *Crux, auditors, seen map[string]bool) error {
 	switch {
 	case !auditors[c.Auditor]:
-		return fieldErr(p, "auditor", "no auditor %q in %s", c.Auditor, bundle.FileAuditors)
+		return fieldErr(p, "auditor", "no auditor %q in %s", c.Auditor, FileAuditors)
 	case seen[c.Auditor]:
 		return fieldErr(p, "auditor", "duplicate crux row for %q", c.Auditor)
 	case c.N <= 0:
@@ -596,10 +662,10 @@ func checkCrux(p bundle.Pos, c *bundle.Crux, auditors, seen map[string]bool) err
 	return nil
 }
 
-func (l *bundleLoad) crux() error {
+func (l *loader) crux() error {
 	seen := map[string]bool{}
-	err := l.section("crux", func(a *appender) error {
-		return l.src.Crux(func(p bundle.Pos, c *bundle.Crux) error {
+	err := l.section("crux", func(a load.Appender) error {
+		return l.src.Crux(func(p Pos, c *Crux) error {
 			if err := checkCrux(p, c, l.auditors, seen); err != nil {
 				return err
 			}
@@ -620,10 +686,10 @@ type metricKey struct {
 // checkMetric checks a metric row. A metric is one value per run, step and
 // name: a second row would be averaged with the first by nobody and plotted
 // as a zigzag. seen maps each row's key to its line.
-func checkMetric(p bundle.Pos, m *bundle.Metric, runs map[string]bool, seen map[metricKey]int) error {
+func checkMetric(p Pos, m *Metric, runs map[string]bool, seen map[metricKey]int) error {
 	switch {
 	case !runs[m.Run]:
-		return fieldErr(p, "run", "no run %q in %s", m.Run, bundle.FileRuns)
+		return fieldErr(p, "run", "no run %q in %s", m.Run, FileRuns)
 	case m.Name == "":
 		return fieldErr(p, "name", "missing")
 	case !countRange(m.Step):
@@ -637,10 +703,10 @@ func checkMetric(p bundle.Pos, m *bundle.Metric, runs map[string]bool, seen map[
 	return nil
 }
 
-func (l *bundleLoad) metrics() error {
+func (l *loader) metrics() error {
 	seen := map[metricKey]int{}
-	err := l.section("metrics", func(a *appender) error {
-		return l.src.Metrics(func(p bundle.Pos, m *bundle.Metric) error {
+	err := l.section("metrics", func(a load.Appender) error {
+		return l.src.Metrics(func(p Pos, m *Metric) error {
 			if err := checkMetric(p, m, l.runs, seen); err != nil {
 				return err
 			}
@@ -655,3 +721,144 @@ func (l *bundleLoad) metrics() error {
 // countRange reports whether n is a valid epoch or step: stored as 32-bit
 // integers, and never negative.
 func countRange(n int) bool { return n >= 0 && n <= math.MaxInt32 }
+
+// SourceKind is the import kind a source records: model.KindBundle, or the kind
+// a converted source (Petri transcripts, Inspect logs) reports.
+func SourceKind(src Source) string {
+	if k, ok := src.(interface{ Kind() string }); ok && k.Kind() != "" {
+		return k.Kind()
+	}
+	return model.KindBundle
+}
+
+func fieldErr(p Pos, field, format string, args ...any) error {
+	return &Error{Pos: p, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// auditBatch is how many audits are prepared in parallel at a time.
+const auditBatch = 1024
+
+// auditItem is one validated audit on its way into the store.
+type auditItem struct {
+	pos      Pos
+	a        *Audit
+	ord      int
+	t        *petri.Transcript
+	body     []byte
+	marshal  bool // body is to be marshalled from t
+	scores   any  // JSON object or nil
+	search   string
+	messages int
+	err      error
+}
+
+// prepareAudits decodes transcripts and builds the derived columns of a
+// batch on every core.
+func prepareAudits(items []auditItem) error {
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(items); i += workers {
+				items[i].prepare()
+			}
+		}(w)
+	}
+	wg.Wait()
+	for i := range items {
+		if items[i].err != nil {
+			return items[i].err
+		}
+	}
+	return nil
+}
+
+func (it *auditItem) prepare() {
+	if it.marshal {
+		b, err := json.Marshal(it.t)
+		if err != nil {
+			it.err = fieldErr(it.pos, "transcript", "%v", err)
+			return
+		}
+		it.body = b
+	}
+	if it.t == nil {
+		t := new(petri.Transcript)
+		if err := json.Unmarshal(it.body, t); err != nil {
+			it.err = fieldErr(it.pos, "transcript", "not a Petri transcript: %s", describeErr(err))
+			return
+		}
+		it.t = t
+	}
+	// Stored lower-cased so search is a plain LIKE (several times faster
+	// than ILIKE over hundreds of MB).
+	it.search = strings.ToLower(it.a.Summary + "\n" + it.t.SearchText())
+	it.messages = it.t.MessageCount()
+	scores := it.a.Scores
+	if len(it.a.Columns) > 0 {
+		scores = maps.Clone(it.a.Columns)
+		maps.Copy(scores, it.a.Scores)
+	}
+	it.scores = scoresJSON(scores)
+}
+
+// scoresJSON writes scores as a JSON object with sorted keys (nil when there
+// are none).
+func scoresJSON(scores map[string]float64) any {
+	if len(scores) == 0 {
+		return nil
+	}
+	dims := make([]string, 0, len(scores))
+	for d := range scores {
+		dims = append(dims, d)
+	}
+	slices.Sort(dims)
+	b := make([]byte, 0, 24*len(dims))
+	b = append(b, '{')
+	for i, d := range dims {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonin.AppendString(b, d)
+		b = append(b, ':')
+		// Judge scores are nearly always whole numbers; AppendInt is several
+		// times faster than the shortest float formatting.
+		if v := scores[d]; v == math.Trunc(v) && math.Abs(v) < 1e15 {
+			b = strconv.AppendInt(b, int64(v), 10)
+		} else {
+			b = strconv.AppendFloat(b, v, 'g', -1, 64)
+		}
+	}
+	return string(append(b, '}'))
+}
+
+func describeErr(err error) string {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		return jsonin.Describe(typ)
+	}
+	return err.Error()
+}
+
+func optInt(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return int32(*p)
+}
+
+func optBool(p *bool) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func optFloat(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
