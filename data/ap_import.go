@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/auditscope/auditscope/data/annotatedpairs"
+	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -58,7 +59,7 @@ func (s *Store) ImportAnnotatedPairs(ctx context.Context, path string, opts Impo
 		// The descriptor the import reads, so both see the same file
 		// (closed when the import returns, which ends this early).
 		var h annotatedpairs.Hash
-		h.Hash, h.Err = hashReader(io.NewSectionReader(f, 0, st.Size()))
+		h.Hash, h.Err = digest.Reader(io.NewSectionReader(f, 0, st.Size()))
 		if h.Err != nil {
 			h.Err = fmt.Errorf("import %s: %w", path, h.Err)
 		} else if opts.Texts != nil {
@@ -103,7 +104,7 @@ func (s *Store) ImportAnnotatedPairs(ctx context.Context, path string, opts Impo
 // ImportAnnotatedPairsBytes imports an AnnotatedPairs document held in
 // memory (the built-in demo); name is used for messages.
 func (s *Store) ImportAnnotatedPairsBytes(ctx context.Context, b []byte, name string, opts ImportOptions) (model.ImportResult, error) {
-	hash := hashBytes(b)
+	hash := digest.Bytes(b)
 	if opts.Texts != nil {
 		var err error
 		if hash, err = opts.Texts.hash(hash); err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/logs"
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -43,10 +44,10 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 		return model.ImportResult{}, fmt.Errorf("data: append: experiment %q was imported from a %s, not from logs", name, format)
 	}
 	opts.Name, opts.Files, opts.Replace = name, rels, false
-	if err := CheckWithin(root, rels); err != nil {
+	if err := logs.CheckWithin(root, rels); err != nil {
 		return model.ImportResult{}, err
 	}
-	hash, err := hashFiles(root, rels)
+	hash, err := digest.Files(root, rels)
 	if err != nil {
 		return model.ImportResult{}, fmt.Errorf("append to %s: %w", name, err)
 	}

@@ -2,27 +2,20 @@ package data
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 	"sync/atomic"
 
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/model"
 
+	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/internal/memlimit"
 )
 
 // ImportBundleFile imports a bundle folder or .zip.
 func (s *Store) ImportBundleFile(ctx context.Context, path string, opts ImportOptions) (model.ImportResult, error) {
-	hash, err := hashBundle(path)
+	hash, err := digest.Tree(path)
 	if err != nil {
 		return model.ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}
@@ -31,70 +24,10 @@ func (s *Store) ImportBundleFile(ctx context.Context, path string, opts ImportOp
 	}
 	src, closer, err := bundle.Open(path, opts.MaxValue)
 	if err != nil {
-		return model.ImportResult{}, bundleErr(path, err)
+		return model.ImportResult{}, bundle.InputError(path, err)
 	}
 	defer closer.Close()
 	return s.ImportBundle(ctx, src, hash, opts)
-}
-
-// hashBundle hashes a zip file, or a folder's files in name order.
-func hashBundle(path string) (string, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	if !st.IsDir() {
-		return hashFile(path)
-	}
-	var rels []string
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Type().IsRegular() {
-			rel, _ := filepath.Rel(path, p)
-			rels = append(rels, rel)
-		}
-		return nil
-	})
-	if err != nil {
-		return "", err
-	}
-	return hashFiles(path, rels)
-}
-
-// hashFiles hashes the named files under root (relative paths) as
-// hashBundle hashes a folder: in name order, each name then its content.
-func hashFiles(root string, rels []string) (string, error) {
-	sorted := slices.Clone(rels)
-	slices.Sort(sorted)
-	h := sha256.New()
-	for _, rel := range sorted {
-		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
-		f, err := os.Open(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil {
-			return "", err
-		}
-		_, err = io.Copy(h, f)
-		f.Close()
-		if err != nil {
-			return "", err
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// bundleErr prefixes a bundle error's position with the bundle path.
-func bundleErr(root string, err error) error {
-	var be *bundle.Error
-	if errors.As(err, &be) {
-		file := be.File
-		if !filepath.IsAbs(file) && !strings.HasPrefix(file, root) {
-			file = filepath.Join(root, file)
-		}
-		return &model.InputError{File: file, Line: be.Line, Offset: -1, Path: be.Field, Msg: be.Msg}
-	}
-	return err
 }
 
 // bundleRetries counts bundle imports run again at the default memory limit
@@ -144,7 +77,7 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 	if errors.Is(err, errUnchanged) {
 		return model.ImportResult{Kind: bundle.SourceKind(src), Name: opts.Name, Source: src.Name(), Hash: hash, Unchanged: true}, nil
 	}
-	return res, bundleErr(src.Name(), err)
+	return res, bundle.InputError(src.Name(), err)
 }
 
 // bundleLoadOptions are the bundle loader's options of an import's.

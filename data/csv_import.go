@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/auditscope/auditscope/data/annotatedpairs"
+	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -14,7 +15,7 @@ import (
 // csv_to_ap reads it: text_a, text_b and preferred_text, optional model_a,
 // model_b and prompt (or input); every other column becomes metadata.
 func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts ImportOptions) (res model.ImportResult, err error) {
-	hash, err := hashFile(path)
+	hash, err := digest.File(path)
 	if err != nil {
 		return model.ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}

@@ -2,12 +2,9 @@ package data
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,30 +64,6 @@ type ImportOptions struct {
 
 // errUnchanged aborts an import whose content is already in the store.
 var errUnchanged = load.ErrUnchanged
-
-// hashFile returns the sha256 of a file's content.
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	return hashReader(f)
-}
-
-// hashReader is the hex SHA-256 of what r reads.
-func hashReader(r io.Reader) (string, error) {
-	h := sha256.New()
-	if _, err := io.Copy(h, r); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func hashBytes(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
 
 // Claim decides what an import may do with the name it targets: a no-op when
 // the same content is there (errUnchanged), an error when other content is
@@ -286,37 +259,6 @@ func sniffJSON(path string) (string, error) {
 		return "", &model.InputError{File: path, Offset: -1, Msg: "not an AnnotatedPairs, Petri or Inspect file: none of comparisons, events or samples at the top level"}
 	}
 	return kind, nil
-}
-
-// CheckWithin refuses any of the files rels (relative to the folder root)
-// that is a symbolic link, or that a link among its parent folders leads
-// out of root: serve --watch reads only what lies in its folders. It is
-// checked just before the files are read; a file swapped for a link in the
-// moments between is not caught (docs/SECURITY.md).
-func CheckWithin(root string, rels []string) error {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	defer r.Close()
-	for _, rel := range rels {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		st, err := r.Lstat(filepath.FromSlash(rel))
-		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes") {
-				return &model.InputError{File: p, Offset: -1, Msg: "a link among its folders leads out of the watched folder; links are not followed"}
-			}
-			return fmt.Errorf("import %s: %w", p, err)
-		}
-		if st.Mode()&os.ModeSymlink != 0 {
-			return &model.InputError{File: p, Offset: -1, Msg: "a symbolic link: links are not followed (one could lead out of the folder)"}
-		}
-		if !st.Mode().IsRegular() {
-			return &model.InputError{File: p, Offset: -1, Msg: "not a regular file"}
-		}
-	}
-	return nil
 }
 
 // sameSource reports whether two import sources name the same input: the

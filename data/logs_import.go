@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/logs"
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -37,12 +38,12 @@ func (s *Store) importLogs(ctx context.Context, path string, opts ImportOptions)
 	var hash string
 	var err error
 	if opts.Files != nil {
-		if err := CheckWithin(path, opts.Files); err != nil {
+		if err := logs.CheckWithin(path, opts.Files); err != nil {
 			return model.ImportResult{}, err
 		}
-		hash, err = hashFiles(path, opts.Files)
+		hash, err = digest.Files(path, opts.Files)
 	} else {
-		hash, err = hashBundle(path)
+		hash, err = digest.Tree(path)
 	}
 	if err != nil {
 		return model.ImportResult{}, fmt.Errorf("import %s: %w", path, err)
@@ -50,12 +51,12 @@ func (s *Store) importLogs(ctx context.Context, path string, opts ImportOptions)
 	if opts.PrefixLogs {
 		// Prefixed ids are other content than the same files imported
 		// without (auditscope import of a folder of one log).
-		hash = hashBytes([]byte(hash + "\x00prefix-logs"))
+		hash = digest.Bytes([]byte(hash + "\x00prefix-logs"))
 	}
 	if opts.Eval != "" || opts.Behavior != "" {
 		// The flags change what is imported: the same files with other
 		// flags are other content.
-		hash = hashBytes([]byte(hash + "\x00eval=" + opts.Eval + "\x00behavior=" + opts.Behavior))
+		hash = digest.Bytes([]byte(hash + "\x00eval=" + opts.Eval + "\x00behavior=" + opts.Behavior))
 	}
 	if r, ok, err := s.alreadyImported(ctx, model.KindPetri, opts.Name, hash); err != nil || ok {
 		return r, err

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -42,7 +43,7 @@ func (r mergeReport) note(m *TextsMerge) string {
 // hash mixes the merge into an import's content hash: the same file merged
 // with other texts is other content.
 func (m *TextsMerge) hash(fileHash string) (string, error) {
-	base, err := hashFile(m.File)
+	base, err := digest.File(m.File)
 	if err != nil {
 		return "", fmt.Errorf("texts %s: %w", m.File, err)
 	}

@@ -4,7 +4,14 @@
 // validates and writes it. It knows nothing about the database.
 package bundle
 
-import "github.com/auditscope/auditscope/data/petri"
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/data/petri"
+)
 
 // File names inside a bundle.
 const (
@@ -189,4 +196,18 @@ type Metric struct {
 	Step  int     `json:"step"`
 	Name  string  `json:"name"`
 	Value float64 `json:"value"`
+}
+
+// InputError turns an *Error into a *model.InputError, its position
+// prefixed with the bundle's path root; other errors pass as they are.
+func InputError(root string, err error) error {
+	var be *Error
+	if errors.As(err, &be) {
+		file := be.File
+		if !filepath.IsAbs(file) && !strings.HasPrefix(file, root) {
+			file = filepath.Join(root, file)
+		}
+		return &model.InputError{File: file, Line: be.Line, Offset: -1, Path: be.Field, Msg: be.Msg}
+	}
+	return err
 }

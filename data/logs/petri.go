@@ -2,8 +2,6 @@ package logs
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,16 +16,11 @@ import (
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/petri"
 
+	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/internal/limit"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
-
-// shortHash is the hex SHA-256 of b.
-func shortHash(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
 
 func (s *Source) indexPetri(f *logFile, x *logIndex) error {
 	b, err := readPetriFile(f.path, s.opts.MaxValue)
@@ -131,7 +124,7 @@ func descriptionSeed(desc string) string {
 	if len(slug) > 48 {
 		slug = strings.TrimRight(slug[:48], "-.")
 	}
-	return slug + "-" + shortHash([]byte(desc))[:8]
+	return slug + "-" + digest.Bytes([]byte(desc))[:8]
 }
 
 // classify picks an audit's eval kind and behavior: the --eval and

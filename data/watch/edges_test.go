@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/logs"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -161,11 +162,11 @@ func TestCheckWithin(t *testing.T) {
 	os.WriteFile(filepath.Join(base, "out", "a.json"), []byte("{}"), 0o644)
 	os.Symlink(filepath.Join(base, "out"), filepath.Join(dir, "up"))
 	os.Symlink(filepath.Join(dir, "sub", "a.json"), filepath.Join(dir, "in.json"))
-	if err := data.CheckWithin(dir, []string{"sub/a.json"}); err != nil {
+	if err := logs.CheckWithin(dir, []string{"sub/a.json"}); err != nil {
 		t.Errorf("a plain file: %v", err)
 	}
 	for _, rel := range []string{"up/a.json", "in.json"} {
-		if err := data.CheckWithin(dir, []string{rel}); err == nil || !model.IsInputError(err) {
+		if err := logs.CheckWithin(dir, []string{rel}); err == nil || !model.IsInputError(err) {
 			t.Errorf("%s: %v", rel, err)
 		}
 	}

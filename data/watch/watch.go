@@ -41,6 +41,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/logs"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -571,7 +572,7 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 	w.clearStale(r, list, under, gone)
 	now := time.Now()
 	bundles := map[string]bool{}
-	var logs []entry
+	var logFiles []entry
 	rebuild := false
 	for _, e := range list {
 		st, seen := r.files[e.rel]
@@ -600,7 +601,7 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 		}
 		// Checked again just before it is read: a link put in its place
 		// since the scan is not followed.
-		kind, err := "", data.CheckWithin(r.dir, []string{e.rel})
+		kind, err := "", logs.CheckWithin(r.dir, []string{e.rel})
 		if err == nil {
 			kind, err = data.DetectKind(e.path)
 		}
@@ -630,7 +631,7 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 				rebuild = true
 			}
 			e.kind = kind
-			logs = append(logs, e)
+			logFiles = append(logFiles, e)
 		default:
 			state.ok = true // not ours
 			r.files[e.rel] = state
@@ -647,8 +648,8 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 			w.log.Info("watch: imported", "bundle", dir)
 		}
 	}
-	if len(logs) > 0 {
-		if err := w.importLogs(ctx, r, logs, rebuild); err != nil {
+	if len(logFiles) > 0 {
+		if err := w.importLogs(ctx, r, logFiles, rebuild); err != nil {
 			return again, err
 		}
 	}
