@@ -11,6 +11,7 @@ import (
 
 	"github.com/auditscope/auditscope/data/annotatedpairs"
 	"github.com/auditscope/auditscope/data/internal/digest"
+	"github.com/auditscope/auditscope/data/internal/imports"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -122,8 +123,8 @@ func (s *Store) ImportAnnotatedPairsBytes(ctx context.Context, b []byte, name st
 func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, hashing func() annotatedpairs.Hash, opts ImportOptions) (res model.ImportResult, err error) {
 	var l *annotatedpairs.Loader
 	err = s.mem.Import(ctx, streamImportMemoryMiB, func() error {
-		return s.inImport(ctx, func(tx *importTx) error {
-			l = annotatedpairs.NewLoader(tx, file, hash, apLoadOptions(tx, opts, model.KindAnnotatedPairs, hashing))
+		return s.imp.Run(ctx, func(tx *imports.Tx) error {
+			l = annotatedpairs.NewLoader(tx, file, hash, s.apLoadOptions(tx, opts, model.KindAnnotatedPairs, hashing))
 			defer l.Close()
 			if err := annotatedpairs.Decode(ctx, r, file, opts.MaxValue, l); err != nil {
 				return err
@@ -150,10 +151,10 @@ func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, ha
 }
 
 // apLoadOptions are the loader's options of an import's.
-func apLoadOptions(tx *importTx, opts ImportOptions, format string, hashing func() annotatedpairs.Hash) annotatedpairs.LoadOptions {
+func (s *Store) apLoadOptions(tx *imports.Tx, opts ImportOptions, format string, hashing func() annotatedpairs.Hash) annotatedpairs.LoadOptions {
 	o := annotatedpairs.LoadOptions{Name: opts.Name, Replace: opts.Replace, Synthetic: opts.Synthetic, Format: format, Hashing: hashing}
 	if m := opts.Texts; m != nil {
-		o.Merge = func(dataset string) (int, string, error) { return tx.mergeTexts(m, dataset) }
+		o.Merge = func(dataset string) (int, string, error) { return s.mergeTexts(tx, m, dataset) }
 	}
 	return o
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/internal/digest"
+	"github.com/auditscope/auditscope/data/internal/imports"
 	"github.com/auditscope/auditscope/data/logs"
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -56,7 +57,7 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 		return model.ImportResult{}, err
 	}
 	var res model.ImportResult
-	err = s.inImport(ctx, func(tx *importTx) error {
+	err = s.imp.Run(ctx, func(tx *imports.Tx) error {
 		res, err = appendLogs(ctx, tx, src, name, base, hash, opts)
 		return err
 	})
@@ -66,11 +67,11 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 	return res, err
 }
 
-func appendLogs(ctx context.Context, tx *importTx, src *logs.Source, exp string, base int64, hash string, opts ImportOptions) (model.ImportResult, error) {
+func appendLogs(ctx context.Context, tx *imports.Tx, src *logs.Source, exp string, base int64, hash string, opts ImportOptions) (model.ImportResult, error) {
 	app := &bundle.AppendState{Split: map[string]string{}, Auditors: map[string]bool{}, Existing: map[string]bool{}, Source: map[string]string{},
 		LogOrd: map[string]int32{}, LogHead: map[string]string{}}
 	q := func(query string, scan func(*sql.Rows) error, args ...any) error {
-		rows, err := tx.conn.QueryContext(ctx, query, args...)
+		rows, err := tx.Conn().QueryContext(ctx, query, args...)
 		if err != nil {
 			return fmt.Errorf("data: append: %w", err)
 		}
@@ -130,7 +131,7 @@ func appendLogs(ctx context.Context, tx *importTx, src *logs.Source, exp string,
 	if err != nil {
 		return model.ImportResult{}, err
 	}
-	counts, err := bundle.Append(ctx, tx, src, exp, app, bundleLoadOptions(opts))
+	counts, err := bundle.Append(ctx, bundleTx{tx}, src, exp, app, bundleLoadOptions(opts))
 	if err != nil {
 		return model.ImportResult{}, err
 	}
@@ -143,13 +144,13 @@ func appendLogs(ctx context.Context, tx *importTx, src *logs.Source, exp string,
 	if _, err := tx.Record(&r); err != nil {
 		return r, err
 	}
-	tx.marker.base = &base
+	tx.SetBase(base)
 	if kind == model.KindInspect {
 		// Once a folder holds an Inspect log its pages speak Inspect's terms.
 		if err := tx.Exec(`UPDATE experiments SET format = ? WHERE id = ? AND format = ?`, model.KindInspect, exp, model.KindPetri); err != nil {
 			return r, fmt.Errorf("data: append: %w", err)
 		}
 	}
-	r.Rows = tx.rows
+	r.Rows = tx.Rows()
 	return r, nil
 }

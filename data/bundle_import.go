@@ -10,6 +10,7 @@ import (
 	"github.com/auditscope/auditscope/data/model"
 
 	"github.com/auditscope/auditscope/data/internal/digest"
+	"github.com/auditscope/auditscope/data/internal/imports"
 	"github.com/auditscope/auditscope/data/internal/memlimit"
 )
 
@@ -41,8 +42,8 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 		return r, err
 	}
 	run := func() error {
-		return s.inImport(ctx, func(tx *importTx) error {
-			res, err = bundle.Load(ctx, tx, src, hash, bundleLoadOptions(opts))
+		return s.imp.Run(ctx, func(tx *imports.Tx) error {
+			res, err = bundle.Load(ctx, bundleTx{tx}, src, hash, bundleLoadOptions(opts))
 			return err
 		})
 	}
@@ -51,7 +52,7 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 	// more at DuckDB's default limit. Not after a failed commit (DuckDB may
 	// have given up on the database) nor while another import holds the
 	// limit lowered.
-	if memlimit.IsOutOfMemory(err) && !errors.Is(err, errCommit) && s.mem.Enabled() && !s.mem.Lowered() {
+	if memlimit.IsOutOfMemory(err) && !errors.Is(err, imports.ErrCommit) && s.mem.Enabled() && !s.mem.Lowered() {
 		first := err
 		bundleRetries.Add(1)
 		if err = run(); err != nil {
@@ -86,11 +87,15 @@ func bundleLoadOptions(opts ImportOptions) bundle.LoadOptions {
 		MemoryTranscripts: opts.Transcripts != nil, DeferScores: opts.DeferScores}
 }
 
-// AuditScores is insertAuditScores for the bundle loader (bundle.Tx): the
-// scores of this import's audits of exp, n rows.
-func (tx *importTx) AuditScores(exp string, n int64) error {
-	tx.rows += n
-	return insertAuditScores(tx, exp, tx.gen)
+// bundleTx is an import's transaction as the bundle loader writes it
+// (bundle.Tx).
+type bundleTx struct{ *imports.Tx }
+
+// AuditScores is insertAuditScores for the bundle loader: the scores of
+// this import's audits of exp, n rows.
+func (tx bundleTx) AuditScores(exp string, n int64) error {
+	tx.AddRows(n)
+	return insertAuditScores(tx.Tx, exp, tx.Gen())
 }
 
 // insertAuditScores builds an experiment's long score table from each
@@ -103,7 +108,7 @@ func (tx *importTx) AuditScores(exp string, n int64) error {
 // built after the import (BuildPendingScores), a kill midway would leave
 // part of them under a complete generation; only the built-in demo defers
 // them, and it lives in an in-memory database.
-func insertAuditScores(tx *importTx, exp string, gen int64) error {
+func insertAuditScores(tx *imports.Tx, exp string, gen int64) error {
 	if err := tx.Exec(`INSERT INTO audit_scores (experiment, audit, dimension, score, gen) SELECT a.experiment, a.id, j.key, CAST(j.value AS DOUBLE), a.gen
 FROM audits a, json_each(a.scores) j WHERE a.experiment = ? AND a.gen = ? AND a.scores IS NOT NULL`, exp, gen); err != nil {
 		return fmt.Errorf("audit scores: %w", err)
@@ -122,9 +127,9 @@ func (s *Store) BuildPendingScores(ctx context.Context) error {
 	}
 	s.mu.RUnlock()
 	for _, e := range exps {
-		if err := s.inImport(ctx, func(tx *importTx) error {
+		if err := s.imp.Run(ctx, func(tx *imports.Tx) error {
 			var gen int64
-			if err := tx.conn.QueryRowContext(ctx, `SELECT max(import_id) FROM experiments WHERE id = ?`, e).Scan(&gen); err != nil {
+			if err := tx.Conn().QueryRowContext(ctx, `SELECT max(import_id) FROM experiments WHERE id = ?`, e).Scan(&gen); err != nil {
 				return err
 			}
 			return insertAuditScores(tx, e, gen)

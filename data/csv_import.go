@@ -8,6 +8,7 @@ import (
 
 	"github.com/auditscope/auditscope/data/annotatedpairs"
 	"github.com/auditscope/auditscope/data/internal/digest"
+	"github.com/auditscope/auditscope/data/internal/imports"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -30,8 +31,8 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 	st, _ := f.Stat()
 	r := &countingReader{r: f, total: st.Size(), progress: opts.Progress}
 	err = s.mem.Import(ctx, streamImportMemoryMiB, func() error {
-		return s.inImport(ctx, func(tx *importTx) error {
-			l := annotatedpairs.NewLoader(tx, path, hash, apLoadOptions(tx, opts, model.KindPreferenceCSV, nil))
+		return s.imp.Run(ctx, func(tx *imports.Tx) error {
+			l := annotatedpairs.NewLoader(tx, path, hash, s.apLoadOptions(tx, opts, model.KindPreferenceCSV, nil))
 			defer l.Close()
 			if err := annotatedpairs.DecodeCSV(ctx, r, path, opts.MaxValue, l); err != nil {
 				return err

@@ -2,18 +2,17 @@ package data
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/logs"
 	"github.com/auditscope/auditscope/data/model"
 
+	"github.com/auditscope/auditscope/data/internal/imports"
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 	"github.com/auditscope/auditscope/data/internal/load"
 )
@@ -65,98 +64,6 @@ type ImportOptions struct {
 // errUnchanged aborts an import whose content is already in the store.
 var errUnchanged = load.ErrUnchanged
 
-// Claim decides what an import may do with the name it targets: a no-op when
-// the same content is there (errUnchanged), an error when other content is
-// there and replace is off. With replace on, the old generation stays until
-// the new one is marked complete, and inImport deletes it then.
-func (tx *importTx) Claim(kind, name, hash string, replace bool) error {
-	return tx.ClaimLater(kind, name, func() (string, error) { return hash, nil }, replace)
-}
-
-// ClaimLater is claim for an import whose hash is still being worked out:
-// it waits for it only when the name was imported before.
-func (tx *importTx) ClaimLater(kind, name string, hashOf func() (string, error), replace bool) error {
-	if b := batchOf(tx.ctx); b != nil {
-		if err := b.claimName(kind, name); err != nil {
-			return fmt.Errorf("%w: %s %q: %w; give one of them another name (import it alone with --name)", ErrExists, familySQLName(kind), name, err)
-		}
-	}
-	var oldHash, oldSource string
-	var oldID int64
-	err := tx.conn.QueryRowContext(tx.ctx,
-		`SELECT id, hash, source FROM imports WHERE name = ? AND base IS NULL AND kind IN (SELECT unnest(?::VARCHAR[])) ORDER BY id DESC LIMIT 1`,
-		name, familyOf(kind)).Scan(&oldID, &oldHash, &oldSource)
-	switch {
-	case errors.Is(err, errNoRows):
-		return nil
-	case err != nil:
-		return fmt.Errorf("check existing %s: %w", name, err)
-	}
-	var appends int
-	if err := tx.conn.QueryRowContext(tx.ctx, `SELECT count(*) FROM imports WHERE base = ?`, oldID).Scan(&appends); err != nil {
-		return fmt.Errorf("check existing %s: %w", name, err)
-	}
-	hash, err := hashOf()
-	if err != nil {
-		return err
-	}
-	// Appends make the content differ from the base's hash.
-	if oldHash == hash && appends == 0 {
-		return errUnchanged
-	}
-	if !replace {
-		// --replace is offered only for a new version of the same input:
-		// for another input that happens to take the name (another run of
-		// a task, a folder of the same name elsewhere) it would drop that
-		// one's data.
-		what := familySQLName(kind)
-		if !sameSource(oldSource, tx.source) {
-			return fmt.Errorf("%w: %s %q holds another input already (%s); import this one under another name with --name (--replace would drop that %s)", ErrExists, what, name, oldSource, what)
-		}
-		return fmt.Errorf("%w: %s %q was imported before from %s with different content; use --replace to replace it", ErrExists, what, name, oldSource)
-	}
-	tx.superseded = append(tx.superseded, oldID)
-	// Its appends go with it.
-	rows, err := tx.conn.QueryContext(tx.ctx, `SELECT id FROM imports WHERE base = ?`, oldID)
-	if err != nil {
-		return fmt.Errorf("check existing %s: %w", name, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return err
-		}
-		tx.superseded = append(tx.superseded, id)
-	}
-	return rows.Err()
-}
-
-func isExperimentKind(kind string) bool {
-	return kind == model.KindBundle || kind == model.KindPetri || kind == model.KindInspect
-}
-
-// familyOf lists the kinds that share a namespace with kind: datasets and
-// experiments are named separately.
-func familyOf(kind string) []string {
-	if isExperimentKind(kind) {
-		return []string{model.KindBundle, model.KindPetri, model.KindInspect}
-	}
-	return []string{model.KindAnnotatedPairs, model.KindPreferenceCSV}
-}
-
-// Record keeps the imports row, which inImport writes once the import's
-// rows have committed, and returns its id: the import's generation. The
-// row count is read from r then, as the importer sets it last.
-func (tx *importTx) Record(r *model.ImportResult) (int64, error) {
-	detail, err := json.Marshal(map[string]any{"counts": r.Counts, "notes": r.Notes})
-	if err != nil {
-		return 0, err
-	}
-	tx.marker = &importMarker{kind: r.Kind, name: r.Name, source: r.Source, hash: r.Hash, result: r, detail: string(detail), at: time.Now().UTC()}
-	return tx.gen, nil
-}
-
 // alreadyImported finds an import of the same kind family with this hash
 // (and this name, when one is given), so repeated imports are no-ops without
 // reading the file again.
@@ -165,7 +72,7 @@ func (s *Store) alreadyImported(ctx context.Context, kind, name, hash string) (m
 	err := s.db.QueryRowContext(ctx,
 		`SELECT kind, name, source FROM imports i WHERE hash = ? AND base IS NULL AND kind IN (SELECT unnest(?::VARCHAR[])) AND (? = '' OR name = ?)
 			AND NOT EXISTS (SELECT 1 FROM imports x WHERE x.base = i.id) ORDER BY id DESC LIMIT 1`,
-		hash, familyOf(kind), name, name).Scan(&r.Kind, &r.Name, &r.Source)
+		hash, imports.Family(kind), name, name).Scan(&r.Kind, &r.Name, &r.Source)
 	if errors.Is(err, errNoRows) {
 		return r, false, nil
 	}
@@ -261,16 +168,20 @@ func sniffJSON(path string) (string, error) {
 	return kind, nil
 }
 
-// sameSource reports whether two import sources name the same input: the
-// same path, or the same file or folder reached another way.
-func sameSource(a, b string) bool {
-	if a == "" || b == "" {
-		return a == b
+// ImportAll imports every path, each with the options opts gives it, as one
+// batch: all of them land, or none does.
+func (s *Store) ImportAll(ctx context.Context, paths []string, opts func(path string) ImportOptions) ([]model.ImportResult, error) {
+	bctx, b := imports.WithBatch(ctx)
+	var out []model.ImportResult
+	for _, p := range paths {
+		rs, err := s.Import(bctx, p, opts(p))
+		if err != nil {
+			return nil, errors.Join(err, s.imp.DropBatch(ctx, b))
+		}
+		out = append(out, rs...)
 	}
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
+	if err := s.imp.MarkBatch(ctx, b); err != nil {
+		return nil, err
 	}
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+	return out, nil
 }

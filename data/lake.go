@@ -15,6 +15,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/auditscope/auditscope/data/internal/imports"
 	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/lake"
 )
@@ -77,7 +78,7 @@ func (s *Store) WriteLake(ctx context.Context, dir string, opts lake.WriteOption
 // generation id made from the hashes of the imports that hold its rows (a
 // full import and its appends).
 func (s *Store) lakeGenerations(ctx context.Context) ([]lake.Generation, error) {
-	rows, err := s.db.QueryContext(ctx, liveImportsCTE+`SELECT `+familySQL+` AS family, name, list(hash ORDER BY id), max(imported_at)
+	rows, err := s.db.QueryContext(ctx, imports.LiveImportsCTE+`SELECT `+imports.FamilySQL+` AS family, name, list(hash ORDER BY id), max(imported_at)
 		FROM imports WHERE id IN (SELECT id FROM live_imports) GROUP BY ALL ORDER BY family, name`)
 	if err != nil {
 		return nil, fmt.Errorf("lake: %w", err)

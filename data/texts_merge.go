@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/auditscope/auditscope/data/internal/digest"
+	"github.com/auditscope/auditscope/data/internal/imports"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -74,15 +75,15 @@ func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 // base file, by the metadata key. Keys that appear more than once in the base
 // file are not merged (which row would be the comparison's is unknowable).
 // It returns how many comparisons it matched and the import's note.
-func (tx *importTx) mergeTexts(m *TextsMerge, dataset string) (int, string, error) {
-	rep, err := tx.merge(m, dataset)
+func (s *Store) mergeTexts(tx *imports.Tx, m *TextsMerge, dataset string) (int, string, error) {
+	rep, err := s.merge(tx, m, dataset)
 	if err != nil {
 		return 0, "", err
 	}
 	return rep.matched, rep.note(m), nil
 }
 
-func (tx *importTx) merge(m *TextsMerge, dataset string) (mergeReport, error) {
+func (s *Store) merge(tx *imports.Tx, m *TextsMerge, dataset string) (mergeReport, error) {
 	var rep mergeReport
 	read, err := m.reader()
 	if err != nil {
@@ -90,7 +91,7 @@ func (tx *importTx) merge(m *TextsMerge, dataset string) (mergeReport, error) {
 	}
 	// The streaming import runs under a small memory limit; reading and
 	// joining a base dataset needs DuckDB's usual room.
-	if err := tx.s.mem.Raise(tx.ctx, mergeMemoryMiB); err != nil {
+	if err := s.mem.Raise(tx.Context(), mergeMemoryMiB); err != nil {
 		return rep, err
 	}
 	prompt := "NULL"
@@ -103,7 +104,7 @@ CAST(`+quoteIdent(m.A)+` AS VARCHAR) AS a, CAST(`+quoteIdent(m.B)+` AS VARCHAR) 
 		return rep, &model.InputError{File: m.File, Offset: -1, Msg: "cannot read the base dataset's columns " + strings.Join([]string{m.Key, m.A, m.B}, ", ") + ": " + err.Error()}
 	}
 	defer tx.Exec(`DROP TABLE IF EXISTS merge_base`)
-	rows, err := tx.conn.QueryContext(tx.ctx, `SELECT k FROM merge_base WHERE k IS NOT NULL GROUP BY k HAVING count(*) > 1 ORDER BY k`)
+	rows, err := tx.Conn().QueryContext(tx.Context(), `SELECT k FROM merge_base WHERE k IS NOT NULL GROUP BY k HAVING count(*) > 1 ORDER BY k`)
 	if err != nil {
 		return rep, err
 	}
@@ -118,18 +119,18 @@ CAST(`+quoteIdent(m.A)+` AS VARCHAR) AS a, CAST(`+quoteIdent(m.B)+` AS VARCHAR) 
 		}
 	}
 	rows.Close()
-	res, err := tx.conn.ExecContext(tx.ctx, `UPDATE ap_comparisons SET prompt = coalesce(u.p, ap_comparisons.prompt),
+	res, err := tx.Conn().ExecContext(tx.Context(), `UPDATE ap_comparisons SET prompt = coalesce(u.p, ap_comparisons.prompt),
   text_a = coalesce(u.a, ''), text_b = coalesce(u.b, ''), len_a = length(coalesce(u.a, '')), len_b = length(coalesce(u.b, ''))
 FROM (SELECT m.cmp, b.p, b.a, b.b FROM ap_meta m JOIN merge_base b ON m.value = b.k
       WHERE m.dataset = ? AND m.gen = ? AND m.key = ? AND b.k IN (SELECT k FROM merge_base GROUP BY k HAVING count(*) = 1)) u
 WHERE ap_comparisons.dataset = ? AND ap_comparisons.gen = ? AND ap_comparisons.idx = u.cmp`,
-		dataset, tx.gen, m.Key, dataset, tx.gen)
+		dataset, tx.Gen(), m.Key, dataset, tx.Gen())
 	if err != nil {
 		return rep, fmt.Errorf("merge texts: %w", err)
 	}
 	n, _ := res.RowsAffected()
 	rep.matched = int(n)
-	err = tx.conn.QueryRowContext(tx.ctx, `SELECT count(*) FROM merge_base WHERE k IS NULL OR k NOT IN
-  (SELECT value FROM ap_meta WHERE dataset = ? AND gen = ? AND key = ? AND value IS NOT NULL)`, dataset, tx.gen, m.Key).Scan(&rep.unmatched)
+	err = tx.Conn().QueryRowContext(tx.Context(), `SELECT count(*) FROM merge_base WHERE k IS NULL OR k NOT IN
+  (SELECT value FROM ap_meta WHERE dataset = ? AND gen = ? AND key = ? AND value IS NOT NULL)`, dataset, tx.Gen(), m.Key).Scan(&rep.unmatched)
 	return rep, err
 }

@@ -1,7 +1,8 @@
-package data
+package imports
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -34,9 +35,9 @@ var genTables = []string{
 // import_id.
 var rootTables = []string{"ap_datasets", "experiments"}
 
-// familySQL names an import's namespace: datasets and experiments are named
-// separately (see familyOf).
-const familySQL = `CASE WHEN kind IN ('bundle', 'petri', 'inspect') THEN 'experiment' ELSE 'dataset' END`
+// FamilySQL names an import's namespace: datasets and experiments are named
+// separately (see Family).
+const FamilySQL = `CASE WHEN kind IN ('bundle', 'petri', 'inspect') THEN 'experiment' ELSE 'dataset' END`
 
 // incompleteSQL selects, per table, the rows of generations that are not
 // complete: never marked, or superseded by a newer generation of the same
@@ -50,30 +51,30 @@ func incompleteSQL(table string) string {
 	return ` FROM ` + table + ` WHERE ` + col + ` IS NULL OR ` + col + ` NOT IN (SELECT id FROM live_imports)`
 }
 
-// liveImportsCTE defines live_imports: the newest complete full import of
+// LiveImportsCTE defines live_imports: the newest complete full import of
 // each name, and the appends that extend it (imports.base).
-const liveImportsCTE = `WITH heads AS (SELECT max(id) AS id FROM imports WHERE base IS NULL GROUP BY name, ` + familySQL + `), ` +
+const LiveImportsCTE = `WITH heads AS (SELECT max(id) AS id FROM imports WHERE base IS NULL GROUP BY name, ` + FamilySQL + `), ` +
 	`live_imports AS (SELECT id FROM heads UNION ALL SELECT i.id FROM imports i JOIN heads h ON i.base = h.id) `
 
-// collectGenerations deletes the rows of incomplete and superseded
+// Collect deletes the rows of incomplete and superseded
 // generations and the imports rows of superseded ones, in one transaction.
 // It is meant for Open, when no import is running: an import in flight has
 // committed rows that are not marked yet.
-func (s *Store) collectGenerations(ctx context.Context) (removed int64, err error) {
-	tx, err := s.db.BeginTx(ctx, nil)
+func Collect(ctx context.Context, db *sql.DB) (removed int64, err error) {
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
 	for _, t := range append(append([]string{}, genTables...), rootTables...) {
-		res, err := tx.ExecContext(ctx, liveImportsCTE+`DELETE`+incompleteSQL(t))
+		res, err := tx.ExecContext(ctx, LiveImportsCTE+`DELETE`+incompleteSQL(t))
 		if err != nil {
 			return 0, fmt.Errorf("remove incomplete imports from %s: %w", t, err)
 		}
 		n, _ := res.RowsAffected()
 		removed += n
 	}
-	res, err := tx.ExecContext(ctx, liveImportsCTE+`DELETE FROM imports WHERE id NOT IN (SELECT id FROM live_imports)`)
+	res, err := tx.ExecContext(ctx, LiveImportsCTE+`DELETE FROM imports WHERE id NOT IN (SELECT id FROM live_imports)`)
 	if err != nil {
 		return 0, fmt.Errorf("remove superseded imports: %w", err)
 	}
@@ -85,26 +86,26 @@ func (s *Store) collectGenerations(ctx context.Context) (removed int64, err erro
 	return removed, tx.Commit()
 }
 
-// incompleteGenerations counts the rows a read-write open would remove, for
+// Incomplete counts the rows a read-write open would remove, for
 // a read-only open, which cannot remove them.
-func (s *Store) incompleteGenerations(ctx context.Context) (int64, error) {
+func Incomplete(ctx context.Context, db *sql.DB) (int64, error) {
 	var parts []string
 	for _, t := range append(append([]string{}, genTables...), rootTables...) {
 		parts = append(parts, `(SELECT count(*)`+incompleteSQL(t)+`)`)
 	}
 	var n int64
-	err := s.db.QueryRowContext(ctx, liveImportsCTE+`SELECT `+strings.Join(parts, " + ")).Scan(&n)
+	err := db.QueryRowContext(ctx, LiveImportsCTE+`SELECT `+strings.Join(parts, " + ")).Scan(&n)
 	return n, err
 }
 
-// dropGenerations deletes the given generations' rows (superseded by a
+// drop deletes the given generations' rows (superseded by a
 // --replace that has been marked complete, or a generation whose marker
 // could not be written) and their imports rows, in one transaction.
-func (s *Store) dropGenerations(ctx context.Context, gens []int64) error {
+func (w *Writer) drop(ctx context.Context, gens []int64) error {
 	if len(gens) == 0 {
 		return nil
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := w.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
