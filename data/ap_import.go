@@ -124,7 +124,7 @@ func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, ha
 	var l *annotatedpairs.Loader
 	err = s.mem.Import(ctx, streamImportMemoryMiB, func() error {
 		return s.imp.Run(ctx, func(tx *imports.Tx) error {
-			l = annotatedpairs.NewLoader(tx, file, hash, s.apLoadOptions(tx, opts, model.KindAnnotatedPairs, hashing))
+			l = annotatedpairs.NewLoader(apTx{tx}, file, hash, s.apLoadOptions(tx, opts, model.KindAnnotatedPairs, hashing))
 			defer l.Close()
 			if err := annotatedpairs.Decode(ctx, r, file, opts.MaxValue, l); err != nil {
 				return err
@@ -157,4 +157,30 @@ func (s *Store) apLoadOptions(tx *imports.Tx, opts ImportOptions, format string,
 		o.Merge = func(dataset string) (int, string, error) { return s.mergeTexts(tx, m, dataset) }
 	}
 	return o
+}
+
+// apTx is an import's transaction as the AnnotatedPairs loader writes it
+// (annotatedpairs.Tx).
+type apTx struct{ *imports.Tx }
+
+// RenameDataset moves the rows appended under a pending id (the dataset's
+// name was not known yet) to the dataset's name.
+func (tx apTx) RenameDataset(from, to string) error {
+	for _, table := range []string{"ap_comparisons", "ap_meta"} {
+		if err := tx.Exec(`UPDATE `+table+` SET dataset = ? WHERE dataset = ? AND gen = ?`, to, from, tx.Gen()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AddDataset writes the dataset's own row, last: a dataset row means its
+// comparisons and annotators are all in.
+func (tx apTx) AddDataset(d annotatedpairs.Dataset) error {
+	var def any // NULL when the file names no default annotator
+	if d.DefaultAnnotator != "" {
+		def = d.DefaultAnnotator
+	}
+	return tx.Exec(`INSERT INTO ap_datasets (id, import_id, name, description, version, format, default_annotator, created_at, synthetic, n_comparisons, n_votes, dropped_duplicates, metadata_keys, texts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		d.ID, d.ImportID, d.Name, d.Description, d.Version, d.Format, def, d.CreatedAt, d.Synthetic, d.Comparisons, d.Votes, d.Dropped, d.MetadataKeys, d.Texts)
 }

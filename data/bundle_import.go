@@ -98,6 +98,13 @@ func (tx bundleTx) AuditScores(exp string, n int64) error {
 	return insertAuditScores(tx.Tx, exp, tx.Gen())
 }
 
+// AddExperiment writes the experiment's own row, last: it says the rest is
+// in.
+func (tx bundleTx) AddExperiment(e bundle.Row) error {
+	return tx.Exec(`INSERT INTO experiments (id, import_id, name, description, synthetic, format) VALUES (?, ?, ?, ?, ?, ?)`,
+		e.ID, e.ImportID, e.Name, e.Description, e.Synthetic, e.Format)
+}
+
 // insertAuditScores builds an experiment's long score table from each
 // audit's scores object: one vectorised statement instead of a call per
 // score. (Storing the rows sorted by dimension would let a score filter skip

@@ -1,6 +1,9 @@
 // Package data owns auditscope's DuckDB store: the schema (numbered
-// migrations), the importers that fill it and the queries the web pages run.
-// Nothing outside this package writes SQL.
+// migrations), the queries the web pages run, the entry points of imports
+// (each format's package decodes and loads through the import's
+// transaction, data/internal/imports makes it land whole) and the store's
+// side of a Parquet lake (copies and views; data/lake holds the rest).
+// Nothing outside this package and data/internal writes SQL.
 package data
 
 import (

@@ -19,7 +19,7 @@ import (
 // transaction: comparisons, their metadata, the annotators, then the
 // dataset's own row, which says the rest is in.
 type Loader struct {
-	tx        load.Tx
+	tx        Tx
 	file      string
 	dataset   string // id rows are appended under
 	finalName string // id once known (may differ when metadata comes late)
@@ -56,6 +56,31 @@ type Loader struct {
 	cmp, meta2 load.Appender
 }
 
+// Tx is the import's transaction as the loader writes it: the store's
+// (load.Tx) with the two statements a dataset needs besides appends.
+type Tx interface {
+	load.Tx
+	// RenameDataset moves the comparisons and metadata this import
+	// appended under the id from to the id to.
+	RenameDataset(from, to string) error
+	// AddDataset writes the dataset's own row.
+	AddDataset(Dataset) error
+}
+
+// Dataset is a dataset's own row: what the file's metadata says and what
+// the import counted.
+type Dataset struct {
+	ID                                 string
+	ImportID                           int64
+	Name, Description, Version, Format string
+	DefaultAnnotator, CreatedAt        string // "" when the file names none
+	Synthetic                          bool
+	Comparisons, Dropped               int // Dropped: duplicate comparison ids
+	Votes                              int64
+	MetadataKeys                       string // a JSON list
+	Texts                              bool   // the comparisons carry texts (or there are none)
+}
+
 // LoadOptions are an import's options as the loader takes them.
 type LoadOptions struct {
 	// Name is the dataset's id (--name); empty derives it from the file's
@@ -84,7 +109,7 @@ type Hash struct {
 
 // NewLoader starts loading the dataset read from file (hash its content's)
 // in the transaction tx.
-func NewLoader(tx load.Tx, file, hash string, opts LoadOptions) *Loader {
+func NewLoader(tx Tx, file, hash string, opts LoadOptions) *Loader {
 	l := &Loader{tx: tx, file: file, hash: hash, replace: opts.Replace, synthetic: opts.Synthetic, format: opts.Format, merge: opts.Merge, hashing: opts.Hashing,
 		annIdx: map[string]int{}, annDecl: map[string]Annotator{}, metaKeySeen: map[string]bool{}, seenIDs: map[idKey]struct{}{},
 		idSeed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
@@ -284,10 +309,8 @@ func (l *Loader) claimName() error {
 	if err := l.tx.ClaimLater(l.format, l.finalName, l.fileHash, l.replace); err != nil {
 		return err
 	}
-	for _, table := range []string{"ap_comparisons", "ap_meta"} {
-		if err := l.tx.Exec(`UPDATE `+table+` SET dataset = ? WHERE dataset = ? AND gen = ?`, l.finalName, l.dataset, l.tx.Gen()); err != nil {
-			return fmt.Errorf("rename pending rows: %w", err)
-		}
+	if err := l.tx.RenameDataset(l.dataset, l.finalName); err != nil {
+		return fmt.Errorf("rename pending rows: %w", err)
 	}
 	l.dataset = l.finalName
 	return nil
@@ -366,13 +389,10 @@ func (l *Loader) writeDataset(importID int64) error {
 	if name == "" {
 		name = l.dataset
 	}
-	var def any
-	if l.meta.DefaultAnnotator != "" {
-		def = l.meta.DefaultAnnotator
-	}
-	texts := l.withText > 0 || l.n == 0
-	if err := l.tx.Exec(`INSERT INTO ap_datasets (id, import_id, name, description, version, format, default_annotator, created_at, synthetic, n_comparisons, n_votes, dropped_duplicates, metadata_keys, texts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		l.dataset, importID, name, l.meta.Description, version, l.format, def, l.meta.CreatedAt, l.synthetic, l.n, l.votes, l.dropped, string(keys), texts); err != nil {
+	d := Dataset{ID: l.dataset, ImportID: importID, Name: name, Description: l.meta.Description, Version: version, Format: l.format,
+		DefaultAnnotator: l.meta.DefaultAnnotator, CreatedAt: l.meta.CreatedAt, Synthetic: l.synthetic, Comparisons: l.n, Votes: l.votes,
+		Dropped: l.dropped, MetadataKeys: string(keys), Texts: l.withText > 0 || l.n == 0}
+	if err := l.tx.AddDataset(d); err != nil {
 		return fmt.Errorf("insert dataset: %w", err)
 	}
 	return nil

@@ -1,7 +1,11 @@
 // Package bundle defines auditscope's exchange format for alignment-audit
 // experiments: a folder (or a .zip of one) holding experiment.json and a set
-// of JSON Lines files. docs/FORMAT.md is the specification; this package reads,
-// validates and writes it. It knows nothing about the database.
+// of JSON Lines files. docs/FORMAT.md is the specification; this package reads
+// and writes it, checks every record (check.go) and loads an experiment into
+// the store's tables through the import's transaction (load.go, audits.go;
+// the Tx it writes through is the store's, so it needs no DuckDB). Petri
+// transcripts and Inspect logs are loaded the same way, as a Source
+// (data/logs).
 package bundle
 
 import (

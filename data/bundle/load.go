@@ -6,29 +6,32 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"maps"
-	"math"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/auditscope/auditscope/data/internal/jsonin"
 	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/model"
-	"github.com/auditscope/auditscope/data/petri"
 )
 
 // Tx is the import's transaction as the bundle's loader writes it: the
 // store's (load.Tx) with the one statement an experiment's audits need
-// besides appends.
+// besides appends, and its own row.
 type Tx interface {
 	load.Tx
 	// AuditScores builds the experiment's long score table from its audits
 	// of this import (n rows).
 	AuditScores(exp string, n int64) error
+	// AddExperiment writes the experiment's own row.
+	AddExperiment(Row) error
+}
+
+// Row is an experiment's own row.
+type Row struct {
+	ID                string
+	ImportID          int64
+	Name, Description string
+	Synthetic         bool
+	Format            string // the import kind: bundle, petri or inspect
 }
 
 // LoadOptions are an import's options as the loader takes them.
@@ -158,8 +161,8 @@ func Load(ctx context.Context, tx Tx, src Source, hash string, opts LoadOptions)
 	if err != nil {
 		return r, err
 	}
-	if err := tx.Exec(`INSERT INTO experiments (id, import_id, name, description, synthetic, format) VALUES (?, ?, ?, ?, ?, ?)`,
-		id, importID, exp.Name, exp.Description, exp.Synthetic || opts.Synthetic, kind); err != nil {
+	if err := tx.AddExperiment(Row{ID: id, ImportID: importID, Name: exp.Name, Description: exp.Description,
+		Synthetic: exp.Synthetic || opts.Synthetic, Format: kind}); err != nil {
 		return r, fmt.Errorf("insert experiment: %w", err)
 	}
 	r.Rows = tx.Rows() + 2
@@ -228,19 +231,6 @@ func (l *loader) section(table string, fill func(a load.Appender) error) error {
 	return a.Close()
 }
 
-func checkBehavior(i int, b Behavior, split map[string]string) error {
-	p, f := Pos{File: FileExperiment}, fmt.Sprintf("behaviors[%d]", i)
-	switch {
-	case b.ID == "":
-		return fieldErr(p, f+".id", "missing")
-	case split[b.ID] != "":
-		return fieldErr(p, f+".id", "duplicate behavior id %q", b.ID)
-	case b.Split != SplitTrain && b.Split != SplitHeldout:
-		return fieldErr(p, f+".split", "want \"train\" or \"heldout\", found %q", b.Split)
-	}
-	return nil
-}
-
 func (l *loader) behaviors(exp *Experiment) error {
 	l.counts["behaviors"] = int64(len(exp.Behaviors))
 	return l.section("behaviors", func(a load.Appender) error {
@@ -258,20 +248,6 @@ func (l *loader) behaviors(exp *Experiment) error {
 		}
 		return nil
 	})
-}
-
-func checkRun(p Pos, r *Run, runs map[string]bool) error {
-	switch {
-	case r.ID == "":
-		return fieldErr(p, "id", "missing")
-	case runs[r.ID]:
-		return fieldErr(p, "id", "duplicate run id %q", r.ID)
-	case r.CalibrationFraction < 0 || r.CalibrationFraction > 1:
-		return fieldErr(p, "calibration_fraction", "want a fraction in [0, 1], found %v", r.CalibrationFraction)
-	case r.RefreshSteps != nil && !countRange(*r.RefreshSteps):
-		return fieldErr(p, "refresh_steps", "want a whole number from 0 to %d, found %d", math.MaxInt32, *r.RefreshSteps)
-	}
-	return nil
 }
 
 func (l *loader) loadRuns() error {
@@ -292,26 +268,6 @@ func (l *loader) loadRuns() error {
 	return err
 }
 
-func checkAuditor(p Pos, a *Auditor, auditors, runs map[string]bool) error {
-	switch {
-	case a.ID == "":
-		return fieldErr(p, "id", "missing")
-	case auditors[a.ID]:
-		return fieldErr(p, "id", "duplicate auditor id %q", a.ID)
-	case a.Kind != model.AuditorBaseline && a.Kind != model.AuditorCheckpoint:
-		return fieldErr(p, "kind", "want \"baseline\" or \"checkpoint\", found %q", a.Kind)
-	case a.Kind == model.AuditorCheckpoint && a.Run == "":
-		return fieldErr(p, "run", "missing: a checkpoint names its run")
-	case a.Run != "" && !runs[a.Run]:
-		return fieldErr(p, "run", "no run %q in %s", a.Run, FileRuns)
-	case a.Epoch != nil && !countRange(*a.Epoch):
-		return fieldErr(p, "epoch", "want a whole number from 0 to %d, found %d", math.MaxInt32, *a.Epoch)
-	case a.Step != nil && !countRange(*a.Step):
-		return fieldErr(p, "step", "want a whole number from 0 to %d, found %d", math.MaxInt32, *a.Step)
-	}
-	return nil
-}
-
 func (l *loader) loadAuditors() error {
 	err := l.section("auditors", func(w load.Appender) error {
 		return l.src.Auditors(func(p Pos, a *Auditor) error {
@@ -327,202 +283,6 @@ func (l *loader) loadAuditors() error {
 	})
 	l.counts["auditors"] = int64(len(l.auditors))
 	return err
-}
-
-// checkAudit checks an audit's fields against what the bundle declared.
-func (l *loader) checkAudit(p Pos, a *Audit) error {
-	switch {
-	case a.ID == "":
-		return fieldErr(p, "id", "missing")
-	case l.audits[a.ID]:
-		return fieldErr(p, "id", "duplicate audit id %q", a.ID)
-	case !l.auditors[a.Auditor]:
-		return fieldErr(p, "auditor", "no auditor %q in %s", a.Auditor, FileAuditors)
-	case a.Sample && (a.Eval != "" || a.Behavior != "" || a.Target != ""):
-		return fieldErr(p, "eval", "an Inspect sample that is not an audit has no eval, behavior or target")
-	case !a.Sample && !l.validEval[a.Eval]:
-		return fieldErr(p, "eval", "unknown eval %q: want one of %s", a.Eval, strings.Join(model.Evals, ", "))
-	case a.Behavior != "" && l.split[a.Behavior] == "":
-		return fieldErr(p, "behavior", "no behavior %q in %s", a.Behavior, FileExperiment)
-	case a.Turns < 0:
-		return fieldErr(p, "turns", "want a count >= 0, found %d", a.Turns)
-	}
-	if q := a.Outcome.Quality; q != nil && (*q < 0 || *q > 100 || math.IsNaN(*q)) {
-		return fieldErr(p, "outcome.quality", "want 0–100, found %v", *q)
-	}
-	if q := a.Outcome.ProductionValue; q != nil && (*q < 0 || *q > 100 || math.IsNaN(*q)) {
-		return fieldErr(p, "outcome.production_value", "want 0–100, found %v", *q)
-	}
-	for d, v := range a.Scores {
-		if v < 1 || v > 10 || math.IsNaN(v) {
-			return fieldErr(p, "scores."+d, "want a score from 1 to 10, found %v", v)
-		}
-	}
-	return nil
-}
-
-// auditItem finds an audit's transcript: given inline (raw, from an
-// in-memory bundle, or decoded), served from memory, or read from the
-// bundle's transcript_path.
-func (l *loader) auditItem(p Pos, a *Audit, raw json.RawMessage) (auditItem, error) {
-	it := auditItem{pos: p, a: a, ord: len(l.audits)}
-	if l.app != nil {
-		it.ord = l.app.FirstOrd + l.app.Added
-	}
-	switch {
-	case raw != nil && a.TranscriptPath != "", a.Transcript != nil && a.TranscriptPath != "":
-		return it, fieldErr(p, "transcript_path", "give either transcript or transcript_path, not both")
-	case raw != nil:
-		// An in-memory bundle passes the JSON and may keep the struct.
-		it.body, it.t = raw, a.Transcript
-	case a.Transcript != nil && l.opts.MemoryTranscripts:
-		// Served from memory on demand; nothing to store.
-		it.t = a.Transcript
-	case a.Transcript != nil:
-		it.t, it.marshal = a.Transcript, true
-	case a.TranscriptPath != "":
-		if !fs.ValidPath(a.TranscriptPath) || strings.Contains(a.TranscriptPath, `\`) {
-			return it, fieldErr(p, "transcript_path", "%q leaves the bundle: give a path relative to the bundle folder, without ..", a.TranscriptPath)
-		}
-		b, err := l.src.ReadFile(a.TranscriptPath)
-		if err != nil {
-			return it, fieldErr(p, "transcript_path", "%v", err)
-		}
-		it.body = b
-	default:
-		return it, fieldErr(p, "transcript", "missing: give transcript or transcript_path")
-	}
-	return it, nil
-}
-
-// loadAudits checks audits in order, prepares them in batches on every core
-// (decoding transcripts, building search text and score JSON, the costly
-// part) and appends them in order, with their transcripts.
-func (l *loader) loadAudits() error {
-	au, err := l.tx.Appender("audits")
-	if err != nil {
-		return err
-	}
-	defer au.Close()
-	at, err := l.tx.Appender("audit_transcripts")
-	if err != nil {
-		return err
-	}
-	defer at.Close()
-	ss, err := l.tx.Appender("sample_scores")
-	if err != nil {
-		return err
-	}
-	defer ss.Close()
-	batch := make([]auditItem, 0, auditBatch)
-	flush := func() error {
-		if err := prepareAudits(batch); err != nil {
-			return err
-		}
-		for i := range batch {
-			if err := l.appendAudit(au, at, &batch[i]); err != nil {
-				return err
-			}
-			if err := l.appendScorers(ss, batch[i].a); err != nil {
-				return err
-			}
-		}
-		batch = batch[:0]
-		return l.ctx.Err()
-	}
-	err = l.src.Audits(func(p Pos, a *Audit, raw json.RawMessage) error {
-		if l.app != nil && l.app.Existing[a.ID] {
-			// Imported before from this file: an append only adds. The
-			// same id from another file is a clash a full import refuses too.
-			if src := a.Labels["source"]; src != "" && l.app.Source[a.ID] != "" && src != l.app.Source[a.ID] {
-				return &model.InputError{File: p.File, Offset: -1, Msg: fmt.Sprintf("audit id %q is used twice: by %s and by %s", a.ID, l.app.Source[a.ID], src)}
-			}
-			return nil
-		}
-		if err := l.checkAudit(p, a); err != nil {
-			return err
-		}
-		l.audits[a.ID] = true
-		if l.app != nil {
-			defer func() { l.app.Added++ }()
-		}
-		it, err := l.auditItem(p, a, raw)
-		if err != nil {
-			return err
-		}
-		if batch = append(batch, it); len(batch) == auditBatch {
-			return flush()
-		}
-		return nil
-	})
-	if err == nil && len(batch) > 0 {
-		err = flush()
-	}
-	for _, a := range []load.Appender{au, at, ss} {
-		if cerr := a.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		return err
-	}
-	l.counts["audits"] = int64(len(l.audits))
-	l.counts["scores"] = l.nScores
-	if l.opts.DeferScores {
-		return nil
-	}
-	return l.tx.AuditScores(l.id, l.nScores)
-}
-
-// appendAudit writes one prepared audit and its transcript.
-func (l *loader) appendAudit(au, at load.Appender, it *auditItem) error {
-	a := it.a
-	sp := SplitBenign
-	switch {
-	case a.Sample:
-		sp = "" // not an audit: no behavior, so not benign either
-	case a.Behavior != "":
-		sp = l.split[a.Behavior]
-	}
-	var labels, strategy any
-	if len(a.Labels) > 0 {
-		labels = mustJSON(a.Labels)
-		if st, ok := a.Labels["strategy"]; ok {
-			strategy = st
-		}
-	}
-	var file any
-	if it.body == nil {
-		file = load.MemoryTranscript
-	}
-	if err := au.Row(l.id+":"+a.ID, l.id, a.ID, int32(it.ord), a.Auditor, a.Eval, load.NullString(a.Behavior), sp, a.Seed, a.Target, int32(a.Turns),
-		optBool(a.Outcome.Detected), optBool(a.Outcome.FalsePositive), optFloat(a.Outcome.Quality), optFloat(a.Outcome.ProductionValue),
-		a.Summary, it.scores, labels, strategy, int32(it.messages), int64(len(it.body)), file, it.search); err != nil {
-		return err
-	}
-	l.nScores += int64(len(a.Scores) + len(a.Columns))
-	for d := range a.Scores {
-		l.dimCount[d]++
-	}
-	for d := range a.Columns {
-		l.dimCount[d]++
-	}
-	if it.body == nil {
-		return nil
-	}
-	return at.Row(l.id, a.ID, string(it.body))
-}
-
-// appendScorers writes an Inspect sample's scores as its scorers gave them.
-func (l *loader) appendScorers(w load.Appender, a *Audit) error {
-	for i := range a.Scorers {
-		sc := &a.Scorers[i]
-		if err := w.Row(l.id, a.ID, sc.Log, sc.Scorer, sc.Key, sc.Value, sc.Num, sc.Converted, sc.Judge, sc.Answer, sc.Explanation); err != nil {
-			return err
-		}
-	}
-	l.counts["sample_scores"] += int64(len(a.Scorers))
-	return nil
 }
 
 // inspectLogs writes the headers of the Inspect logs an import read.
@@ -597,31 +357,6 @@ var (
 	judgmentOutcomes = map[string]bool{OutcomeLeft: true, OutcomeRight: true, OutcomeTie: true}
 )
 
-func (l *loader) checkJudgment(p Pos, j *Judgment, seen map[string]bool) error {
-	switch {
-	case j.ID == "":
-		return fieldErr(p, "id", "missing")
-	case seen[j.ID]:
-		return fieldErr(p, "id", "duplicate judgment id %q", j.ID)
-	case !judgmentKinds[j.Kind]:
-		return fieldErr(p, "kind", "want reference, intragroup, realism or crux, found %q", j.Kind)
-	case !judgmentOutcomes[j.Outcome]:
-		return fieldErr(p, "outcome", "want left, right or tie, found %q", j.Outcome)
-	case j.Behavior != "" && l.split[j.Behavior] == "":
-		return fieldErr(p, "behavior", "no behavior %q in %s", j.Behavior, FileExperiment)
-	}
-	for _, s := range [][2]string{{"left", j.Left}, {"right", j.Right}} {
-		field, v := s[0], s[1]
-		switch {
-		case v == "":
-			return fieldErr(p, field, "missing")
-		case !strings.HasPrefix(v, ExternalPrefix) && !l.audits[v]:
-			return fieldErr(p, field, "no audit %q in %s (external items are written %q)", v, FileAudits, ExternalPrefix+v)
-		}
-	}
-	return nil
-}
-
 func (l *loader) judgments() error {
 	seen := map[string]bool{}
 	err := l.section("judgments", func(a load.Appender) error {
@@ -641,27 +376,6 @@ func (l *loader) judgments() error {
 	return err
 }
 
-func checkCrux(p Pos, c *Crux, auditors, seen map[string]bool) error {
-	switch {
-	case !auditors[c.Auditor]:
-		return fieldErr(p, "auditor", "no auditor %q in %s", c.Auditor, FileAuditors)
-	case seen[c.Auditor]:
-		return fieldErr(p, "auditor", "duplicate crux row for %q", c.Auditor)
-	case c.N <= 0:
-		return fieldErr(p, "n", "want the number of evaluations (> 0), found %d", c.N)
-	}
-	for i, v := range c.Features() {
-		lo := 0.0
-		if i >= 4 {
-			lo = -1
-		}
-		if v < lo || v > 1 || math.IsNaN(v) {
-			return fieldErr(p, model.CruxFeatureNames[i], "want a value in [%g, 1], found %v", lo, v)
-		}
-	}
-	return nil
-}
-
 func (l *loader) crux() error {
 	seen := map[string]bool{}
 	err := l.section("crux", func(a load.Appender) error {
@@ -675,32 +389,6 @@ func (l *loader) crux() error {
 	})
 	l.counts["crux"] = int64(len(seen))
 	return err
-}
-
-// metricKey identifies a metric row: run and name, and the step.
-type metricKey struct {
-	runName string
-	step    int
-}
-
-// checkMetric checks a metric row. A metric is one value per run, step and
-// name: a second row would be averaged with the first by nobody and plotted
-// as a zigzag. seen maps each row's key to its line.
-func checkMetric(p Pos, m *Metric, runs map[string]bool, seen map[metricKey]int) error {
-	switch {
-	case !runs[m.Run]:
-		return fieldErr(p, "run", "no run %q in %s", m.Run, FileRuns)
-	case m.Name == "":
-		return fieldErr(p, "name", "missing")
-	case !countRange(m.Step):
-		return fieldErr(p, "step", "want a whole number from 0 to %d, found %d", math.MaxInt32, m.Step)
-	case math.IsNaN(m.Value) || math.IsInf(m.Value, 0):
-		return fieldErr(p, "value", "want a finite number")
-	}
-	if line, dup := seen[metricKey{m.Run + "\x00" + m.Name, m.Step}]; dup {
-		return fieldErr(p, "name", "a second %q for run %q at step %d (the first is on line %d)", m.Name, m.Run, m.Step, line)
-	}
-	return nil
 }
 
 func (l *loader) metrics() error {
@@ -718,10 +406,6 @@ func (l *loader) metrics() error {
 	return err
 }
 
-// countRange reports whether n is a valid epoch or step: stored as 32-bit
-// integers, and never negative.
-func countRange(n int) bool { return n >= 0 && n <= math.MaxInt32 }
-
 // SourceKind is the import kind a source records: model.KindBundle, or the kind
 // a converted source (Petri transcripts, Inspect logs) reports.
 func SourceKind(src Source) string {
@@ -729,136 +413,4 @@ func SourceKind(src Source) string {
 		return k.Kind()
 	}
 	return model.KindBundle
-}
-
-func fieldErr(p Pos, field, format string, args ...any) error {
-	return &Error{Pos: p, Field: field, Msg: fmt.Sprintf(format, args...)}
-}
-
-// auditBatch is how many audits are prepared in parallel at a time.
-const auditBatch = 1024
-
-// auditItem is one validated audit on its way into the store.
-type auditItem struct {
-	pos      Pos
-	a        *Audit
-	ord      int
-	t        *petri.Transcript
-	body     []byte
-	marshal  bool // body is to be marshalled from t
-	scores   any  // JSON object or nil
-	search   string
-	messages int
-	err      error
-}
-
-// prepareAudits decodes transcripts and builds the derived columns of a
-// batch on every core.
-func prepareAudits(items []auditItem) error {
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(items); i += workers {
-				items[i].prepare()
-			}
-		}(w)
-	}
-	wg.Wait()
-	for i := range items {
-		if items[i].err != nil {
-			return items[i].err
-		}
-	}
-	return nil
-}
-
-func (it *auditItem) prepare() {
-	if it.marshal {
-		b, err := json.Marshal(it.t)
-		if err != nil {
-			it.err = fieldErr(it.pos, "transcript", "%v", err)
-			return
-		}
-		it.body = b
-	}
-	if it.t == nil {
-		t := new(petri.Transcript)
-		if err := json.Unmarshal(it.body, t); err != nil {
-			it.err = fieldErr(it.pos, "transcript", "not a Petri transcript: %s", describeErr(err))
-			return
-		}
-		it.t = t
-	}
-	// Stored lower-cased so search is a plain LIKE (several times faster
-	// than ILIKE over hundreds of MB).
-	it.search = strings.ToLower(it.a.Summary + "\n" + it.t.SearchText())
-	it.messages = it.t.MessageCount()
-	scores := it.a.Scores
-	if len(it.a.Columns) > 0 {
-		scores = maps.Clone(it.a.Columns)
-		maps.Copy(scores, it.a.Scores)
-	}
-	it.scores = scoresJSON(scores)
-}
-
-// scoresJSON writes scores as a JSON object with sorted keys (nil when there
-// are none).
-func scoresJSON(scores map[string]float64) any {
-	if len(scores) == 0 {
-		return nil
-	}
-	dims := make([]string, 0, len(scores))
-	for d := range scores {
-		dims = append(dims, d)
-	}
-	slices.Sort(dims)
-	b := make([]byte, 0, 24*len(dims))
-	b = append(b, '{')
-	for i, d := range dims {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonin.AppendString(b, d)
-		b = append(b, ':')
-		// Judge scores are nearly always whole numbers; AppendInt is several
-		// times faster than the shortest float formatting.
-		if v := scores[d]; v == math.Trunc(v) && math.Abs(v) < 1e15 {
-			b = strconv.AppendInt(b, int64(v), 10)
-		} else {
-			b = strconv.AppendFloat(b, v, 'g', -1, 64)
-		}
-	}
-	return string(append(b, '}'))
-}
-
-func describeErr(err error) string {
-	var typ *json.UnmarshalTypeError
-	if errors.As(err, &typ) {
-		return jsonin.Describe(typ)
-	}
-	return err.Error()
-}
-
-func optInt(p *int) any {
-	if p == nil {
-		return nil
-	}
-	return int32(*p)
-}
-
-func optBool(p *bool) any {
-	if p == nil {
-		return nil
-	}
-	return *p
-}
-
-func optFloat(p *float64) any {
-	if p == nil {
-		return nil
-	}
-	return *p
 }

@@ -29,7 +29,9 @@ type Appender interface {
 	Close() error
 }
 
-// Tx is one import's transaction.
+// Tx is one import's transaction. Its statements other than appends are
+// the store's: each format's Tx adds the few it needs as named methods, so
+// that SQL stays in package data.
 type Tx interface {
 	// Gen is the import's generation, which every row it writes carries.
 	Gen() int64
@@ -38,8 +40,6 @@ type Tx interface {
 	SetSource(name string)
 	// Appender opens an appender on a table.
 	Appender(table string) (Appender, error)
-	// Exec runs a statement in the transaction.
-	Exec(query string, args ...any) error
 	// Claim takes a name of the kind's family for the import: ErrUnchanged
 	// when the same content is there, an error wrapping ErrExists when other
 	// content is and replace is off (with replace, the old generation goes

@@ -1,0 +1,312 @@
+package bundle
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/auditscope/auditscope/data/internal/jsonin"
+	"github.com/auditscope/auditscope/data/internal/load"
+	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/data/petri"
+)
+
+// auditItem finds an audit's transcript: given inline (raw, from an
+// in-memory bundle, or decoded), served from memory, or read from the
+// bundle's transcript_path.
+func (l *loader) auditItem(p Pos, a *Audit, raw json.RawMessage) (auditItem, error) {
+	it := auditItem{pos: p, a: a, ord: len(l.audits)}
+	if l.app != nil {
+		it.ord = l.app.FirstOrd + l.app.Added
+	}
+	switch {
+	case raw != nil && a.TranscriptPath != "", a.Transcript != nil && a.TranscriptPath != "":
+		return it, fieldErr(p, "transcript_path", "give either transcript or transcript_path, not both")
+	case raw != nil:
+		// An in-memory bundle passes the JSON and may keep the struct.
+		it.body, it.t = raw, a.Transcript
+	case a.Transcript != nil && l.opts.MemoryTranscripts:
+		// Served from memory on demand; nothing to store.
+		it.t = a.Transcript
+	case a.Transcript != nil:
+		it.t, it.marshal = a.Transcript, true
+	case a.TranscriptPath != "":
+		if !fs.ValidPath(a.TranscriptPath) || strings.Contains(a.TranscriptPath, `\`) {
+			return it, fieldErr(p, "transcript_path", "%q leaves the bundle: give a path relative to the bundle folder, without ..", a.TranscriptPath)
+		}
+		b, err := l.src.ReadFile(a.TranscriptPath)
+		if err != nil {
+			return it, fieldErr(p, "transcript_path", "%v", err)
+		}
+		it.body = b
+	default:
+		return it, fieldErr(p, "transcript", "missing: give transcript or transcript_path")
+	}
+	return it, nil
+}
+
+// loadAudits checks audits in order, prepares them in batches on every core
+// (decoding transcripts, building search text and score JSON, the costly
+// part) and appends them in order, with their transcripts.
+func (l *loader) loadAudits() error {
+	au, err := l.tx.Appender("audits")
+	if err != nil {
+		return err
+	}
+	defer au.Close()
+	at, err := l.tx.Appender("audit_transcripts")
+	if err != nil {
+		return err
+	}
+	defer at.Close()
+	ss, err := l.tx.Appender("sample_scores")
+	if err != nil {
+		return err
+	}
+	defer ss.Close()
+	batch := make([]auditItem, 0, auditBatch)
+	flush := func() error {
+		if err := prepareAudits(batch); err != nil {
+			return err
+		}
+		for i := range batch {
+			if err := l.appendAudit(au, at, &batch[i]); err != nil {
+				return err
+			}
+			if err := l.appendScorers(ss, batch[i].a); err != nil {
+				return err
+			}
+		}
+		batch = batch[:0]
+		return l.ctx.Err()
+	}
+	err = l.src.Audits(func(p Pos, a *Audit, raw json.RawMessage) error {
+		if l.app != nil && l.app.Existing[a.ID] {
+			// Imported before from this file: an append only adds. The
+			// same id from another file is a clash a full import refuses too.
+			if src := a.Labels["source"]; src != "" && l.app.Source[a.ID] != "" && src != l.app.Source[a.ID] {
+				return &model.InputError{File: p.File, Offset: -1, Msg: fmt.Sprintf("audit id %q is used twice: by %s and by %s", a.ID, l.app.Source[a.ID], src)}
+			}
+			return nil
+		}
+		if err := l.checkAudit(p, a); err != nil {
+			return err
+		}
+		l.audits[a.ID] = true
+		if l.app != nil {
+			defer func() { l.app.Added++ }()
+		}
+		it, err := l.auditItem(p, a, raw)
+		if err != nil {
+			return err
+		}
+		if batch = append(batch, it); len(batch) == auditBatch {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil && len(batch) > 0 {
+		err = flush()
+	}
+	for _, a := range []load.Appender{au, at, ss} {
+		if cerr := a.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	l.counts["audits"] = int64(len(l.audits))
+	l.counts["scores"] = l.nScores
+	if l.opts.DeferScores {
+		return nil
+	}
+	return l.tx.AuditScores(l.id, l.nScores)
+}
+
+// appendAudit writes one prepared audit and its transcript.
+func (l *loader) appendAudit(au, at load.Appender, it *auditItem) error {
+	a := it.a
+	sp := SplitBenign
+	switch {
+	case a.Sample:
+		sp = "" // not an audit: no behavior, so not benign either
+	case a.Behavior != "":
+		sp = l.split[a.Behavior]
+	}
+	var labels, strategy any
+	if len(a.Labels) > 0 {
+		labels = mustJSON(a.Labels)
+		if st, ok := a.Labels["strategy"]; ok {
+			strategy = st
+		}
+	}
+	var file any
+	if it.body == nil {
+		file = load.MemoryTranscript
+	}
+	if err := au.Row(l.id+":"+a.ID, l.id, a.ID, int32(it.ord), a.Auditor, a.Eval, load.NullString(a.Behavior), sp, a.Seed, a.Target, int32(a.Turns),
+		optBool(a.Outcome.Detected), optBool(a.Outcome.FalsePositive), optFloat(a.Outcome.Quality), optFloat(a.Outcome.ProductionValue),
+		a.Summary, it.scores, labels, strategy, int32(it.messages), int64(len(it.body)), file, it.search); err != nil {
+		return err
+	}
+	l.nScores += int64(len(a.Scores) + len(a.Columns))
+	for d := range a.Scores {
+		l.dimCount[d]++
+	}
+	for d := range a.Columns {
+		l.dimCount[d]++
+	}
+	if it.body == nil {
+		return nil
+	}
+	return at.Row(l.id, a.ID, string(it.body))
+}
+
+// appendScorers writes an Inspect sample's scores as its scorers gave them.
+func (l *loader) appendScorers(w load.Appender, a *Audit) error {
+	for i := range a.Scorers {
+		sc := &a.Scorers[i]
+		if err := w.Row(l.id, a.ID, sc.Log, sc.Scorer, sc.Key, sc.Value, sc.Num, sc.Converted, sc.Judge, sc.Answer, sc.Explanation); err != nil {
+			return err
+		}
+	}
+	l.counts["sample_scores"] += int64(len(a.Scorers))
+	return nil
+}
+
+// auditBatch is how many audits are prepared in parallel at a time.
+const auditBatch = 1024
+
+// auditItem is one validated audit on its way into the store.
+type auditItem struct {
+	pos      Pos
+	a        *Audit
+	ord      int
+	t        *petri.Transcript
+	body     []byte
+	marshal  bool // body is to be marshalled from t
+	scores   any  // JSON object or nil
+	search   string
+	messages int
+	err      error
+}
+
+// prepareAudits decodes transcripts and builds the derived columns of a
+// batch on every core.
+func prepareAudits(items []auditItem) error {
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(items); i += workers {
+				items[i].prepare()
+			}
+		}(w)
+	}
+	wg.Wait()
+	for i := range items {
+		if items[i].err != nil {
+			return items[i].err
+		}
+	}
+	return nil
+}
+
+func (it *auditItem) prepare() {
+	if it.marshal {
+		b, err := json.Marshal(it.t)
+		if err != nil {
+			it.err = fieldErr(it.pos, "transcript", "%v", err)
+			return
+		}
+		it.body = b
+	}
+	if it.t == nil {
+		t := new(petri.Transcript)
+		if err := json.Unmarshal(it.body, t); err != nil {
+			it.err = fieldErr(it.pos, "transcript", "not a Petri transcript: %s", describeErr(err))
+			return
+		}
+		it.t = t
+	}
+	// Stored lower-cased so search is a plain LIKE (several times faster
+	// than ILIKE over hundreds of MB).
+	it.search = strings.ToLower(it.a.Summary + "\n" + it.t.SearchText())
+	it.messages = it.t.MessageCount()
+	scores := it.a.Scores
+	if len(it.a.Columns) > 0 {
+		scores = maps.Clone(it.a.Columns)
+		maps.Copy(scores, it.a.Scores)
+	}
+	it.scores = scoresJSON(scores)
+}
+
+// scoresJSON writes scores as a JSON object with sorted keys (nil when there
+// are none).
+func scoresJSON(scores map[string]float64) any {
+	if len(scores) == 0 {
+		return nil
+	}
+	dims := make([]string, 0, len(scores))
+	for d := range scores {
+		dims = append(dims, d)
+	}
+	slices.Sort(dims)
+	b := make([]byte, 0, 24*len(dims))
+	b = append(b, '{')
+	for i, d := range dims {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonin.AppendString(b, d)
+		b = append(b, ':')
+		// Judge scores are nearly always whole numbers; AppendInt is several
+		// times faster than the shortest float formatting.
+		if v := scores[d]; v == math.Trunc(v) && math.Abs(v) < 1e15 {
+			b = strconv.AppendInt(b, int64(v), 10)
+		} else {
+			b = strconv.AppendFloat(b, v, 'g', -1, 64)
+		}
+	}
+	return string(append(b, '}'))
+}
+
+func describeErr(err error) string {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		return jsonin.Describe(typ)
+	}
+	return err.Error()
+}
+
+func optInt(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return int32(*p)
+}
+
+func optBool(p *bool) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func optFloat(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
