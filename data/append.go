@@ -3,6 +3,7 @@ package data
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -109,7 +110,7 @@ func appendLogs(ctx context.Context, tx *imports.Tx, src *logs.Source, exp strin
 		}, exp),
 		q(`SELECT log, ord, task, model, status, samples, total_samples, results FROM inspect_logs WHERE experiment = ?
 			QUALIFY row_number() OVER (PARTITION BY log ORDER BY gen DESC) = 1`, func(r *sql.Rows) error {
-			var lg bundle.InspectLog
+			var lg model.InspectLog
 			var ord int32
 			var total sql.NullInt64
 			var results sql.NullString
@@ -121,7 +122,9 @@ func appendLogs(ctx context.Context, tx *imports.Tx, src *logs.Source, exp strin
 				lg.Total = &n
 			}
 			if results.Valid {
-				lg.Results = []byte(results.String)
+				if err := json.Unmarshal([]byte(results.String), &lg.Scores); err != nil {
+					return fmt.Errorf("data: inspect log %s: results: %w", lg.Log, err)
+				}
 			}
 			app.LogOrd[lg.Log], app.LogHead[lg.Log] = ord, bundle.LogHeadKey(&lg)
 			app.NextLog = max(app.NextLog, ord+1)

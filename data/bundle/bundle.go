@@ -128,16 +128,6 @@ type SampleScore struct {
 	Answer, Explanation string
 }
 
-// InspectLog is an Inspect log's header as an import records it.
-type InspectLog struct {
-	Log, Task, Model, Status, Created string
-	Samples                           int  // samples × epochs in the file
-	Total                             *int // as the log reports; nil without results
-	// Results is JSON [{name, scorer, metrics: [{name, value}]}], nil
-	// without results.
-	Results []byte
-}
-
 // Outcome holds what the audit's evaluation needs.
 type Outcome struct {
 	Detected        *bool    `json:"detected,omitempty"`

@@ -288,20 +288,20 @@ func (l *loader) loadAuditors() error {
 // inspectLogs writes the headers of the Inspect logs an import read.
 func (l *loader) inspectLogs() error {
 	src, ok := l.src.(interface {
-		InspectLogs(func(Pos, *InspectLog) error) error
+		InspectLogs(func(Pos, *model.InspectLog) error) error
 	})
 	if !ok {
 		return nil
 	}
 	n := 0
 	err := l.section("inspect_logs", func(w load.Appender) error {
-		return src.InspectLogs(func(p Pos, lg *InspectLog) error {
+		return src.InspectLogs(func(p Pos, lg *model.InspectLog) error {
 			var total, results any
 			if lg.Total != nil {
 				total = int32(*lg.Total)
 			}
-			if lg.Results != nil {
-				results = string(lg.Results)
+			if lg.Scores != nil {
+				results = scoresText(lg.Scores)
 			}
 			n++
 			ord := int32(n)
@@ -326,12 +326,26 @@ func (l *loader) inspectLogs() error {
 }
 
 // LogHeadKey identifies a log header's content, to tell a changed one.
-func LogHeadKey(lg *InspectLog) string {
+func LogHeadKey(lg *model.InspectLog) string {
 	total := "-"
 	if lg.Total != nil {
 		total = fmt.Sprint(*lg.Total)
 	}
-	return fmt.Sprint(lg.Task, "\x00", lg.Model, "\x00", lg.Status, "\x00", lg.Samples, "\x00", total, "\x00", string(lg.Results))
+	results := "" // none reported (the log has no results yet)
+	if lg.Scores != nil {
+		results = scoresText(lg.Scores)
+	}
+	return fmt.Sprint(lg.Task, "\x00", lg.Model, "\x00", lg.Status, "\x00", lg.Samples, "\x00", total, "\x00", results)
+}
+
+// scoresText is a log's reported scores as inspect_logs.results stores them
+// (and as model.InspectLog reads them back).
+func scoresText(scores []model.ReportedScore) string {
+	b, err := json.Marshal(scores)
+	if err != nil {
+		panic(err) // names, numbers and counts: a score that cannot encode is a bug
+	}
+	return string(b)
 }
 
 // dimensions writes the judge dimensions and how many audits carry each,

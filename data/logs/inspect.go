@@ -86,9 +86,9 @@ func namesAudit(tags []string, meta func(string) string) bool {
 
 // inspectLogRecord is the header of an Inspect log as the import records
 // it: its task, model, status and its scorers' reported metrics.
-func inspectLogRecord(f *logFile, l *inspect.Log, samples int) (*bundle.InspectLog, error) {
+func inspectLogRecord(f *logFile, l *inspect.Log, samples int) (*model.InspectLog, error) {
 	h := &l.Header
-	rec := &bundle.InspectLog{Log: f.rel, Task: h.Eval.Task, Model: orUnknown(h.Eval.Model), Status: h.Status,
+	rec := &model.InspectLog{Log: f.rel, Task: h.Eval.Task, Model: orUnknown(h.Eval.Model), Status: h.Status,
 		Created: firstOf(h.Eval.Created, h.Stats.StartedAt), Samples: samples}
 	if rec.Status == "" {
 		rec.Status = "unknown"
@@ -102,23 +102,13 @@ func inspectLogRecord(f *logFile, l *inspect.Log, samples int) (*bundle.InspectL
 	}
 	total := res.TotalSamples
 	rec.Total = &total
-	type metric struct {
-		Name  string   `json:"name"`
-		Value *float64 `json:"value"`
-	}
-	type score struct {
-		Name    string               `json:"name"`
-		Scorer  string               `json:"scorer"`
-		Metrics []metric             `json:"metrics"`
-		Reduced *model.ReducedScores `json:"reduced,omitempty"`
-	}
 	reduced, err := reducedScores(l)
 	if err != nil {
 		return nil, logErr(f.path, err)
 	}
-	out := make([]score, 0, len(res.Scores))
+	out := make([]model.ReportedScore, 0, len(res.Scores)) // not nil: results were reported
 	for _, sc := range res.Scores {
-		o := score{Name: sc.Name, Scorer: sc.Scorer, Metrics: []metric{}}
+		o := model.ReportedScore{Name: sc.Name, Scorer: sc.Scorer, Metrics: []model.ReportedMetric{}}
 		// A scalar scorer's reductions are under its name; a dictionary
 		// scorer's under the scorer, by the key its result names; each by
 		// the reducer its result was reduced with.
@@ -129,7 +119,7 @@ func inspectLogRecord(f *logFile, l *inspect.Log, samples int) (*bundle.InspectL
 			o.Reduced = r
 		}
 		for _, name := range sc.MetricNames() {
-			m := metric{Name: name}
+			m := model.ReportedMetric{Name: name}
 			if v, ok := sc.Metrics[name].Number(); ok {
 				m.Value = &v
 			}
@@ -137,8 +127,8 @@ func inspectLogRecord(f *logFile, l *inspect.Log, samples int) (*bundle.InspectL
 		}
 		out = append(out, o)
 	}
-	rec.Results, err = json.Marshal(out)
-	return rec, err
+	rec.Scores = out
+	return rec, nil
 }
 
 // reducerName is a reducer as reductions.json and the results name it: none
@@ -212,7 +202,7 @@ func summarizeReductions(reds []inspect.Reduction) map[[3]string]*model.ReducedS
 }
 
 // InspectLogs hands over the headers of the Inspect logs, in path order.
-func (s *Source) InspectLogs(fn func(bundle.Pos, *bundle.InspectLog) error) error {
+func (s *Source) InspectLogs(fn func(bundle.Pos, *model.InspectLog) error) error {
 	for _, f := range s.files {
 		if f.log == nil {
 			continue

@@ -85,7 +85,7 @@ type logFile struct {
 	// terms, without auditor, target, behavior or eval.
 	paper bool
 	// log is the Inspect log's header as recorded.
-	log *bundle.InspectLog
+	log *model.InspectLog
 	// model and runID are the Inspect log's, to tell runs of one task apart.
 	model, runID string
 }
