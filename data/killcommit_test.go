@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/auditscope/auditscope/data/internal/storetest"
 )
 
 // The child process of TestKillAnyPoint: it opens the database, prints
@@ -341,43 +343,7 @@ func openState(t *testing.T, db string) map[string]string {
 // the same import left out: generation numbers and times.
 func contentState(t testing.TB, s *Store) map[string]string {
 	t.Helper()
-	rows, err := s.db.Query(`SELECT table_name, list(column_name) FROM duckdb_columns() WHERE NOT internal GROUP BY table_name ORDER BY table_name`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var parts []string
-	for rows.Next() {
-		var name string
-		var cols []any
-		if err := rows.Scan(&name, &cols); err != nil {
-			t.Fatal(err)
-		}
-		var keep []string
-		for _, c := range cols {
-			switch c := c.(string); {
-			case c == "gen", c == "import_id", c == "imported_at", c == "applied_at", name == "imports" && c == "id":
-			default:
-				keep = append(keep, `"`+c+`"`)
-			}
-		}
-		x := "(" + strings.Join(keep, ", ") + ")::VARCHAR"
-		parts = append(parts, fmt.Sprintf(`SELECT '%s', count(*)::VARCHAR || ' ' || coalesce(md5(string_agg(%s, chr(10) ORDER BY %s)), '-') FROM "%s"`, name, x, x, name))
-	}
-	rows.Close()
-	rows, err = s.db.Query(strings.Join(parts, " UNION ALL "))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var name, v string
-		if err := rows.Scan(&name, &v); err != nil {
-			t.Fatal(err)
-		}
-		out[name] = v
-	}
-	return out
+	return storetest.ContentState(t, s.db)
 }
 
 // writeBigCSV writes a preference CSV of n rows.

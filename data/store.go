@@ -26,7 +26,6 @@ import (
 	"github.com/auditscope/auditscope/data/internal/imports"
 	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/internal/memlimit"
-	"github.com/auditscope/auditscope/data/lake"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -71,12 +70,10 @@ type Store struct {
 
 	ver      versions // see versions.go
 	imp      *imports.Writer
-	appendMu sync.Mutex   // AppendLogs one at a time
-	lake     *lake.Reader // serving a Parquet lake (lakeread.go)
-	// lakeViewsMade: the tables are views over a lake's files already
-	// (after the first refresh).
-	lakeViewsMade bool
-	lakeCols      struct {
+	appendMu sync.Mutex // AppendLogs one at a time
+	// servesFiles: the tables are views over a lake's files (ServeFiles).
+	servesFiles bool
+	lakeCols    struct {
 		sync.Mutex
 		m map[string][]lakeColumn
 	}

@@ -27,7 +27,7 @@ import (
 
 // quietServer is a server without the response cache: the benchmarks
 // measure the work behind each page, not a cache hit.
-func quietServer(store *data.Store) *Server {
+func quietServer(store Store) *Server {
 	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{NoResponseCache: true})
 }
 
@@ -271,7 +271,7 @@ func BenchmarkCompareCached100k(b *testing.B) {
 
 // bench100kLake is the 100,000-audit store written as a Parquet lake and
 // served from it (serve --lake).
-var bench100kLake = sync.OnceValues(func() (*data.Store, error) {
+var bench100kLake = sync.OnceValues(func() (*lake.Store, error) {
 	store, err := bench100k()
 	if err != nil {
 		return nil, err
@@ -280,13 +280,13 @@ var bench100kLake = sync.OnceValues(func() (*data.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := store.WriteLake(context.Background(), dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(context.Background(), store, dir, lake.WriteOptions{}); err != nil {
 		return nil, err
 	}
-	return data.OpenLake(context.Background(), dir, "")
+	return lake.Open(context.Background(), dir, "")
 })
 
-func mustBench100kLake(b *testing.B) *data.Store {
+func mustBench100kLake(b *testing.B) *lake.Store {
 	b.Helper()
 	store, err := bench100kLake()
 	if err != nil {
@@ -321,7 +321,7 @@ func BenchmarkOverview100kLake(b *testing.B) {
 }
 
 // benchAPLake is the AnnotatedPairs benchmark store served from a lake.
-var benchAPLake = sync.OnceValues(func() (*data.Store, error) {
+var benchAPLake = sync.OnceValues(func() (*lake.Store, error) {
 	store, err := benchAP()
 	if err != nil || store == nil {
 		return nil, err
@@ -330,10 +330,10 @@ var benchAPLake = sync.OnceValues(func() (*data.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := store.WriteLake(context.Background(), dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(context.Background(), store, dir, lake.WriteOptions{}); err != nil {
 		return nil, err
 	}
-	return data.OpenLake(context.Background(), dir, "")
+	return lake.Open(context.Background(), dir, "")
 })
 
 // BenchmarkPairsTableLake is BenchmarkPairsTable served from the lake.

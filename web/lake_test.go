@@ -42,16 +42,16 @@ func TestLakeSameBytes(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	if _, err := store.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(ctx, store, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	lake, err := data.OpenLake(ctx, dir, "")
+	ls, err := lake.Open(ctx, dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lake.Close()
+	defer ls.Close()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	db, lk := New(store, quiet, Config{}), New(lake, quiet, Config{})
+	db, lk := New(store, quiet, Config{}), New(ls, quiet, Config{})
 	audits := csvRows(t, mustGet(t, db, "/audits.csv?exp=small", http.StatusOK, "text/csv").Body)
 	sum, err := store.Summary(ctx)
 	if err != nil || len(sum.Datasets) != 1 {
@@ -94,13 +94,13 @@ func TestLakeTwoServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := writer.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(ctx, writer, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var servers []*Server
 	for range 2 {
-		l, err := data.OpenLake(ctx, dir, "")
+		l, err := lake.Open(ctx, dir, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +121,7 @@ func TestLakeTwoServers(t *testing.T) {
 	if _, err := writer.Import(ctx, changed, data.ImportOptions{Name: "prefs", Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := writer.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(ctx, writer, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, s := range servers {
@@ -137,7 +137,7 @@ func TestLakeTwoServers(t *testing.T) {
 	if _, err := writer.Import(ctx, changed, data.ImportOptions{Name: "prefs", Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := writer.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(ctx, writer, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	m, _ := lake.ReadManifest(dir)
@@ -159,7 +159,7 @@ func TestLakeTwoServers(t *testing.T) {
 		contains(t, "home page", mustGet(t, s, "/", http.StatusOK, "text/html").Body, `data-testid="lake-problem"`, "manifest.json")
 	}
 	// A lake that is not there cannot be opened, and says where it looked.
-	if _, err := data.OpenLake(ctx, filepath.Join(dir, "nope"), ""); err == nil || !strings.Contains(err.Error(), "nope") {
+	if _, err := lake.Open(ctx, filepath.Join(dir, "nope"), ""); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("missing lake: %v", err)
 	}
 }
@@ -175,15 +175,15 @@ func TestLakeDemoSameBytes(t *testing.T) {
 	ctx := context.Background()
 	db := mustDemo(t)
 	dir := t.TempDir()
-	if _, err := dataStore(t, db).WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(ctx, dataStore(t, db), dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	lake, err := data.OpenLake(ctx, dir, "")
+	ls, err := lake.Open(ctx, dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lake.Close()
-	lk := New(lake, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	defer ls.Close()
+	lk := New(ls, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	audits := csvRows(t, mustGet(t, db, "/audits.csv?exp=demo&eval=audit_quality&per=1", http.StatusOK, "text/csv").Body)
 	urls := []string{
 		"/", "/experiments/demo", "/experiments/demo/scores.csv", "/experiments/demo/figures/scores.svg",
@@ -220,12 +220,12 @@ func TestLakeCorruptFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := store.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(ctx, store, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "audits", "*", "*", "data.parquet"))
 	os.WriteFile(files[0], []byte("not parquet"), 0o644)
-	_, err = data.OpenLake(ctx, dir, "")
+	_, err = lake.Open(ctx, dir, "")
 	if err == nil || !strings.Contains(err.Error(), files[0]) || strings.Contains(err.Error(), "LINE") {
 		t.Errorf("corrupt file: %v", err)
 	}

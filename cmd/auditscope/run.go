@@ -186,14 +186,19 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	start := time.Now()
+	// served is what the pages read: the store, or the lake's store over it.
 	var store *data.Store
+	var served web.Store
 	if *lakeDir != "" {
-		store, err = data.OpenLake(ctx, *lakeDir, *memLimit)
-	} else {
-		store, err = data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: openReadOnly, MemoryLimit: *memLimit})
-	}
-	if err != nil {
+		ls, err := lake.Open(ctx, *lakeDir, *memLimit)
+		if err != nil {
+			return err
+		}
+		store, served = ls.Store, ls
+	} else if store, err = data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: openReadOnly, MemoryLimit: *memLimit}); err != nil {
 		return err
+	} else {
+		served = store
 	}
 	defer store.Close()
 	if *dbPath == "" && *lakeDir == "" && len(paths) == 0 && len(watchDirs) == 0 {
@@ -256,7 +261,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		cfg.ProblemsVersion = w.ProblemsVersion
 		fmt.Fprintf(stdout, "auditscope: watching %s\n", strings.Join(watchDirs, ", "))
 	}
-	srv := web.New(store, logger, cfg)
+	srv := web.New(served, logger, cfg)
 	ln, err := net.Listen("tcp", *addr)
 	if err == nil {
 		go srv.WarmOnChange(ctx, 2*time.Second)
@@ -554,7 +559,7 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	res, err := store.WriteLake(ctx, *dir, lake.WriteOptions{Force: *force, Log: func(msg string) { fmt.Fprintln(stderr, "auditscope: "+msg) }})
+	res, err := lake.Write(ctx, store, *dir, lake.WriteOptions{Force: *force, Log: func(msg string) { fmt.Fprintln(stderr, "auditscope: "+msg) }})
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package data
+package lake_test
 
 import (
 	"bufio"
@@ -16,15 +16,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/lake"
 )
 
 // lakeStore is a store with one dataset and one experiment.
-func lakeStore(t *testing.T) *Store {
+func lakeStore(t *testing.T) *data.Store {
 	t.Helper()
 	s := mustOpenStore(t)
-	for _, p := range []string{fixture(t, "annotated-pairs", "icai-example-v2-models.json"), "testdata/bundle-small"} {
-		if _, err := s.Import(context.Background(), p, ImportOptions{}); err != nil {
+	for _, p := range []string{fixture(t, "annotated-pairs", "icai-example-v2-models.json"), "../testdata/bundle-small"} {
+		if _, err := s.Import(context.Background(), p, data.ImportOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -40,25 +41,25 @@ func TestLakeGlobNames(t *testing.T) {
 	s := lakeStore(t)
 	// The neighbours: lakes whose files a pattern would pick up.
 	other := mustOpenStore(t)
-	if _, err := other.Import(ctx, "testdata/bundle-small", ImportOptions{Name: "small"}); err != nil {
+	if _, err := other.Import(ctx, "../testdata/bundle-small", data.ImportOptions{Name: "small"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := other.ImportAnnotatedPairsBytes(ctx, []byte(`{"comparisons":[{"id":"1","text_a":"A","text_b":"B","annotations":{"h":{"pref":"text_a"}}}]}`),
-		"x.json", ImportOptions{Name: "icai-example-v2-models"}); err != nil {
+		"x.json", data.ImportOptions{Name: "icai-example-v2-models"}); err != nil {
 		t.Fatal(err)
 	}
 	names := []string{"lake", "lzke", "l*ke", "l?ke", "l[a]ke", "l ke", "l'ke", `l"ke`, "l\\ke", "~", "l{a,b}ke"}
 	for _, n := range names[:2] {
-		if _, err := other.WriteLake(ctx, filepath.Join(base, n), lake.WriteOptions{}); err != nil {
+		if _, err := lake.Write(ctx, other, filepath.Join(base, n), lake.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, n := range names[2:] {
 		dir := filepath.Join(base, n)
-		if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+		if _, err := lake.Write(ctx, s, dir, lake.WriteOptions{}); err != nil {
 			t.Fatalf("write %q: %v", n, err)
 		}
-		l, err := OpenLake(ctx, dir, "")
+		l, err := lake.Open(ctx, dir, "")
 		if err != nil {
 			t.Fatalf("open %q: %v", n, err)
 		}
@@ -72,7 +73,7 @@ func TestLakeGlobNames(t *testing.T) {
 	}
 	// Relative paths too: "~" must not be the home folder.
 	t.Chdir(base)
-	l, err := OpenLake(ctx, "~", "")
+	l, err := lake.Open(ctx, "~", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,23 +89,23 @@ func TestLakeNoRollback(t *testing.T) {
 	dir := t.TempDir()
 	ap := fixture(t, "annotated-pairs", "icai-example-v2-models.json")
 	older := mustOpenStore(t)
-	if _, err := older.Import(ctx, ap, ImportOptions{}); err != nil {
+	if _, err := older.Import(ctx, ap, data.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(ap)
 	changed := filepath.Join(t.TempDir(), filepath.Base(ap))
 	os.WriteFile(changed, append(b[:len(b)-2:len(b)-2], []byte("\n}\n")...), 0o644)
 	newer := mustOpenStore(t)
-	if _, err := newer.Import(ctx, changed, ImportOptions{}); err != nil {
+	if _, err := newer.Import(ctx, changed, data.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := newer.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(ctx, newer, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	m, _ := lake.ReadManifest(dir)
 	name := m.Names("dataset")[0]
-	_, err := older.WriteLake(ctx, dir, lake.WriteOptions{})
+	_, err := lake.Write(ctx, older, dir, lake.WriteOptions{})
 	var rb *lake.RollbackError
 	if !errors.As(err, &rb) || rb.Superseded || !strings.Contains(err.Error(), m.Datasets[name]) || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("older import written over a newer one: %v", err)
@@ -113,7 +114,7 @@ func TestLakeNoRollback(t *testing.T) {
 		t.Error("a refused write changed the manifest")
 	}
 	// Forced: the older generation is current, the newer one superseded.
-	if _, err := older.WriteLake(ctx, dir, lake.WriteOptions{Force: true}); err != nil {
+	if _, err := lake.Write(ctx, older, dir, lake.WriteOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	m2, _ := lake.ReadManifest(dir)
@@ -122,17 +123,17 @@ func TestLakeNoRollback(t *testing.T) {
 	}
 	// The newer store's generation was replaced by the forced write: it is
 	// refused now as superseded, though it was imported later.
-	_, err = newer.WriteLake(ctx, dir, lake.WriteOptions{})
+	_, err = lake.Write(ctx, newer, dir, lake.WriteOptions{})
 	if !errors.As(err, &rb) || !rb.Superseded {
 		t.Fatalf("a superseded generation written again: %v", err)
 	}
 	// A new import of the same older content (imported now, so later than
 	// anything in the lake) is the same generation: unchanged, not refused.
 	again := mustOpenStore(t)
-	if _, err := again.Import(ctx, ap, ImportOptions{}); err != nil {
+	if _, err := again.Import(ctx, ap, data.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := again.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil || len(res.Unchanged) != 1 {
+	if res, err := lake.Write(ctx, again, dir, lake.WriteOptions{}); err != nil || len(res.Unchanged) != 1 {
 		t.Fatalf("same content again: %+v %v", res, err)
 	}
 }
@@ -144,7 +145,7 @@ func TestLakeChecksums(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := lakeStore(t)
-	if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(ctx, s, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	m, _ := lake.ReadManifest(dir)
@@ -158,7 +159,7 @@ func TestLakeChecksums(t *testing.T) {
 			t.Errorf("%s: recorded %+v, file %+v (%v)", rel, f, got, err)
 		}
 	}
-	l, err := OpenLake(ctx, dir, "")
+	l, err := lake.Open(ctx, dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,10 +172,10 @@ func TestLakeChecksums(t *testing.T) {
 	changed := filepath.Join(t.TempDir(), filepath.Base(ap))
 	os.WriteFile(changed, append(b[:len(b)-2:len(b)-2], []byte("\n}\n")...), 0o644)
 	name := m.Names("dataset")[0]
-	if _, err := s.Import(ctx, changed, ImportOptions{Name: name, Replace: true}); err != nil {
+	if _, err := s.Import(ctx, changed, data.ImportOptions{Name: name, Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil || len(res.Written) != 1 {
+	if res, err := lake.Write(ctx, s, dir, lake.WriteOptions{}); err != nil || len(res.Written) != 1 {
 		t.Fatal(res, err)
 	}
 	m, _ = lake.ReadManifest(dir)
@@ -196,7 +197,7 @@ func TestLakeChecksums(t *testing.T) {
 	}
 	// Cut short: the size says so.
 	os.WriteFile(bad, body[:len(body)-10], 0o644)
-	if _, err := OpenLake(ctx, dir, ""); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "cut short") {
+	if _, err := lake.Open(ctx, dir, ""); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "cut short") {
 		t.Errorf("short file: %v", err)
 	}
 }
@@ -206,19 +207,19 @@ func TestLakeChecksums(t *testing.T) {
 func TestLakeMemoryLimit(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	if _, err := lakeStore(t).WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(ctx, lakeStore(t), dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenLake(ctx, dir, "banana"); err == nil || !strings.Contains(err.Error(), "banana") {
+	if _, err := lake.Open(ctx, dir, "banana"); err == nil || !strings.Contains(err.Error(), "banana") {
 		t.Errorf("memory limit banana: %v", err)
 	}
-	l, err := OpenLake(ctx, dir, "300MB")
+	l, err := lake.Open(ctx, dir, "300MB")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
 	var got string
-	if err := l.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit')`).Scan(&got); err != nil {
+	if err := l.DB().QueryRowContext(ctx, `SELECT current_setting('memory_limit')`).Scan(&got); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(got, "286.1 MiB") && !strings.HasPrefix(got, "300.0 MB") {
@@ -240,7 +241,7 @@ func TestLakeKilledWriter(t *testing.T) {
 		if dir, ok := strings.CutPrefix(v, "write:"); ok {
 			s := lakeStore(t)
 			os.Stdout.WriteString("ready\n")
-			if _, err := s.WriteLake(context.Background(), dir, lake.WriteOptions{}); err != nil {
+			if _, err := lake.Write(context.Background(), s, dir, lake.WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			return
@@ -273,7 +274,7 @@ func TestLakeKilledWriter(t *testing.T) {
 	}
 	s := lakeStore(t)
 	// Live: refused, naming the holder.
-	if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err == nil || !strings.Contains(err.Error(), "another lake write is running") {
+	if _, err := lake.Write(ctx, s, dir, lake.WriteOptions{}); err == nil || !strings.Contains(err.Error(), "another lake write is running") {
 		t.Errorf("a live writer's lock was not respected: %v", err)
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
@@ -282,7 +283,7 @@ func TestLakeKilledWriter(t *testing.T) {
 		t.Fatalf("the killed writer left no lock to take over: %v", err)
 	}
 	var logged []string
-	if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{Log: func(m string) { logged = append(logged, m) }}); err != nil {
+	if _, err := lake.Write(ctx, s, dir, lake.WriteOptions{Log: func(m string) { logged = append(logged, m) }}); err != nil {
 		t.Fatalf("write after a killed writer: %v", err)
 	}
 	if len(logged) != 1 || !strings.Contains(logged[0], "took over") || !strings.Contains(logged[0], "pid "+itoa(cmd.Process.Pid)) {
@@ -294,7 +295,7 @@ func TestLakeKilledWriter(t *testing.T) {
 	// Lock files of a dead process on this host, as an older auditscope
 	// left them (no flock): taken over too.
 	os.WriteFile(filepath.Join(dir, ".write.lock"), []byte("pid "+itoa(cmd.Process.Pid)+" on "+hostname()+" since 2026-11-30T00:00:00Z\n"), 0o644)
-	if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(ctx, s, dir, lake.WriteOptions{}); err != nil {
 		t.Errorf("an older build's stale lock: %v", err)
 	}
 	// Real writes killed at random points: the next write goes through and
@@ -312,10 +313,10 @@ func TestLakeKilledWriter(t *testing.T) {
 		time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
-		if _, err := s.WriteLake(ctx, d, lake.WriteOptions{}); err != nil {
+		if _, err := lake.Write(ctx, s, d, lake.WriteOptions{}); err != nil {
 			t.Fatalf("kill %d: write after it: %v", i, err)
 		}
-		l, err := OpenLake(ctx, d, "")
+		l, err := lake.Open(ctx, d, "")
 		if err != nil {
 			t.Fatalf("kill %d: %v", i, err)
 		}

@@ -1,4 +1,4 @@
-package data
+package lake_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/lake"
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -25,18 +26,18 @@ func TestWriteLake(t *testing.T) {
 	s := mustOpenStore(t)
 	for _, in := range []struct {
 		path string
-		opts ImportOptions
+		opts data.ImportOptions
 	}{
-		{fixture(t, "annotated-pairs", "icai-example-v2-models.json"), ImportOptions{}},
-		{"testdata/bundle-small", ImportOptions{}},
-		{fixture(t, "inspect", "docent-sample.eval"), ImportOptions{Name: "ctf"}},
+		{fixture(t, "annotated-pairs", "icai-example-v2-models.json"), data.ImportOptions{}},
+		{"../testdata/bundle-small", data.ImportOptions{}},
+		{fixture(t, "inspect", "docent-sample.eval"), data.ImportOptions{Name: "ctf"}},
 	} {
 		if _, err := s.Import(ctx, in.path, in.opts); err != nil {
 			t.Fatal(err)
 		}
 	}
 	dir := t.TempDir()
-	res, err := s.WriteLake(ctx, dir, lake.WriteOptions{})
+	res, err := lake.Write(ctx, s, dir, lake.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,12 +84,12 @@ func TestWriteLake(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want float64
-	s.db.QueryRow(`SELECT sum(quality) FROM audits WHERE experiment = 'small'`).Scan(&want)
+	s.DB().QueryRow(`SELECT sum(quality) FROM audits WHERE experiment = 'small'`).Scan(&want)
 	if quality != want {
 		t.Errorf("sum of quality: lake %v, store %v", quality, want)
 	}
 	// Unchanged: nothing written.
-	if res, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil || len(res.Written) != 0 || len(res.Unchanged) != 3 {
+	if res, err := lake.Write(ctx, s, dir, lake.WriteOptions{}); err != nil || len(res.Written) != 0 || len(res.Unchanged) != 3 {
 		t.Fatalf("second write: %+v, %v", res, err)
 	}
 	// A replaced dataset: a new generation beside the old one.
@@ -96,10 +97,10 @@ func TestWriteLake(t *testing.T) {
 	changed := filepath.Join(t.TempDir(), "icai-example-v2-models.json")
 	os.WriteFile(changed, append(b[:len(b)-2:len(b)-2], []byte("\n}\n")...), 0o644)
 	name := m.Names("dataset")[0]
-	if _, err := s.Import(ctx, changed, ImportOptions{Name: name, Replace: true}); err != nil {
+	if _, err := s.Import(ctx, changed, data.ImportOptions{Name: name, Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = s.WriteLake(ctx, dir, lake.WriteOptions{})
+	res, err = lake.Write(ctx, s, dir, lake.WriteOptions{})
 	if err != nil || len(res.Written) != 1 || res.Written[0] != "dataset "+name {
 		t.Fatalf("after the replace: %+v, %v", res, err)
 	}
@@ -125,20 +126,20 @@ func TestWriteLake(t *testing.T) {
 func TestOpenLake(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpenStore(t)
-	for _, p := range []string{"testdata/bundle-small", fixture(t, "inspect", "docent-sample.eval")} {
-		if _, err := s.Import(ctx, p, ImportOptions{}); err != nil {
+	for _, p := range []string{"../testdata/bundle-small", fixture(t, "inspect", "docent-sample.eval")} {
+		if _, err := s.Import(ctx, p, data.ImportOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	ap := fixture(t, "annotated-pairs", "icai-example-v2-models.json")
-	if _, err := s.Import(ctx, ap, ImportOptions{}); err != nil {
+	if _, err := s.Import(ctx, ap, data.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(ctx, s, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	l, err := OpenLake(ctx, dir, "")
+	l, err := lake.Open(ctx, dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestOpenLake(t *testing.T) {
 		}
 	}
 	same()
-	if _, err := l.Import(ctx, ap, ImportOptions{}); err == nil {
+	if _, err := l.Import(ctx, ap, data.ImportOptions{}); err == nil {
 		t.Error("a lake store imported")
 	}
 	// A new generation of the dataset: followed on Refresh.
@@ -164,10 +165,10 @@ func TestOpenLake(t *testing.T) {
 	os.WriteFile(changed, append(b[:len(b)-2:len(b)-2], []byte("\n}\n")...), 0o644)
 	m, _ := lake.ReadManifest(dir)
 	name := m.Names("dataset")[0]
-	if _, err := s.Import(ctx, changed, ImportOptions{Name: name, Replace: true}); err != nil {
+	if _, err := s.Import(ctx, changed, data.ImportOptions{Name: name, Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.WriteLake(ctx, dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(ctx, s, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	vd, ve := l.NameVersion(name), l.NameVersion("small")
@@ -213,11 +214,11 @@ func TestLakeManifestVersions(t *testing.T) {
 	}
 	s := mustOpenStore(t)
 	doc := `{"comparisons":[{"id":"1","text_a":"A","text_b":"B","annotations":{"h":{"pref":"text_a"}}}]}`
-	if _, err := s.ImportAnnotatedPairsBytes(context.Background(), []byte(doc), "v.json", ImportOptions{}); err != nil {
+	if _, err := s.ImportAnnotatedPairsBytes(context.Background(), []byte(doc), "v.json", data.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := s.WriteLake(context.Background(), dir, lake.WriteOptions{}); err != nil {
+	if _, err := lake.Write(context.Background(), s, dir, lake.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	m, err := lake.ReadManifest(dir)
