@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/auditscope/auditscope/data/internal/storetest"
+	"github.com/auditscope/auditscope/data/storetest"
 )
 
 // The child process of TestKillAnyPoint: it opens the database, prints

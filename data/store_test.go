@@ -5,10 +5,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/auditscope/auditscope/data/storetest"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -22,22 +22,10 @@ func mustOpenStore(t testing.TB) *Store {
 	return s
 }
 
-// fixture names a real file copied into the repository: "annotated-pairs"
-// files are the ones the demo embeds (data/demo/fixtures), the others sit in
-// testdata/fixtures at the repository root. Each folder's README names the
-// source and licence.
+// fixture is storetest.Fixture.
 func fixture(t testing.TB, kind, name string) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "testdata", "fixtures", kind)
-	if kind == "annotated-pairs" {
-		dir = filepath.Join(filepath.Dir(file), "demo", "fixtures")
-	}
-	p := filepath.Join(dir, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("fixture: %v", err)
-	}
-	return p
+	return storetest.Fixture(t, kind, name)
 }
 
 func count(t testing.TB, s *Store, query string, args ...any) int64 {

@@ -4,13 +4,13 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/storetest"
 )
 
 // tableDigest reads every table's row count and an md5 of its rows from
@@ -22,32 +22,7 @@ func tableDigest(t *testing.T, db string) map[string]string {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	rows, err := s.DB().Query(`SELECT table_name FROM duckdb_tables() WHERE NOT internal AND NOT temporary ORDER BY table_name`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tables []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			t.Fatal(err)
-		}
-		tables = append(tables, name)
-	}
-	if err := rows.Close(); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, name := range tables {
-		// The table name comes from the catalog.
-		var v string
-		err := s.DB().QueryRow(fmt.Sprintf(`SELECT count(*)::VARCHAR || ' ' || coalesce(md5(string_agg(x::VARCHAR, chr(10) ORDER BY x::VARCHAR)), '-') FROM "%s" AS x`, name)).Scan(&v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[name] = v
-	}
-	return out
+	return storetest.TableState(t, s.DB(), true)
 }
 
 // TestImportBadInputExits runs bad imports through the command: each exits

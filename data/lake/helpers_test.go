@@ -3,12 +3,10 @@ package lake_test
 import (
 	"context"
 	"database/sql"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/auditscope/auditscope/data"
-	"github.com/auditscope/auditscope/data/internal/storetest"
+	"github.com/auditscope/auditscope/data/storetest"
 )
 
 func mustOpenStore(t testing.TB) *data.Store {
@@ -21,19 +19,10 @@ func mustOpenStore(t testing.TB) *data.Store {
 	return s
 }
 
-// fixture names a real file copied into the repository: "annotated-pairs"
-// files are the ones the demo embeds (data/demo/fixtures), the others sit in
-// testdata/fixtures at the repository root.
+// fixture is storetest.Fixture.
 func fixture(t testing.TB, kind, name string) string {
 	t.Helper()
-	p := filepath.Join("..", "..", "testdata", "fixtures", kind, name)
-	if kind == "annotated-pairs" {
-		p = filepath.Join("..", "demo", "fixtures", name)
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("fixture: %v", err)
-	}
-	return p
+	return storetest.Fixture(t, kind, name)
 }
 
 // dbOf is a store's database, a lake's included.
