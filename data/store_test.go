@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/auditscope/auditscope/data/storetest"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/data/storetest"
 )
 
 func mustOpenStore(t testing.TB) *Store {
