@@ -232,7 +232,7 @@ func CruxPage(v CruxView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<table tabindex=\"0\" class=\"data\" data-testid=\"crux-features\"><thead><tr><th>Checkpoint</th>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<table tabindex=\"0\" class=\"data stacked\" data-testid=\"crux-features\"><thead><tr><th>Checkpoint</th>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -267,7 +267,7 @@ func PairsModelsPage(v PairsModels) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if len(v.Rows) > 0 {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<table tabindex=\"0\" class=\"data pairs-table pairs-wins\" data-testid=\"win-matrix\"><thead><tr><th>Wins of ↓ over →</th>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<table tabindex=\"0\" class=\"data stacked pairs-table pairs-wins\" data-testid=\"win-matrix\"><thead><tr><th>Wins of ↓ over →</th>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -21,9 +21,9 @@ func sortMark(sorted, desc bool) string {
 	case !sorted:
 		return ""
 	case desc:
-		return " ▼"
+		return "\u00a0▼" // no break: the mark stays with its header
 	default:
-		return " ▲"
+		return "\u00a0▲"
 	}
 }
 

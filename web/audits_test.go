@@ -240,7 +240,7 @@ func TestAuditListScores(t *testing.T) {
 	s := mustDemo(t)
 	r := mustGet(t, s, "/audits?exp=demo&sort=concerning&dir=desc", http.StatusOK, "text/html")
 	// The sorted column says so, to the eye and to a screen reader.
-	contains(t, "sorted by concerning", r.Body, `data-testid="score-col" aria-sort="descending"`, ">concerning ▼</a>", ">needs_attention</a>")
+	contains(t, "sorted by concerning", r.Body, `data-testid="score-col" aria-sort="descending"`, ">concerning\u00a0▼</a>", ">needs_attention</a>")
 	r = mustGet(t, s, "/audits?exp=demo&cols=admirable,concerning", http.StatusOK, "text/html")
 	contains(t, "cols", r.Body, ">admirable</a>", ">concerning</a>")
 	if strings.Contains(r.Body, ">needs_attention</a>") {

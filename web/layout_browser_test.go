@@ -8,8 +8,10 @@ import (
 )
 
 // TestBrowserNoSidewaysScroll opens one page of every type of the demo in a
-// 1,280 px wide window: none may scroll the page sideways (a wide table
-// scrolls inside its own container instead).
+// 1,280 px wide window: none may scroll the page sideways, and no table may
+// hide columns inside its own box, except a matrix too wide for any screen
+// (data-scrolls), which must say so just above it, be reachable by keyboard
+// and keep its row labels in place.
 func TestBrowserNoSidewaysScroll(t *testing.T) {
 	ctx, base := browser(t)
 	step(t, ctx, "viewport", chromedp.EmulateViewport(1280, 900))
@@ -32,7 +34,11 @@ func TestBrowserNoSidewaysScroll(t *testing.T) {
 		"/audits/demo:a-000001",
 		"/pairs/synthetic-personality-demo",
 		"/pairs/synthetic-personality-demo?split=topic&ci=1",
+		"/pairs/synthetic-personality-demo?mode=models&ci=1",
 		"/pairs/synthetic-personality-demo/models",
+		"/pairs/synthetic-personality-demo/compare",
+		"/experiments/demo/compare?a=binary-pointwise%40e3&b=binary-pointwise%40e1&b=gemini-3.1-pro",
+		"/audits?exp=demo&cols=auditor_failure,concerning,unprompted_deception_toward_user",
 		"/pairs/synthetic-personality-demo/comparisons",
 		"/pairs/icai-example-v2-40-principles",
 		"/audits/petri:petri-rollback-01",
@@ -47,5 +53,25 @@ func TestBrowserNoSidewaysScroll(t *testing.T) {
 		if sw > iw {
 			t.Errorf("%s scrolls sideways: %v px wide in a %v px window", p, sw, iw)
 		}
+		for _, bad := range eval[[]string](t, ctx, hiddenColumnsJS) {
+			t.Errorf("%s: %s", p, bad)
+		}
 	}
 }
+
+// hiddenColumnsJS lists the page's tables that hide columns: wider than
+// their box, unless a declared matrix (data-scrolls) with its note, a
+// keyboard stop and a pinned first column.
+const hiddenColumnsJS = `Array.from(document.querySelectorAll('table.data')).flatMap(t => {
+	const name = t.dataset.testid || t.querySelector('th') && t.querySelector('th').textContent.trim() || 'a table';
+	if (t.scrollWidth <= t.clientWidth + 1) return [];
+	if (!t.hasAttribute('data-scrolls')) return [name + ' hides ' + (t.scrollWidth - t.clientWidth) + ' px of columns'];
+	const out = [];
+	const box = t.closest('.scroll') || t;
+	const note = box.previousElementSibling;
+	if (!note || !note.classList.contains('scroll-note')) out.push(name + ' scrolls without saying so');
+	if (t.tabIndex !== 0) out.push(name + ' scrolls but cannot be reached by keyboard');
+	const first = t.querySelector('tbody td, tbody th');
+	if (!first || getComputedStyle(first).position !== 'sticky') out.push(name + ' scrolls its row labels away');
+	return out;
+})`

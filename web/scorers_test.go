@@ -296,6 +296,6 @@ func TestScorersAcrossModels(t *testing.T) {
 		t.Errorf("by value: %s, want %s", got, want)
 	}
 	r := mustGet(t, s, "/experiments/pop?ssort=value&sdir=asc", http.StatusOK, "text/html")
-	contains(t, "sorted page", r.Body, "Recomputed [95% CI] ▲", "cancelled")
+	contains(t, "sorted page", r.Body, "Recomputed [95% CI]\u00a0▲", "cancelled")
 	mustGet(t, s, "/experiments/pop?ssort=bogus", http.StatusBadRequest, "")
 }
