@@ -60,19 +60,8 @@ func (s *Server) auditsCSV(c echo.Context) error {
 		return err
 	}
 	for rows != nil {
-		for _, r := range rows {
-			rec := append(auditCSVRecord(r.AuditRow), r.AuditorName, r.Run, r.RunName, r.BehaviorDescription)
-			for _, d := range export.Dims {
-				v, ok := r.Scores[d]
-				rec = append(rec, map[bool]string{true: csvFloat(v)}[ok])
-			}
-			if err := w.Write(rec); err != nil {
-				return err // the client went away
-			}
-		}
-		w.Flush()
-		if err := w.Error(); err != nil {
-			return err
+		if err := writeExportRows(w, rows, export.Dims); err != nil {
+			return err // the client went away
 		}
 		resp.Flush()
 		if export.Done() {
@@ -83,6 +72,23 @@ func (s *Server) auditsCSV(c echo.Context) error {
 		}
 	}
 	return nil
+}
+
+// writeExportRows writes one chunk of the export and flushes it to the
+// response, with the chunk's score columns in the order of dims.
+func writeExportRows(w csvWriter, rows []app.ExportRow, dims []string) error {
+	for _, r := range rows {
+		rec := append(auditCSVRecord(r.AuditRow), r.AuditorName, r.Run, r.RunName, r.BehaviorDescription)
+		for _, d := range dims {
+			v, ok := r.Scores[d]
+			rec = append(rec, map[bool]string{true: csvFloat(v)}[ok])
+		}
+		if err := w.Write(rec); err != nil {
+			return err
+		}
+	}
+	w.Flush()
+	return w.Error()
 }
 
 func auditCSVRecord(r model.AuditRow) []string {

@@ -109,7 +109,7 @@ func states(t testing.TB, db *sql.DB, parts []string) map[string]string {
 func Fixture(t testing.TB, kind, name string) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	data := filepath.Join(filepath.Dir(file), "..", "..")
+	data := filepath.Join(filepath.Dir(file), "..") // this file is in data/storetest
 	dir := filepath.Join(data, "..", "testdata", "fixtures", kind)
 	if kind == "annotated-pairs" {
 		dir = filepath.Join(data, "demo", "fixtures")
