@@ -129,9 +129,9 @@ func OutcomeText(r model.AuditRow) string {
 	case r.Detected != nil:
 		return "missed"
 	case r.Quality != nil:
-		return fmt.Sprintf("quality %.0f", *r.Quality)
+		return fmt.Sprintf("quality %.0f of 100", *r.Quality)
 	case r.ProductionValue != nil:
-		return fmt.Sprintf("value %.0f", *r.ProductionValue)
+		return fmt.Sprintf("production value %.0f of 100", *r.ProductionValue)
 	}
 	return ""
 }

@@ -70,9 +70,9 @@ type SideView struct {
 func (v JudgmentView) Verdict() string {
 	switch v.J.Outcome {
 	case "left":
-		return "The judge preferred the left side (" + v.J.Left.Ref + ")."
+		return "The judge preferred A, the left side (" + v.J.Left.Ref + ")."
 	case "right":
-		return "The judge preferred the right side (" + v.J.Right.Ref + ")."
+		return "The judge preferred B, the right side (" + v.J.Right.Ref + ")."
 	}
 	return "The judge called it a tie."
 }

@@ -57,7 +57,7 @@ func TestJudgments(t *testing.T) {
 	r := mustGet(t, s, "/experiments/small/judgments?kind=reference&auditor=ref-cal50@e1&split=heldout", http.StatusOK, "text/html")
 	contains(t, "judgment list", r.Body, "1 judgment</strong>", `href="/judgments/small:j1"`)
 	r = mustGet(t, s, "/judgments/small:j3", http.StatusOK, "text/html")
-	contains(t, "judgment page", r.Body, `data-testid="verdict"`, "preferred the left side (a1)", "a1 found the behavior.", `data-testid="side-Left"`, `data-testid="side-Right"`, `href="/audits/small:a1"`)
+	contains(t, "judgment page", r.Body, `data-testid="verdict"`, "preferred A, the left side (a1)", "a1 found the behavior.", `data-testid="side-Left"`, `data-testid="side-Right"`, "A (left side): a1", `href="/audits/small:a1"`)
 	if strings.Contains(r.Body, "<script>alert(1)</script>") {
 		t.Error("judgment page shows transcript HTML unescaped")
 	}

@@ -134,7 +134,7 @@ func (s *Server) showPairs(c echo.Context) error {
 	for _, col := range t.Columns {
 		e.Columns = append(e.Columns, sortLink(col.Key, col.Label, col.Note))
 	}
-	e.SpreadSort = sortLink("spread", "Spread", "")
+	e.SpreadSort = sortLink("spread", "Range across columns", "largest minus smallest value in the row")
 	refQ := r.base() // the links that take the reference alone
 	if !q.Models {
 		o := r.LengthOverview(t.Ref.Key)

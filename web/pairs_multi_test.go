@@ -145,7 +145,7 @@ func TestPairsMultiSortSpread(t *testing.T) {
 		t.Errorf("sort=ref:p1 asc: %q, want %q", got, want)
 	}
 	page := mustGet(t, s, "/pairs/multi-a?ref=h&ref=p1&sort=spread&metric=kept", http.StatusOK, "text/html").Body
-	contains(t, "page", page, "Spread")
+	contains(t, "page", page, "Range across columns")
 	mustGet(t, s, "/pairs/multi-a?ref=h&ref=p1&with=multi-b&ci=1", http.StatusOK, "text/html")
 	mustGet(t, s, "/pairs/multi-a?ref=h&ref=p1&with=multi-b&metric=accuracy&ci=1&sort=ds:multi-b", http.StatusOK, "text/html")
 	for _, fig := range []string{"strength.png", "heatmap.svg"} {

@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -211,7 +212,10 @@ func Write(w io.Writer, p *plot.Plot, width, height vg.Length, format string) er
 	default:
 		c = vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
 	}
-	draw1(draw.New(c), p)
+	// A point of margin all round: gonum/plot sets the axis labels on the
+	// canvas's very edge, where their glyphs spill half a pixel over it.
+	m := vg.Points(1)
+	draw1(draw.Crop(draw.New(c), m, -m, m, -m), p)
 	if _, err := c.WriteTo(w); err != nil {
 		return fmt.Errorf("figures: %w", err)
 	}
@@ -228,6 +232,7 @@ var legendOutside = vg.Length(math.NaN())
 // then the legend alone in that strip, so it never covers data and the
 // title keeps the figure's full width.
 func draw1(c draw.Canvas, p *plot.Plot) {
+	p.Title.Text = wrapText(p.Title.TextStyle, p.Title.Text, c.Max.X-c.Min.X)
 	if !math.IsNaN(float64(p.Legend.XOffs)) {
 		p.Draw(c)
 		return
@@ -249,6 +254,26 @@ func draw1(c draw.Canvas, p *plot.Plot) {
 	legend.Draw(draw.Crop(c, gap, 0, gap, -(c.Max.Y - c.Min.Y - h - gap)))
 	legend.XOffs = legendOutside
 	p.Legend = legend
+}
+
+// wrapText breaks s into lines at spaces so that no line is wider than
+// width in style sty (a word wider than that keeps its own line): a long
+// title (a run's full name) would otherwise run off both sides.
+func wrapText(sty text.Style, s string, width vg.Length) string {
+	if s == "" || sty.Width(s) <= width {
+		return s
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && sty.Width(line+" "+w) > width {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		line = strings.TrimSpace(line + " " + w)
+	}
+	return strings.Join(append(lines, line), "\n")
 }
 
 // NothingMatches is what an empty figure says.

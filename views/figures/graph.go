@@ -45,7 +45,8 @@ func (g *graphPlotter) pos(i int) (float64, float64) {
 
 // Plot implements plot.Plotter. The nodes sit on an ellipse sized from the
 // canvas and the widest label, so no label runs off the figure; a label
-// wider than a third of the figure is shortened with "…".
+// wider than the room beside the ellipse (at most a third of the figure) is
+// shortened with "…".
 func (g *graphPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 	r := vg.Points(4)
 	sty := text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, vg.Points(7)), Handler: plot.DefaultTextHandler}
@@ -58,6 +59,14 @@ func (g *graphPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 	}
 	lineH := sty.Rectangle("Mg").Max.Y
 	rx := max(w/2-widest-r*3-vg.Points(4), w/6)
+	// The ellipse keeps a third of the width: when that leaves less room
+	// beside it than the widest label needs, the labels are shortened to
+	// the room there is, so none runs off the figure.
+	if room := w/2 - rx - r*2.5 - vg.Points(2); widest > room {
+		for i, l := range g.labels {
+			labels[i] = fitLabel(sty, l, min(w/3, room))
+		}
+	}
 	ry := max(h/2-lineH-r*3, h/6)
 	cx, cy := (c.Min.X+c.Max.X)/2, (c.Min.Y+c.Max.Y)/2
 	at := func(i int) (vg.Point, float64, float64) {

@@ -479,9 +479,11 @@ func (h *heatMap) Plot(c draw.Canvas, _ *plot.Plot) {
 		c.StrokeLine2(edge, barX+barW, y, barX+barW+vg.Points(2), y)
 		c.FillText(ts, vg.Point{X: barX + barW + vg.Points(3), Y: y}, format(t))
 	}
+	// Turned a quarter left, the label's foot is toward the right edge:
+	// anchored there by its foot, it reads upward inside the figure.
 	ls := label
 	ls.Rotation = math.Pi / 2
-	ls.XAlign, ls.YAlign = draw.XCenter, draw.YTop
+	ls.XAlign, ls.YAlign = draw.XCenter, draw.YBottom
 	c.FillText(ls, vg.Point{X: c.Max.X, Y: barBottom + barH/2}, h.label)
 }
 
