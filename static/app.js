@@ -1,5 +1,5 @@
-// auditscope's only script: copy-link buttons, highlight scrolling and one
-// form nicety. The pages work without it; it only adds convenience.
+// auditscope's only script: copy-link buttons, highlight scrolling and two
+// form niceties. The pages work without it; it only adds convenience.
 (function () {
   "use strict";
   document.addEventListener("click", function (ev) {
@@ -32,6 +32,26 @@
       var shown = split.querySelector("option[selected]");
       if (values) { values.disabled = !shown || split.value !== shown.value; }
     }
+  });
+
+  // A filter form sends only the fields that are set: an empty field is its
+  // default, and the URL people share need not carry it. The fields are
+  // disabled just for the submission; back at the page (bfcache), they work.
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.matches("form.filters") || form.method.toLowerCase() !== "get") { return; }
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (el.name && !el.disabled && el.type !== "select-multiple" && el.type !== "submit" && el.value === "") {
+        el.disabled = true;
+        el.setAttribute("data-blank", "");
+      }
+    });
+  });
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("[data-blank]").forEach(function (el) {
+      el.disabled = false;
+      el.removeAttribute("data-blank");
+    });
   });
 
   // A message link opened afresh: mark the message it names and bring it
