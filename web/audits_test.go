@@ -209,9 +209,9 @@ func TestAuditsCSVStreamsSameBytes(t *testing.T) {
 		"exp=small&q=moscow", "exp=small&q=no-such-text-anywhere"}
 	if testing.Short() {
 		// The race detector's run: the whole demo twice over (62,000
-		// audits, streamed and the old way) takes it minutes; the filtered
-		// exports (5,000 and 10,000 audits) still stream many chunks.
-		queries = []string{queries[1], queries[3], queries[4], queries[5]}
+		// audits, streamed and the old way) takes it minutes; a filtered
+		// export of 5,000 audits still streams many chunks.
+		queries = []string{queries[1], queries[4], queries[5]}
 	}
 	for _, q := range queries {
 		check(s, q)

@@ -24,6 +24,12 @@ func browser(t *testing.T) (context.Context, string) {
 // Chromium is known to be there).
 func browserOn(t *testing.T, h func() http.Handler) (context.Context, string) {
 	t.Helper()
+	if raceEnabled {
+		// CI runs every browser test in its full pass; under the race
+		// detector they would add a minute and watch only the server, which
+		// the other tests drive as hard.
+		t.Skip("browser tests run in the full pass, not under the race detector")
+	}
 	path, err := exec.LookPath("chromium")
 	if err != nil {
 		if path, err = exec.LookPath("chromium-browser"); err != nil {
