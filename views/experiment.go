@@ -26,6 +26,7 @@ type ExperimentView struct {
 	HasDose, HasRefresh bool
 	CorrNames           []string
 	CorrR, CorrP        [][]float64
+	CorrN               int // the auditors the correlations are over
 	// HasSuite: some auditor has a value on some dimension of the suite;
 	// without one (Inspect logs that are not audits) the suite's table,
 	// filters and figure are left out.
@@ -193,12 +194,18 @@ func (v ExperimentView) SweepURL(name, dim, format string) templ.SafeURL {
 	return PathQuery(url.Values{"dim": {dim}}, "experiments", v.Exp.ID, "figures", name+"."+format)
 }
 
-// FmtCorr formats a correlation with its p-value.
+// FmtCorr formats a correlation with its p-value ("p < 0.001" below
+// that: a test never shows p = 0).
 func FmtCorr(r, p float64) string {
-	if math.IsNaN(r) {
+	switch {
+	case math.IsNaN(r):
 		return Undefined
+	case math.IsNaN(p):
+		return Num(r, 2)
+	case p < 0.001:
+		return Num(r, 2) + " (p < 0.001)"
 	}
-	return fmt.Sprintf("%s (p=%.2g)", Num(r, 2), p)
+	return fmt.Sprintf("%s (p = %.2g)", Num(r, 2), p)
 }
 
 // ScorerRow is one line of the scorer table of Inspect logs: a metric of

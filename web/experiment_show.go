@@ -169,7 +169,7 @@ func (s *Server) showExperiment(c echo.Context) error {
 		vm.CorrNames = append(vm.CorrNames, dimensionTitles[k])
 	}
 	if r, p, ok := app.Correlations(rows); ok {
-		vm.CorrR, vm.CorrP = r, p
+		vm.CorrR, vm.CorrP, vm.CorrN = r, p, len(rows)
 	}
 	vm.HasDose = len(doseSeries(st, model.EvalFPCalibration, 2)) > 0
 	vm.HasRefresh = len(refreshItems(st, app.Composite, 1)) > 0

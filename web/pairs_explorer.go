@@ -138,8 +138,10 @@ func (s *Server) showPairs(c echo.Context) error {
 	refQ := r.base() // the links that take the reference alone
 	if !q.Models {
 		o := r.LengthOverview(t.Ref.Key)
+		ciA, ciLonger := o.Intervals(0.95)
 		e.Overview = views.PairsOverview{Pairs: o.Pairs, PropA: o.PropA, AvgLenA: o.AvgLenA, AvgLenB: o.AvgLenB,
-			AvgLenPreferred: o.AvgLenPreferred, AvgLenRejected: o.AvgLenRejected, PropLonger: o.PropLonger, NoTexts: !r.DS.Texts}
+			AvgLenPreferred: o.AvgLenPreferred, AvgLenRejected: o.AvgLenRejected, PropLonger: o.PropLonger, NoTexts: !r.DS.Texts,
+			PropALo: ciA.Lo, PropAHi: ciA.Hi, PropLongerLo: ciLonger.Lo, PropLongerHi: ciLonger.Hi}
 		refQ.Set("ref", t.Ref.Key)
 	}
 	tableQ := t.query(r)

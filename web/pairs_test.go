@@ -271,8 +271,9 @@ func TestPairsExplorer(t *testing.T) {
 	r := mustGet(t, s, "/pairs/hand", http.StatusOK, "text/html")
 	contains(t, "explorer", r.Body,
 		`data-testid="pairs-table"`, `href="/static/pairs.css"`,
-		`data-testid="overview-pairs">6<`, `data-testid="overview-prop-a">33.3%<`,
-		`data-testid="overview-len-preferred">3.3<`, `data-testid="overview-prop-longer">66.7%<`,
+		// Wilson 95% of 2 and of 4 in 6 (by hand): [0.0968, 0.7001], [0.2999, 0.9032].
+		`data-testid="overview-pairs">6<`, `data-testid="overview-prop-a">33.3% <span class="ci">[9.7, 70.0]</span>`,
+		`data-testid="overview-len-preferred">3.3<`, `data-testid="overview-prop-longer">66.7% <span class="ci">[30.0, 90.3]</span>`,
 		`href="/pairs/hand/annotators.csv?ref=h"`, `href="/pairs/hand/overview.csv?ref=h"`)
 	if got := cells(t, r.Body, "p2"); len(got) != 1 || got[0] != "0.17" {
 		t.Errorf("p2 strength cells = %v, want [0.17]", got)
@@ -310,8 +311,9 @@ func TestPairsExplorer(t *testing.T) {
 	// Wilson 95% for 3 of 5: [0.2307..., 0.8824...].
 	contains(t, "accuracy with ci", r.Body, `<span class="ci">[0.23, 0.88]</span>`)
 	r = mustGet(t, s, "/pairs/hand?ci=1", http.StatusOK, "text/html")
-	if n := strings.Count(r.Body, `<span class="ci">`); n != 6 {
-		t.Errorf("strength with ci: %d intervals, want 6", n)
+	// Six in the table, and the overview's two shares always have theirs.
+	if n := strings.Count(r.Body, `<span class="ci">`); n != 8 {
+		t.Errorf("strength with ci: %d intervals, want 6 in the table and 2 in the overview", n)
 	}
 
 	// Split by topic: one column per value, most comparisons first.

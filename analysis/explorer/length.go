@@ -15,6 +15,17 @@ type Overview struct {
 	// the preferred and the rejected one; PropLonger the share preferring
 	// the longer response. NaN when no comparison is kept.
 	PropA, AvgLenA, AvgLenB, AvgLenPreferred, AvgLenRejected, PropLonger float64
+	// A and Longer count the comparisons behind PropA and PropLonger.
+	A, Longer int
+}
+
+// Intervals are the Wilson intervals at the given confidence of PropA and
+// PropLonger, over the comparisons kept (the unit the votes were cast on);
+// NaN bounds when none is kept.
+func (o Overview) Intervals(confidence float64) (a, longer analysis.Estimate) {
+	a, _ = analysis.Wilson(float64(o.A), o.Pairs, confidence)
+	longer, _ = analysis.Wilson(float64(o.Longer), o.Pairs, confidence)
+	return a, longer
 }
 
 // LengthOverview computes the overall statistics of the reference votes
@@ -59,6 +70,7 @@ func LengthOverview(ref []analysis.Vote, lenA, lenB []int32) Overview {
 	o.AvgLenA, o.AvgLenB = sumA/n, sumB/n
 	o.AvgLenPreferred, o.AvgLenRejected = sumPref/n, sumRej/n
 	o.PropLonger = float64(longer) / n
+	o.A, o.Longer = nA, longer
 	return o
 }
 
