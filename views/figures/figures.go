@@ -34,21 +34,32 @@ var Formats = map[string]string{
 const ColumnWidth = 3.4 * vg.Inch
 
 // Palette holds the colours used consistently across figures: one per
-// auditor group, and one per behavior split.
-var Palette = map[string]color.Color{
-	"baseline":                  color.RGBA{R: 0x6b, G: 0x74, B: 0x85, A: 0xff},
-	"binary_pointwise":          color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
-	"intragroup_pairwise":       color.RGBA{R: 0x2d, G: 0x7a, B: 0x4b, A: 0xff},
-	"reference_pairwise":        color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
-	"concerningness_rl":         color.RGBA{R: 0x9b, G: 0x2f, B: 0x6a, A: 0xff},
-	"train":                     color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
-	"heldout":                   color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
-	"benign":                    color.RGBA{R: 0x5f, G: 0x7f, B: 0x3a, A: 0xff},
-	model.EvalAuditBenchSTC:     color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
-	model.EvalAuditBenchDefault: color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
-	"recomputed":                color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
-	"reported":                  color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
-}
+// auditor group, and one per behavior split. They are Okabe and Ito's
+// colour-blind-safe set ("Color Universal Design", 2008), told apart also
+// under deuteranopia and protanopia: grey for the baselines, vermillion,
+// bluish green, blue and reddish purple for the training families, blue
+// and vermillion for the two sides of any pair.
+var (
+	okiGrey   = color.RGBA{R: 0x6e, G: 0x6e, B: 0x6e, A: 0xff}
+	okiVerm   = color.RGBA{R: 0xd5, G: 0x5e, B: 0x00, A: 0xff}
+	okiGreen  = color.RGBA{R: 0x00, G: 0x9e, B: 0x73, A: 0xff}
+	okiBlue   = color.RGBA{R: 0x00, G: 0x72, B: 0xb2, A: 0xff}
+	okiPurple = color.RGBA{R: 0xcc, G: 0x79, B: 0xa7, A: 0xff}
+	Palette   = map[string]color.Color{
+		"baseline":                  okiGrey,
+		"binary_pointwise":          okiVerm,
+		"intragroup_pairwise":       okiGreen,
+		"reference_pairwise":        okiBlue,
+		"concerningness_rl":         okiPurple,
+		"train":                     okiBlue,
+		"heldout":                   okiVerm,
+		"benign":                    okiGreen,
+		model.EvalAuditBenchSTC:     okiBlue,
+		model.EvalAuditBenchDefault: okiVerm,
+		"recomputed":                okiBlue,
+		"reported":                  okiVerm,
+	}
+)
 
 // groupLabels are the palette groups' display names.
 var groupLabels = map[string]string{

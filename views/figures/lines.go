@@ -25,15 +25,14 @@ type Series struct {
 	Points []Point
 }
 
+// cycle colours the series without a group, in order of first appearance:
+// the Palette's colour-blind-safe set, then its other colours.
 var cycle = []color.Color{
-	color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
-	color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
-	color.RGBA{R: 0x2d, G: 0x7a, B: 0x4b, A: 0xff},
-	color.RGBA{R: 0x9b, G: 0x2f, B: 0x6a, A: 0xff},
-	color.RGBA{R: 0x6b, G: 0x74, B: 0x85, A: 0xff},
-	color.RGBA{R: 0xb8, G: 0x92, B: 0x1e, A: 0xff},
-	color.RGBA{R: 0x1f, G: 0x8f, B: 0x9b, A: 0xff},
-	color.RGBA{R: 0x7a, G: 0x4f, B: 0xc0, A: 0xff},
+	okiBlue, okiVerm, okiGreen, okiPurple,
+	color.RGBA{R: 0xe6, G: 0x9f, B: 0x00, A: 0xff}, // orange
+	color.RGBA{R: 0x56, G: 0xb4, B: 0xe9, A: 0xff}, // sky blue
+	okiGrey,
+	color.RGBA{R: 0x00, G: 0x00, B: 0x00, A: 0xff}, // black
 }
 
 func styled(p *plot.Plot, title, xLabel, yLabel string) {

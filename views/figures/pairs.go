@@ -29,10 +29,10 @@ var (
 // Annotator kinds get fixed colours, so a figure coloured by kind reads the
 // same whatever the order of its rows.
 var kindColors = map[string]color.Color{
-	"principle": color.RGBA{R: 0x2f, G: 0x5f, B: 0xb3, A: 0xff},
-	"model":     color.RGBA{R: 0xc2, G: 0x57, B: 0x1a, A: 0xff},
-	"human":     color.RGBA{R: 0x2d, G: 0x7a, B: 0x4b, A: 0xff},
-	"unknown":   color.RGBA{R: 0x6b, G: 0x74, B: 0x85, A: 0xff},
+	"principle": okiBlue,
+	"model":     okiVerm,
+	"human":     okiGreen,
+	"unknown":   okiGrey,
 }
 
 // seriesColors assigns colours to groups: the Palette's or an annotator
