@@ -10,6 +10,7 @@ import (
 	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/internal/imports"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/data/preferencecsv"
 )
 
 // ImportPreferenceCSV imports a preference CSV as Feedback Forensics'
@@ -34,7 +35,7 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 		return s.imp.Run(ctx, func(tx *imports.Tx) error {
 			l := annotatedpairs.NewLoader(apTx{tx}, path, hash, s.apLoadOptions(tx, opts, model.KindPreferenceCSV, nil))
 			defer l.Close()
-			if err := annotatedpairs.DecodeCSV(ctx, r, path, opts.MaxValue, l); err != nil {
+			if err := preferencecsv.Decode(ctx, r, path, opts.MaxValue, l); err != nil {
 				return err
 			}
 			res, err = l.Finish(path)

@@ -60,7 +60,7 @@ func TestAnnotationOnly(t *testing.T) {
 		t.Errorf("overview.csv without texts %q (with texts %q): want the same pairs and prop_a, empty lengths", ov, full0)
 	}
 	page := mustGet(t, s, "/pairs/notext", http.StatusOK, "text/html")
-	contains(t, "explorer", page.Body, `data-testid="no-texts"`, `data-testid="overview-prop-longer">–<`)
+	contains(t, "explorer", page.Body, `data-testid="no-texts"`, `data-testid="overview-prop-longer">– </dd>`)
 	list := mustGet(t, s, "/pairs/notext/comparisons", http.StatusOK, "text/html")
 	contains(t, "comparisons", list.Body, `/pairs/notext/comparisons/c00000000`)
 	cmp := mustGet(t, s, "/pairs/notext/comparisons/c00000000", http.StatusOK, "text/html")

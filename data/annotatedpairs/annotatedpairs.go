@@ -1,8 +1,9 @@
 // Package annotatedpairs decodes Feedback Forensics' AnnotatedPairs files
-// (JSON, format 1.x and 2.0) and preference CSVs, checking every value and
-// placing every error (file, line, JSON path), into rows it hands to a
-// Sink. It knows nothing of the store: the data package's loader is the
-// Sink that appends the rows in one transaction (docs/ARCHITECTURE.md).
+// (JSON, format 1.x and 2.0), checking every value and placing every error
+// (file, line, JSON path), into rows it hands to a Sink (a preference CSV
+// is decoded into the same rows by data/preferencecsv). Its Loader is the
+// Sink that appends the rows through the import's transaction, which the
+// store implements (docs/ARCHITECTURE.md).
 package annotatedpairs
 
 import (

@@ -3,8 +3,6 @@ package annotatedpairs
 import (
 	"bytes"
 	"context"
-	"crypto/md5"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -687,11 +685,4 @@ func responseFields(resp map[string]jsontext.Value, path string) (text, modelNam
 		attrs = string(b)
 	}
 	return t, modelName, attrs, nil
-}
-
-// shortHash is the 8-hex-digit id Feedback Forensics' tools derive from a
-// text (md5), used for the default annotator of CSV imports.
-func shortHash(s string) string {
-	sum := md5.Sum([]byte(s))
-	return hex.EncodeToString(sum[:4])
 }

@@ -1,10 +1,16 @@
-package annotatedpairs
+// Package preferencecsv reads a preference CSV as Feedback Forensics'
+// csv_to_ap does: one AnnotatedPairs comparison per record, voted on by a
+// default annotator (the preferred_text column). Its rows go to the same
+// Sink as an AnnotatedPairs file's (data/annotatedpairs).
+package preferencecsv
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/md5"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +18,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/auditscope/auditscope/data/annotatedpairs"
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 	"github.com/auditscope/auditscope/data/internal/limit"
 	"github.com/auditscope/auditscope/data/model"
@@ -22,12 +29,12 @@ import (
 // CSV and its converted JSON agree.
 const csvDefaultAnnotatorDesc = "Default annotator from original dataset (from column `preferred_text`)"
 
-// DecodeCSV reads a preference CSV from r into s, as Feedback Forensics'
+// Decode reads a preference CSV from r into s, as Feedback Forensics'
 // csv_to_ap reads it: text_a, text_b and preferred_text, optional model_a,
 // model_b and prompt (or input); every other column becomes metadata, and
 // preferred_text the votes of a default annotator. file names it in errors;
 // maxValue limits one record, in bytes (limit.Or).
-func DecodeCSV(ctx context.Context, r io.Reader, file string, maxValue int64, s Sink) error {
+func Decode(ctx context.Context, r io.Reader, file string, maxValue int64, s annotatedpairs.Sink) error {
 	br := bufio.NewReader(r)
 	// A UTF-8 byte order mark (Excel writes one) is not part of the header.
 	if b, _ := br.Peek(3); bytes.Equal(b, jsonin.BOM) {
@@ -38,12 +45,13 @@ func DecodeCSV(ctx context.Context, r io.Reader, file string, maxValue int64, s 
 		return &model.InputError{File: file, Line: 1, Offset: -1, Msg: "binary data or UTF-16 text, not a UTF-8 CSV text file"}
 	}
 	defID := shortHash(csvDefaultAnnotatorDesc)
-	s.SetMetadata(Metadata{Version: "2.0", DefaultAnnotator: defID, Description: "Imported from the preference CSV " + file})
-	s.Declare(defID, Annotator{Name: "preferred_text", Description: csvDefaultAnnotatorDesc, Type: "unknown"})
-	return readCSV(ctx, newBound(br, maxValue), file, defID, s)
+	s.SetMetadata(annotatedpairs.Metadata{Version: "2.0", DefaultAnnotator: defID, Description: "Imported from the preference CSV " + file})
+	s.Declare(defID, annotatedpairs.Annotator{Name: "preferred_text", Description: csvDefaultAnnotatorDesc, Type: "unknown"})
+	// The slack covers what the CSV reader reads ahead of the record it is on.
+	return readCSV(ctx, &limit.Reader{R: br, Max: limit.Or(maxValue), Slack: 4 << 20}, file, defID, s)
 }
 
-func readCSV(ctx context.Context, r *limit.Reader, file, defID string, s Sink) error {
+func readCSV(ctx context.Context, r *limit.Reader, file, defID string, s annotatedpairs.Sink) error {
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
 	// The CSV reader builds a whole record however long: the limit on one
@@ -149,15 +157,15 @@ func (c csvColumns) get(rec []string, name string) string {
 // row is one record as a comparison voted on by the default annotator. The
 // row number is the id: index columns repeat in concatenated files, and the
 // index stays available as metadata.
-func (c csvColumns) row(rec []string, n int, defID string) Row {
-	r := Row{ID: strconv.Itoa(n), Prompt: c.get(rec, c.promptCol), TextA: c.get(rec, "text_a"), TextB: c.get(rec, "text_b"),
+func (c csvColumns) row(rec []string, n int, defID string) annotatedpairs.Row {
+	r := annotatedpairs.Row{ID: strconv.Itoa(n), Prompt: c.get(rec, c.promptCol), TextA: c.get(rec, "text_a"), TextB: c.get(rec, "text_b"),
 		ModelA: c.get(rec, "model_a"), ModelB: c.get(rec, "model_b")}
 	pref := c.get(rec, "preferred_text")
-	v := Vote{Annotator: defID}
+	v := annotatedpairs.Vote{Annotator: defID}
 	if pref != "" {
 		v.Pref = &pref
 	}
-	r.Votes = []Vote{v}
+	r.Votes = []annotatedpairs.Vote{v}
 	meta := map[string]string{}
 	for _, h := range c.header {
 		if !c.known[h] {
@@ -179,4 +187,11 @@ func csvErr(file string, err error) error {
 		return &model.InputError{File: file, Line: pe.Line, Offset: -1, Path: fmt.Sprintf("column %d", pe.Column), Msg: pe.Err.Error()}
 	}
 	return &model.InputError{File: file, Offset: -1, Msg: err.Error()}
+}
+
+// shortHash is the 8-hex-digit id Feedback Forensics' tools derive from a
+// text (md5), used for the default annotator.
+func shortHash(s string) string {
+	sum := md5.Sum([]byte(s))
+	return hex.EncodeToString(sum[:4])
 }
