@@ -1,16 +1,5 @@
 package data
 
-import (
-	"database/sql"
-	"encoding/json"
-)
+import "database/sql"
 
 var errNoRows = sql.ErrNoRows
-
-func mustJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
