@@ -1,10 +1,10 @@
-// Package lake is the layout of a Parquet lake (docs/FORMAT.md, "The
-// Parquet lake"): the manifest and its versions, where each generation's
-// files go, their checksums, the writer's lock, the rule that a write does
-// not roll the lake back, and what a server that reads a lake remembers
-// between refreshes. It touches only files; the store (package data) asks
-// it what to write and what to serve, and writes and reads the Parquet
-// files with DuckDB:
+// Package lake is the Parquet lake (docs/FORMAT.md, "The Parquet lake"):
+// its layout (the manifest and its versions, where each generation's files
+// go, their checksums, the writer's lock), Write (what a write puts where,
+// the rule that it does not roll the lake back, the manifest replaced
+// last) and Store, a data.Store that serves a lake and follows its
+// manifest (Reader keeps what it served between refreshes). The DuckDB
+// statements stay in package data (Store.CopyPartition, Store.ServeFiles):
 //
 //	DIR/manifest.json
 //	DIR/TABLE/dataset=NAME/gen=G/data.parquet      (AnnotatedPairs tables)
