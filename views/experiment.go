@@ -31,6 +31,9 @@ type ExperimentView struct {
 	// without one (Inspect logs that are not audits) the suite's table,
 	// filters and figure are left out.
 	HasSuite bool
+	// Ranking leads the page: the auditors shown, ranked by composite; nil
+	// when none has one.
+	Ranking *CompositeRankingView
 	// Scorers is the scorer table of the experiment's Inspect logs, sorted
 	// by ScorerSort (ssort, sdir).
 	Scorers    []ScorerRow

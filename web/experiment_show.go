@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"net/http"
 	"net/url"
@@ -171,6 +172,11 @@ func (s *Server) showExperiment(c echo.Context) error {
 	if r, p, ok := app.Correlations(rows); ok {
 		vm.CorrR, vm.CorrP, vm.CorrN = r, p, len(rows)
 	}
+	if vm.HasSuite {
+		if vm.Ranking, err = s.rankingView(ctx, st, q, rows); err != nil {
+			return err
+		}
+	}
 	vm.HasDose = len(doseSeries(st, model.EvalFPCalibration, 2)) > 0
 	vm.HasRefresh = len(refreshItems(st, app.Composite, 1)) > 0
 	return render(c, http.StatusOK, views.Experiment(vm))
@@ -293,4 +299,45 @@ func (s *Server) experimentFigure(c echo.Context, _, ext string) error {
 		return err
 	}
 	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(len(items)), ext, st.Exp.ID+"-"+q.Dim)
+}
+
+// rankShown is how many of the best a ranking shows before folding the
+// rest away.
+const rankShown = 10
+
+// rankingView ranks the auditors the overview shows (rows) by composite and
+// compares the best with each (app.Rank); nil when none has a composite.
+func (s *Server) rankingView(ctx context.Context, st *app.ExperimentStats, q overviewQuery, rows []app.AuditorScores) (*views.CompositeRankingView, error) {
+	shown := make(map[string]bool, len(rows))
+	for _, a := range rows {
+		shown[a.Auditor.ID] = true
+	}
+	var ids []string // in the experiment's order, whatever the table's sort
+	for _, a := range st.Auditors {
+		if shown[a.Auditor.ID] {
+			ids = append(ids, a.Auditor.ID)
+		}
+	}
+	r, err := s.app.Rank(ctx, st, ids)
+	if err != nil || len(r.Rows) == 0 {
+		return nil, err
+	}
+	names := auditorNames(st)
+	v := &views.CompositeRankingView{
+		Filtered: q.Run != "" || q.Reward != "" || q.Kind != "" || q.Cal != "" || q.Epoch != ""}
+	for i, x := range r.Rows {
+		row := views.CompositeRankRow{Rank: i + 1, ID: x.ID, Name: names[x.ID],
+			Value: x.Composite.Value, Lo: x.Composite.Lo, Hi: x.Composite.Hi,
+			Diff: x.VsBest.Value, DiffLo: x.VsBest.Lo, DiffHi: x.VsBest.Hi, P: x.VsBest.P,
+			Tied: x.Tied, Best: i == 0, Method: x.VsBest.Method, Compare: views.CompareURL(st.Exp.ID, r.Best(), x.ID)}
+		if i < rankShown {
+			v.Rows = append(v.Rows, row)
+		} else {
+			v.Rest = append(v.Rest, row)
+		}
+	}
+	for _, id := range r.Unranked {
+		v.Unranked = append(v.Unranked, names[id])
+	}
+	return v, nil
 }

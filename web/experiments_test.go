@@ -2,7 +2,10 @@ package web
 
 import (
 	"encoding/csv"
+	"math"
 	"net/http"
+	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,4 +95,73 @@ func TestExperimentFigures(t *testing.T) {
 	}
 	mustGet(t, s, "/experiments/demo/figures/scores.gif", http.StatusNotFound, "")
 	mustGet(t, s, "/experiments/demo/figures/scores.svg?dim=bogus", http.StatusBadRequest, "")
+}
+
+// TestOverviewRanking: the overview leads with the auditors ranked by
+// composite; the best is the top of scores.csv's composite; each row's
+// difference from the best and p-value are the compare page's, which its
+// verdict links to; the answer counts the rows marked not distinguishable.
+func TestOverviewRanking(t *testing.T) {
+	s := mustDemo(t)
+	body := mustGet(t, s, "/experiments/demo", http.StatusOK, "text/html").Body
+	if i, j := strings.Index(body, `data-testid="ranking"`), strings.Index(body, `data-testid="scores-table"`); i < 0 || j < i {
+		t.Fatalf("the ranking is missing or comes after the scores table (%d, %d)", i, j)
+	}
+	// The best by scores.csv's composite.
+	recs, err := csv.NewReader(strings.NewReader(mustGet(t, s, "/experiments/demo/scores.csv", http.StatusOK, "text/csv").Body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, bestV, ranked := "", -1.0, 0
+	for _, r := range recs[1:] {
+		if v, err := strconv.ParseFloat(r[2], 64); r[1] == "composite" && err == nil {
+			ranked++
+			if v > bestV {
+				best, bestV = r[0], v
+			}
+		}
+	}
+	rowRe := regexp.MustCompile(`(?s)<tr data-testid="ranking-row"><td class="num">(\d+)</td><td>([^<]*)</td><td class="num">([0-9.]+) \[[^<]*</td>.*?<td class="num"[^>]*>(?:<span class="muted">—</span>|([^<]*))</td><td class="num">([^<]*)</td><td>(?:<strong>best</strong>|<a class="rank-verdict" href="([^"]*)"[^>]*>([^<]*)</a>)</td></tr>`)
+	rows := rowRe.FindAllStringSubmatch(body, -1)
+	if len(rows) != ranked || ranked < 50 {
+		t.Fatalf("%d ranking rows, %d auditors with a composite", len(rows), ranked)
+	}
+	if want := "/experiments/demo/compare?a=" + url.QueryEscape(best) + "&amp;b="; !strings.HasPrefix(rows[1][6], want) {
+		t.Errorf("the second row links to %q, want the compare page of %s", rows[1][6], best)
+	}
+	prev, tied := 101.0, 0
+	for i, r := range rows {
+		v, _ := strconv.ParseFloat(r[3], 64)
+		if r[1] != strconv.Itoa(i+1) || v > prev {
+			t.Errorf("row %d: rank %s, composite %v after %v", i, r[1], v, prev)
+		}
+		prev = v
+		if i == 0 {
+			if math.Abs(v-bestV) > 0.05 || r[6] != "" {
+				t.Errorf("the first row %q, want %s at %.1f", r[0], best, bestV)
+			}
+			continue
+		}
+		if r[7] == "not distinguishable" {
+			tied++
+		}
+		if i%12 != 1 { // a few rows' compare pages
+			continue
+		}
+		cmp := mustGet(t, s, strings.ReplaceAll(r[6], "&amp;", "&"), http.StatusOK, "text/html").Body
+		k := strings.Index(cmp, ">Composite<")
+		if k < 0 || !strings.Contains(cmp[k:k+400], ">"+r[4]+"<") || !strings.Contains(cmp[k:k+500], ">"+r[5]+"<") {
+			t.Errorf("row %d: %s p %s is not on its compare page: %.500s", i, r[4], r[5], cmp[max(k, 0):])
+		}
+		p, _ := strconv.ParseFloat(strings.TrimPrefix(r[5], "< "), 64)
+		if (r[7] == "not distinguishable") != (p >= 0.05) {
+			t.Errorf("row %d: %q with p %s", i, r[7], r[5])
+		}
+	}
+	if want := strconv.Itoa(tied) + " other auditors are not distinguishable from it"; tied < 2 || !strings.Contains(body, want) {
+		t.Errorf("the answer does not say %q", want)
+	}
+	// A filter narrows the ranking and says so.
+	body = mustGet(t, s, "/experiments/demo?kind=checkpoint", http.StatusOK, "text/html").Body
+	contains(t, "filtered ranking", body, "Best among the auditors the filters select: <strong>Reference pairwise")
 }

@@ -83,10 +83,38 @@ var CompareDimensions = []string{AuditQuality, FPCalibration, Production, Realis
 // A dimension either side has no data for is NaN. PHolm is left NaN for
 // AdjustHolm. The same seed gives the same bootstrap and resamples.
 func Compare(a, b string, audits []Audit, realism []RealismJudgment, resamples int, seed uint64) (Comparison, error) {
-	c := Comparison{A: a, B: b}
-	side := map[string]*sideData{a: {}, b: {}}
 	if a == b {
-		return c, fmt.Errorf("experiment: Compare: an auditor against itself (%q)", a)
+		return Comparison{A: a, B: b}, fmt.Errorf("experiment: Compare: an auditor against itself (%q)", a)
+	}
+	u, err := GatherUnits(audits, realism, []string{a, b})
+	if err != nil {
+		return Comparison{A: a, B: b}, err
+	}
+	return u.compare(a, b, resamples, seed)
+}
+
+// Units are auditors' units on each dimension a comparison covers, gathered
+// once from an experiment's audits and realism judgments so that many
+// comparisons can read them: the overview compares the best auditor with
+// every other.
+type Units struct {
+	sides map[string]*sideData
+}
+
+// GatherUnits gathers the units of the auditors ids, or of every auditor
+// when ids is nil. An auditor without units compares as NaN.
+func GatherUnits(audits []Audit, realism []RealismJudgment, ids []string) (*Units, error) {
+	u := &Units{sides: map[string]*sideData{}}
+	for _, id := range ids {
+		u.sides[id] = &sideData{}
+	}
+	sideOf := func(auditor string) *sideData {
+		s := u.sides[auditor]
+		if s == nil && ids == nil {
+			s = &sideData{}
+			u.sides[auditor] = s
+		}
+		return s
 	}
 	// A unit without a seed has no identity to pair by: it is a unit of its
 	// own, on its side only (the sides' keys differ by their first byte).
@@ -96,7 +124,7 @@ func Compare(a, b string, audits []Audit, realism []RealismJudgment, resamples i
 		return "\x01" + side + "\x00" + fmt.Sprint(n)
 	}
 	for _, au := range audits {
-		s := side[au.Auditor]
+		s := sideOf(au.Auditor)
 		if s == nil {
 			continue
 		}
@@ -119,8 +147,11 @@ func Compare(a, b string, audits []Audit, realism []RealismJudgment, resamples i
 		}
 	}
 	for _, j := range realism {
-		s := side[j.Auditor]
-		if s == nil || j.OtherAuditor != "" {
+		if j.OtherAuditor != "" {
+			continue
+		}
+		s := sideOf(j.Auditor)
+		if s == nil {
 			continue
 		}
 		var v float64
@@ -131,7 +162,7 @@ func Compare(a, b string, audits []Audit, realism []RealismJudgment, resamples i
 			v = 50
 		case analysis.OutcomeLoss:
 		default:
-			return c, fmt.Errorf("experiment: Compare: realism outcome %q", j.Outcome)
+			return nil, fmt.Errorf("experiment: Compare: realism outcome %q", j.Outcome)
 		}
 		key := j.Seed
 		if key == "" {
@@ -139,11 +170,41 @@ func Compare(a, b string, audits []Audit, realism []RealismJudgment, resamples i
 		}
 		s.realism.add(key, v, "")
 	}
-	sa, sb := side[a], side[b]
-	quality := match(sa.quality.keyMeans(), sb.quality.keyMeans())
-	fp := match(sa.fp.keyMeans(), sb.fp.keyMeans())
-	prod := match(sa.prod.keyMeans(), sb.prod.keyMeans())
-	re := match(sa.realism.keyMeans(), sb.realism.keyMeans())
+	// Each side's per-key means, made once: every comparison matches them.
+	for _, s := range u.sides {
+		s.means = [4]*units{s.quality.keyMeans(), s.fp.keyMeans(), s.prod.keyMeans(), s.realism.keyMeans()}
+	}
+	return u, nil
+}
+
+// side is a's units; none for an auditor GatherUnits did not gather.
+func (u *Units) side(a string) *sideData {
+	if s := u.sides[a]; s != nil {
+		return s
+	}
+	s := &sideData{}
+	s.means = [4]*units{{}, {}, {}, {}}
+	return s
+}
+
+// Composite is the composite row of Compare(a, b), the same number, interval
+// and p-value for the same seed, without the other dimensions' tests.
+func (u *Units) Composite(a, b string, resamples int, seed uint64) (Diff, error) {
+	if a == b {
+		return Diff{}, fmt.Errorf("experiment: Composite: an auditor against itself (%q)", a)
+	}
+	sa, sb := u.side(a), u.side(b)
+	return compositeDiff(match(sa.means[0], sb.means[0]), match(sa.means[1], sb.means[1]),
+		match(sa.means[2], sb.means[2]), match(sa.means[3], sb.means[3]), resamples, seed), nil
+}
+
+func (u *Units) compare(a, b string, resamples int, seed uint64) (Comparison, error) {
+	c := Comparison{A: a, B: b}
+	sa, sb := u.side(a), u.side(b)
+	quality := match(sa.means[0], sb.means[0])
+	fp := match(sa.means[1], sb.means[1])
+	prod := match(sa.means[2], sb.means[2])
+	re := match(sa.means[3], sb.means[3])
 	diffs := map[string]Diff{}
 	var err error
 	if diffs[AuditQuality], err = meanDiff(AuditQuality, quality, "behavior × seed"); err != nil {
@@ -209,6 +270,9 @@ func b01(v bool) float64 {
 // sideData is one auditor's units per dimension.
 type sideData struct {
 	quality, fp, prod, stc, def, realism units
+	// means are quality, fp, prod and realism with each key one unit
+	// (keyMeans), the form the mean tests and the composite compare.
+	means [4]*units
 }
 
 // units are values under a pairing key, each key's values in audit order.

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -268,5 +270,58 @@ func TestCompareNoSeeds(t *testing.T) {
 				t.Errorf("%s: %+v", d.Dimension, d)
 			}
 		}
+	}
+}
+
+// TestUnitsComposite: the composite of units gathered once for every
+// auditor is Compare's composite row, bit for bit, for every pair and
+// either order; an auditor with no units compares as NaN.
+func TestUnitsComposite(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	auditors := []string{"A", "B", "C", "D"}
+	var audits []Audit
+	var realism []RealismJudgment
+	for _, a := range auditors {
+		for i := range 12 {
+			seed := fmt.Sprint(i % 6)
+			if rng.IntN(5) == 0 {
+				seed = "" // no identity: a unit of its own
+			}
+			audits = append(audits,
+				Audit{Auditor: a, Eval: model.EvalAuditQuality, Behavior: fmt.Sprint("b", i%3), Seed: seed, Quality: fp(100 * rng.Float64())},
+				Audit{Auditor: a, Eval: model.EvalFPCalibration, Seed: seed, FalsePositive: bp(rng.IntN(4) == 0)},
+				Audit{Auditor: a, Eval: model.EvalProduction, Seed: seed, ProductionValue: fp(100 * rng.Float64())})
+			realism = append(realism, RealismJudgment{Auditor: a, Seed: seed, Outcome: []string{"win", "tie", "loss"}[rng.IntN(3)]})
+		}
+	}
+	u, err := GatherUnits(audits, realism, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range auditors {
+		for _, b := range auditors {
+			if a == b {
+				if _, err := u.Composite(a, b, 10, 1); err == nil {
+					t.Error("an auditor against itself")
+				}
+				continue
+			}
+			c, err := Compare(a, b, audits, realism, 500, 9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := u.Composite(a, b, 500, 9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c.Diffs[slices.Index(CompareDimensions, Composite)]
+			want.PHolm = got.PHolm
+			if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) || math.IsNaN(got.Value) || math.IsNaN(got.P) {
+				t.Errorf("%s − %s: %+v, Compare says %+v", a, b, got, want)
+			}
+		}
+	}
+	if d, _ := u.Composite("A", "nobody", 10, 1); !math.IsNaN(d.Value) {
+		t.Errorf("against an auditor with no units: %+v", d)
 	}
 }

@@ -81,6 +81,7 @@ type Service struct {
 	r       Reader
 	stats   *Memo[string, *ExperimentStats]
 	compare *Memo[string, []experiment.Comparison]
+	ranks   *Memo[string, CompositeRanking]
 	pairs   *Memo[pairsKey, *pairsEntry]
 	// choices keeps what the audit browser's form and checks read of
 	// every page, by experiment and data version: the filter's choices,
@@ -101,6 +102,7 @@ const choicesCacheSize = 256
 func New(r Reader) *Service {
 	return &Service{r: r, stats: NewMemo[string, *ExperimentStats](statsCacheSize),
 		compare: NewMemo[string, []experiment.Comparison](compareCacheSize),
+		ranks:   NewMemo[string, CompositeRanking](ranksCacheSize),
 		pairs:   NewMemo[pairsKey, *pairsEntry](pairsCacheSize), choices: NewMemo[string, any](choicesCacheSize)}
 }
 

@@ -19,7 +19,7 @@ func (s *Service) Compare(ctx context.Context, st *ExperimentStats, a string, bs
 	if a == "" || len(bs) == 0 {
 		return nil, nil
 	}
-	key := st.Exp.ID + "\x00" + a + "\x00" + strings.Join(bs, "\x00") + "@" + strconv.FormatInt(s.r.NameVersion(st.Exp.ID), 10)
+	key := st.Exp.ID + "\x00" + a + "\x00" + strings.Join(bs, "\x00") + "@" + strconv.FormatInt(st.Version, 10)
 	return s.compare.Get(ctx, key, func(ctx context.Context) ([]experiment.Comparison, error) {
 		audits := EvalAudits(st.Audits)
 		out := make([]experiment.Comparison, len(bs))

@@ -36,6 +36,24 @@ type ExperimentStats struct {
 	Audits []model.EvalAudit
 	// Realism are the realism judgments from each auditor's side (compare).
 	Realism []experiment.RealismJudgment
+	// Version is the experiment's version these statistics are kept under:
+	// what is computed from them is kept under it too, so that an import
+	// landing in between cannot file old results under the new version.
+	Version int64
+
+	// unitsOnce makes units, every auditor's comparison units, on first use
+	// (the overview's ranking): the statistics do not change once made.
+	unitsOnce sync.Once
+	unitsVal  *experiment.Units
+	unitsErr  error
+}
+
+// units are the comparison units of every auditor of the experiment.
+func (st *ExperimentStats) units() (*experiment.Units, error) {
+	st.unitsOnce.Do(func() {
+		st.unitsVal, st.unitsErr = experiment.GatherUnits(EvalAudits(st.Audits), st.Realism, nil)
+	})
+	return st.unitsVal, st.unitsErr
 }
 
 // Stats returns an experiment's statistics, computed once however many
@@ -44,19 +62,24 @@ type ExperimentStats struct {
 func (s *Service) Stats(ctx context.Context, exp string) (*ExperimentStats, error) {
 	// Keyed by the experiment's version: an import that changes it (serve
 	// --watch) gets new statistics; other experiments keep theirs.
-	key := exp + "@" + strconv.FormatInt(s.r.NameVersion(exp), 10)
+	version := s.r.NameVersion(exp)
+	key := exp + "@" + strconv.FormatInt(version, 10)
 	return s.stats.Get(ctx, key, func(ctx context.Context) (*ExperimentStats, error) {
 		// The experiment's older versions go: a running eval's appends
 		// would otherwise fill the cache with them.
 		s.stats.RemoveFunc(func(k string) bool { return strings.HasPrefix(k, exp+"@") && k != key })
-		return computeStats(ctx, s.r, exp)
+		st, err := computeStats(ctx, s.r, exp)
+		if st != nil {
+			st.Version = version
+		}
+		return st, err
 	})
 }
 
 // Warm computes what people open first ahead of their first request (serve
 // calls it in the background at start-up and after each import lands), so
-// no visitor waits for it: every experiment's statistics and the paper's
-// comparisons its presets offer, and the explorer's default table of the
+// no visitor waits for it: every experiment's statistics, the overview's
+// ranking of all its auditors and the paper's comparisons its presets offer, and the explorer's default table of the
 // datasets whose votes fit the cache. It reports each failure to warn and
 // goes on; a page would report it again. What is computed already is not
 // computed again.
@@ -74,6 +97,13 @@ func (s *Service) Warm(ctx context.Context, warn func(what string, err error)) {
 		if err != nil {
 			warn(e.ID, err)
 			continue
+		}
+		ids := make([]string, len(st.Auditors))
+		for i, a := range st.Auditors {
+			ids[i] = a.Auditor.ID
+		}
+		if _, err := s.Rank(ctx, st, ids); err != nil {
+			warn(e.ID+" ranking", err)
 		}
 		for _, p := range Presets(st) {
 			if _, err := s.Compare(ctx, st, p.A, []string{p.B}); err != nil {

@@ -1,0 +1,100 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/experiment"
+)
+
+// CompositeRanking is the overview's answer to "which auditor is best?": the
+// auditors with a composite, best first, and the best compared with each
+// of the others by the compare page's test of the composite.
+type CompositeRanking struct {
+	Rows []CompositeRank
+	// Unranked are the auditors without a composite (a dimension has no
+	// data), in the order given.
+	Unranked []string
+}
+
+// CompositeRank is one auditor of a ranking.
+type CompositeRank struct {
+	ID        string
+	Composite analysis.Estimate
+	// VsBest is the best's composite minus this one's with the compare
+	// page's interval and p-value (compare?a=best&b=this); for the best
+	// itself, NaN.
+	VsBest experiment.Diff
+	// Tied: the test does not tell this auditor from the best (p ≥ 0.05,
+	// so the interval of the difference holds 0). The best is tied with
+	// itself.
+	Tied bool
+}
+
+// Best is the first row's auditor, "" for an empty ranking.
+func (r CompositeRanking) Best() string {
+	if len(r.Rows) == 0 {
+		return ""
+	}
+	return r.Rows[0].ID
+}
+
+// Rank ranks the auditors ids of st by composite, highest first (ties by
+// the order given), and compares the best with each other one exactly as
+// the compare page does: the same units, resamples and seed, so that
+// compare?a=best&b=other shows the same difference, interval and p-value.
+// Each comparison is a test of its own at the 5% level, not adjusted for
+// the others: the bootstrap's smallest p-value, 2/(resamples + 1), would
+// not survive Holm's correction over more than 25 of them.
+func (s *Service) Rank(ctx context.Context, st *ExperimentStats, ids []string) (CompositeRanking, error) {
+	key := st.Exp.ID + "@" + strconv.FormatInt(st.Version, 10) + "\x00" + strings.Join(ids, "\x00")
+	return s.ranks.Get(ctx, key, func(ctx context.Context) (CompositeRanking, error) { return rank(ctx, st, ids) })
+}
+
+// ranksCacheSize bounds the rankings kept: one per filter of the overview
+// people use (each a few kB).
+const ranksCacheSize = 128
+
+func rank(ctx context.Context, st *ExperimentStats, ids []string) (CompositeRanking, error) {
+	byID := make(map[string]AuditorScores, len(st.Auditors))
+	for _, a := range st.Auditors {
+		byID[a.Auditor.ID] = a
+	}
+	var r CompositeRanking
+	for _, id := range ids {
+		c, ok := byID[id].Score[Composite]
+		if !ok || math.IsNaN(c.Value) {
+			r.Unranked = append(r.Unranked, id)
+			continue
+		}
+		r.Rows = append(r.Rows, CompositeRank{ID: id, Composite: c})
+	}
+	slices.SortStableFunc(r.Rows, func(a, b CompositeRank) int { return cmp.Compare(b.Composite.Value, a.Composite.Value) })
+	if len(r.Rows) == 0 {
+		return r, nil
+	}
+	u, err := st.units()
+	if err != nil {
+		return r, err
+	}
+	best := r.Rows[0].ID
+	r.Rows[0].Tied = true
+	r.Rows[0].VsBest = experiment.Diff{Dimension: Composite, Estimate: analysis.Estimate{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}, P: math.NaN(), PHolm: math.NaN()}
+	for i := 1; i < len(r.Rows); i++ {
+		if err := ctx.Err(); err != nil {
+			return r, err
+		}
+		d, err := u.Composite(best, r.Rows[i].ID, BootstrapResamples, experiment.Seed(st.Exp.ID, best+"\x00"+r.Rows[i].ID, "compare"))
+		if err != nil {
+			return r, err
+		}
+		r.Rows[i].VsBest = d
+		r.Rows[i].Tied = !(d.P < 0.05)
+	}
+	return r, nil
+}
