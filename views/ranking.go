@@ -40,14 +40,14 @@ func (v CompositeRankingView) RestSummary() string {
 // CompositeRankRow is one ranked auditor: its composite, and the best's composite
 // minus its own by the compare page's test.
 type CompositeRankRow struct {
-	Rank                int
-	ID, Name            string
-	Value, Lo, Hi       float64
+	Rank                 int
+	ID, Name             string
+	Value, Lo, Hi        float64
 	Diff, DiffLo, DiffHi float64
-	P                   float64
-	Tied, Best          bool
-	Method              string
-	Compare             templ.SafeURL
+	P                    float64
+	Tied, Best           bool
+	Method               string
+	Compare              templ.SafeURL
 }
 
 // Best is the first row.
