@@ -105,3 +105,37 @@ func r2Pair(x [][]float64, y []float64) (r2, loo float64, err error) {
 	}
 	return fit.R2, loo, nil
 }
+
+// R2Bootstrap is the in-sample R² of the least-squares fit of y on x (with
+// intercept, see OLS) and its percentile bootstrap interval over rows: each
+// resample draws len(y) rows with replacement and refits (Bootstrap). For
+// the crux regression a row is a checkpoint, the unit that was sampled.
+// Resamples the fit cannot make (a constant y) are skipped. The in-sample
+// R² of a fit with many features on few rows is biased upward, and so is its
+// interval; the leave-one-out R² is the held-out check.
+//
+// Errors: no rows, rows of different lengths, non-finite values, and
+// Bootstrap's argument errors.
+func R2Bootstrap(x [][]float64, y []float64, resamples int, confidence float64, seed uint64) (Estimate, error) {
+	if len(y) == 0 || len(x) != len(y) {
+		return nanEstimate(), fmt.Errorf("analysis: R2Bootstrap: %d rows of features for %d values", len(x), len(y))
+	}
+	full, err := OLS(x, y)
+	if err != nil {
+		return nanEstimate(), err
+	}
+	bx := make([][]float64, len(y))
+	by := make([]float64, len(y))
+	est, err := Bootstrap(len(y), func(idx []int) float64 {
+		for i, j := range idx {
+			bx[i], by[i] = x[j], y[j]
+		}
+		fit, err := OLS(bx, by)
+		if err != nil {
+			return math.NaN()
+		}
+		return fit.R2
+	}, resamples, confidence, seed)
+	est.Value = full.R2
+	return est, err
+}

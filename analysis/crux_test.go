@@ -106,3 +106,36 @@ func TestCruxR2Missing(t *testing.T) {
 	wantPanic(t, "CruxR2", func() { CruxR2([][]float64{{1, 2, 3}, {1, 2}}, nil) })
 	wantPanic(t, "CruxR2", func() { CruxR2([][]float64{{1, 2, 3}, {2, 3, 4}}, map[string][]float64{"d": {1}}) })
 }
+
+// TestR2BootstrapReference checks the crux R² interval against a pure
+// Python bootstrap of the same statistic (testdata/stats/crux_bootstrap.py,
+// 50,000 resamples): Python's random stream is not Go's, so each bound may
+// differ by a tenth of the bootstrap standard error; the R² itself is exact.
+func TestR2BootstrapReference(t *testing.T) {
+	type tc struct {
+		Name                 string
+		X                    [][]float64
+		Y                    []float64
+		Confidence           float64
+		R2, Lower, Upper, SE float64
+	}
+	cases := loadRef[tc](t, "crux_bootstrap.json")
+	if len(cases) < 4 {
+		t.Fatalf("%d cases", len(cases))
+	}
+	for _, c := range cases {
+		got, err := R2Bootstrap(c.X, c.Y, 20000, c.Confidence, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got.Value-c.R2) > 1e-9 {
+			t.Errorf("%s: R² %v, want %v", c.Name, got.Value, c.R2)
+		}
+		if tol := 0.1 * c.SE; math.Abs(got.Lo-c.Lower) > tol || math.Abs(got.Hi-c.Upper) > tol {
+			t.Errorf("%s: interval [%v, %v], want [%v, %v] ± %v", c.Name, got.Lo, got.Hi, c.Lower, c.Upper, tol)
+		}
+	}
+	if _, err := R2Bootstrap(nil, nil, 10, 0.95, 1); err == nil {
+		t.Error("no rows: no error")
+	}
+}

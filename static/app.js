@@ -28,9 +28,10 @@
   document.addEventListener("change", function (ev) {
     var split = ev.target;
     if (split.matches("form[data-testid=pairs-form] select[name=split]")) {
-      var values = split.form.querySelector("[name=values]");
       var shown = split.querySelector("option[selected]");
-      if (values) { values.disabled = !shown || split.value !== shown.value; }
+      split.form.querySelectorAll("[name=values]").forEach(function (values) {
+        values.disabled = !shown || split.value !== shown.value;
+      });
     }
   });
 
@@ -52,6 +53,43 @@
       el.disabled = false;
       el.removeAttribute("data-blank");
     });
+  });
+
+  // A picker's filter field narrows its list as one types; chosen items
+  // stay in view. The field is hidden until this script shows it.
+  function filterPicker(box) {
+    var f = box.querySelector("[data-picker-filter]");
+    var q = f ? f.value.trim().toLowerCase() : "";
+    var shown = 0, all = 0, chosen = [];
+    box.querySelectorAll(".picker-list label").forEach(function (l) {
+      var cb = l.querySelector("input");
+      all++;
+      if (cb.checked) { chosen.push(l.textContent.trim()); }
+      var ok = q === "" || cb.checked || l.textContent.toLowerCase().indexOf(q) >= 0;
+      l.hidden = !ok;
+      if (ok) { shown++; }
+    });
+    var count = box.querySelector("[data-picker-count]");
+    if (count) {
+      // The chosen ones by name: in a long list they may be scrolled away.
+      var names = chosen.length === 0 ? "none chosen" : "chosen: " + chosen.slice(0, 3).join("; ") + (chosen.length > 3 ? " and " + (chosen.length - 3) + " more" : "");
+      count.textContent = names + (q ? " · " + shown + " of " + all + " shown" : "");
+    }
+  }
+  document.querySelectorAll("[data-picker]").forEach(function (box) {
+    var f = box.querySelector("[data-picker-filter]");
+    if (f) { f.hidden = false; }
+    filterPicker(box);
+  });
+  document.addEventListener("input", function (ev) {
+    if (ev.target.matches("[data-picker-filter]")) { filterPicker(ev.target.closest("[data-picker]")); }
+  });
+  document.addEventListener("change", function (ev) {
+    if (ev.target.matches("[data-picker] input[type=checkbox]")) { filterPicker(ev.target.closest("[data-picker]")); }
+  });
+  // Enter in a filter field filters; it does not send the form.
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Enter" && ev.target.matches("[data-picker-filter]")) { ev.preventDefault(); }
   });
 
   // A message link opened afresh: mark the message it names and bring it

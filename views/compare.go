@@ -135,6 +135,15 @@ func CompareURL(exp, a string, bs ...string) templ.SafeURL {
 	return PathQuery(q, "experiments", exp, "compare")
 }
 
+// BOptions are the choices of B, the chosen ones marked.
+func (v CompareView) BOptions() []PairsOption {
+	out := make([]PairsOption, len(v.Auditors))
+	for i, o := range v.Auditors {
+		out[i] = PairsOption{Value: o.Value, Label: o.Label, Selected: v.IsB(o.Value)}
+	}
+	return out
+}
+
 // FileURL is the page's CSV or figure (ext png, svg or pdf).
 func (v CompareView) FileURL(ext string) templ.SafeURL {
 	if ext == "csv" {

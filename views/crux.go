@@ -11,6 +11,7 @@ type CruxView struct {
 	FeatureNames []string
 	Rows         []CruxRow
 	Fits         []CruxFitRow
+	Resamples    int // behind the R² intervals
 }
 
 // CruxRow is one checkpoint's features.
@@ -23,8 +24,17 @@ type CruxRow struct {
 type CruxFitRow struct {
 	Dim, Title                       string
 	N                                int
-	R2Rates, LOORates, R2All, LOOAll float64
+	// R2Rates and R2All are the in-sample R² with their bootstrap
+	// intervals over checkpoints.
+	R2Rates, R2All    Interval
+	LOORates, LOOAll float64
 }
+
+// Interval is a value with its 95% interval.
+type Interval struct{ Value, Lo, Hi float64 }
+
+// FmtR2 formats an R² with its interval: "0.62 [0.41, 0.80]".
+func FmtR2(iv Interval) string { return FmtEstimate(iv.Value, iv.Lo, iv.Hi, 2) }
 
 // FigureURL is the predicted-vs-observed figure of a dimension.
 func (v CruxView) FigureURL(dim, format string) templ.SafeURL {

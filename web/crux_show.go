@@ -24,15 +24,19 @@ func (s *Server) showCrux(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	vm := views.CruxView{Exp: d.Stats.Exp, FeatureNames: model.CruxFeatureNames}
+	vm := views.CruxView{Exp: d.Stats.Exp, FeatureNames: model.CruxFeatureNames, Resamples: app.BootstrapResamples}
 	for i, n := range d.Names {
 		vm.Rows = append(vm.Rows, views.CruxRow{Name: n, Features: d.Features[i]})
 	}
+	ivs, err := d.R2Intervals()
+	if err != nil {
+		return err
+	}
 	if d.Fits != nil {
 		for _, k := range app.SuiteDimensions {
-			f := d.Fits[k]
+			f, iv := d.Fits[k], ivs[k]
 			vm.Fits = append(vm.Fits, views.CruxFitRow{Dim: k, Title: dimensionTitles[k], N: f.N,
-				R2Rates: f.R2Rates, LOORates: f.LOORates, R2All: f.R2All, LOOAll: f.LOOAll})
+				R2Rates: views.Interval(iv.Rates), LOORates: f.LOORates, R2All: views.Interval(iv.All), LOOAll: f.LOOAll})
 		}
 	}
 	return render(c, http.StatusOK, views.CruxPage(vm))

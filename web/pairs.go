@@ -216,10 +216,12 @@ func parseExplorerQuery(q url.Values, v pairsVocab) (explorerQuery, error) {
 		}
 		return e, badRequestf("metric: %q is not one of %s", e.Metric, strings.Join(keys, ", "))
 	}
+	// Intervals are on unless ci=0: a rate without its interval invites
+	// reading noise as a difference.
 	switch ci := q.Get("ci"); ci {
-	case "", "0":
-	case "1":
+	case "", "1":
 		e.CI = true
+	case "0":
 	default:
 		return e, badRequestf("ci: %q is not 0 or 1", ci)
 	}
@@ -283,8 +285,8 @@ func (e explorerQuery) values() url.Values {
 	if e.Metric != "strength" {
 		q.Set("metric", e.Metric)
 	}
-	if e.CI {
-		q.Set("ci", "1")
+	if !e.CI {
+		q.Set("ci", "0")
 	}
 	if e.Sort != "" {
 		q.Set("sort", e.Sort)

@@ -20,15 +20,25 @@ func TestBrowserPairsExplorer(t *testing.T) {
 	step(t, ctx, "open the explorer",
 		chromedp.Navigate(base+dataset),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="pairs-table"]`)))
-	defaultRef := eval[string](t, ctx, `document.querySelector('[data-testid="select-ref"]').value`)
+	const checkedRef = `[...document.querySelectorAll('[data-testid="select-ref"] input:checked')].map(c => c.value).join()`
+	defaultRef := eval[string](t, ctx, checkedRef)
 
-	// Another reference: the first option that is not the default.
-	ref := eval[string](t, ctx, `[...document.querySelectorAll('[data-testid="select-ref"] option')].map(o => o.value).find(v => v !== `+jsString(defaultRef)+`)`)
+	// Another reference, found by typing in the picker's filter: the
+	// first principle that is not the default.
+	step(t, ctx, "filter the references", chromedp.SendKeys(chromedp.CSS(`[data-testid="select-ref"] [data-picker-filter]`), "principle"))
+	if n := eval[int](t, ctx, `[...document.querySelectorAll('[data-testid="select-ref"] label')].filter(l => !l.hidden && !l.textContent.includes("principle")).length`); n != 1 {
+		t.Errorf("after typing principle %d shown choices are not principles, want only the checked default", n)
+	}
+	ref := eval[string](t, ctx, `[...document.querySelectorAll('[data-testid="select-ref"] label')].filter(l => !l.hidden).map(l => l.querySelector("input").value).find(v => v !== `+jsString(defaultRef)+`)`)
 	if ref == "" || ref == defaultRef {
 		t.Fatalf("no second reference to choose (default %q)", defaultRef)
 	}
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid="select-ref"] [data-picker-count]').textContent`); !strings.HasPrefix(got, "chosen: ") || !strings.Contains(got, " shown") {
+		t.Errorf("the picker says %q, want the chosen names and how many are shown", got)
+	}
 	step(t, ctx, "change the reference and the split",
-		chromedp.SetValue(chromedp.CSS(`[data-testid="select-ref"]`), ref),
+		chromedp.Click(chromedp.CSS(`[data-testid="select-ref"] input[value="`+defaultRef+`"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="select-ref"] input[value="`+ref+`"]`)),
 		chromedp.SetValue(chromedp.CSS(`[data-testid="select-split"]`), "source"))
 	follow(t, ctx, "submit the form", chromedp.Click(chromedp.CSS(`[data-testid="pairs-form"] button[type="submit"]`)))
 	step(t, ctx, "wait for the split table", chromedp.WaitVisible(chromedp.CSS(`[data-testid="pairs-col"][data-key="v:multipref"]`)))
@@ -41,14 +51,14 @@ func TestBrowserPairsExplorer(t *testing.T) {
 	// out of the next URL rather than sending values of the old one.
 	splitURL := eval[string](t, ctx, `location.href`)
 	// Choose a value explicitly, so the form has one to send.
-	eval[bool](t, ctx, `(document.querySelector('[data-testid="select-values"] option').selected = true)`)
+	eval[bool](t, ctx, `(document.querySelector('[data-testid="select-values"] input').checked = true)`)
 	chooseSplit := func(split string) {
 		t.Helper()
 		step(t, ctx, "choose the split "+split, chromedp.SetValue(chromedp.CSS(`[data-testid="select-split"]`), split))
 		eval[bool](t, ctx, `document.querySelector('[data-testid="select-split"]').dispatchEvent(new Event("change", {bubbles: true}))`)
 	}
 	valuesDisabled := func() bool {
-		return eval[bool](t, ctx, `document.querySelector('[data-testid="select-values"]').disabled`)
+		return eval[bool](t, ctx, `[...document.querySelectorAll('[data-testid="select-values"] input')].every(c => c.disabled)`)
 	}
 	chooseSplit("topic")
 	if !valuesDisabled() {
@@ -103,7 +113,7 @@ func TestBrowserPairsExplorer(t *testing.T) {
 	if got := eval[string](t, ctx, `location.href`); got != copied {
 		t.Errorf("reloaded URL %s, want %s", got, copied)
 	}
-	if got := eval[string](t, ctx, `document.querySelector('[data-testid="select-ref"]').value`); got != ref {
+	if got := eval[string](t, ctx, checkedRef); got != ref {
 		t.Errorf("reference after reload %q, want %q", got, ref)
 	}
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid="select-split"]').value`); got != "source" {

@@ -69,7 +69,7 @@ var tableCSVHeader = []string{"annotator", "name", "kind", "column", "dataset", 
 
 // pairsTableCSV exports the explorer's table as shown, from the same query:
 // one row per annotator (or trait) and column, in the table's order, the
-// interval filled when ci=1 and the metric has one.
+// interval filled unless ci=0 when the metric has one.
 func (s *Server) pairsTableCSV(c echo.Context) error {
 	r, q, err := s.explorerRequest(c)
 	if err != nil {

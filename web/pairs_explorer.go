@@ -66,8 +66,8 @@ func (t explorerTable) state(r *pairsReq) url.Values {
 	if t.view.metric.Key != "strength" {
 		q.Set("metric", t.view.metric.Key)
 	}
-	if t.view.ci {
-		q.Set("ci", "1")
+	if !t.view.ci {
+		q.Set("ci", "0")
 	}
 	return q
 }

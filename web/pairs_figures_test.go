@@ -111,7 +111,11 @@ func TestPairsExplorerFigureLinks(t *testing.T) {
 
 func TestPairsTableCSV(t *testing.T) {
 	s := mustPairs(t)
-	r := mustGet(t, s, "/pairs/hand/table.csv?split=topic", http.StatusOK, "text/csv")
+	// Intervals are on by default; ci=0 leaves lo and hi empty.
+	if recs := readRecords(t, mustGet(t, s, "/pairs/hand/table.csv?split=topic", http.StatusOK, "text/csv").Body); recs[0]["lo"] == "" || recs[0]["hi"] == "" {
+		t.Errorf("the default table.csv has no intervals: %v", recs[0])
+	}
+	r := mustGet(t, s, "/pairs/hand/table.csv?split=topic&ci=0", http.StatusOK, "text/csv")
 	if got, want := firstLine(r.Body), "annotator,name,kind,column,dataset,reference,split,split_value,metric,value,lo,hi,pairs"; got != want {
 		t.Fatalf("header = %q, want %q", got, want)
 	}

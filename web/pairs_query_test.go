@@ -76,12 +76,12 @@ func TestExplorerQueryRoundTrip(t *testing.T) {
 	}
 	// Raw queries parse to the canonical struct.
 	for raw, want := range map[string]explorerQuery{
-		"":                                 {Refs: []string{"h"}, Metric: "strength"},
+		"":                                 {Refs: []string{"h"}, Metric: "strength", CI: true},
 		"ref=h,p1&ref=a,b&ci=0":            {Refs: []string{"h", "p1", "a,b"}, Metric: "strength"},
-		"mode=feedback&ref=model:Y":        {Refs: []string{"model:Y"}, Metric: "strength"},
-		"split=topic&values=t2,t1&values=": {Refs: []string{"h"}, Split: "topic", Values: []string{"t2", "t1"}, Metric: "strength"},
-		"mode=models&ref=nobody&values=t9": {Models: true, Refs: []string{"h"}, Metric: "strength"},
-		"refmodels=Y,X&with=a,+b,a":        {RefModels: []string{"Y", "X"}, Refs: []string{"h"}, With: []string{"a", "b"}, Metric: "strength"},
+		"mode=feedback&ref=model:Y":        {Refs: []string{"model:Y"}, Metric: "strength", CI: true},
+		"split=topic&values=t2,t1&values=": {Refs: []string{"h"}, Split: "topic", Values: []string{"t2", "t1"}, Metric: "strength", CI: true},
+		"mode=models&ref=nobody&values=t9": {Models: true, Refs: []string{"h"}, Metric: "strength", CI: true},
+		"refmodels=Y,X&with=a,+b,a":        {RefModels: []string{"Y", "X"}, Refs: []string{"h"}, With: []string{"a", "b"}, Metric: "strength", CI: true},
 	} {
 		got, err := parseExplorerQuery(parseValues(t, raw), v)
 		if err != nil || !reflect.DeepEqual(got, want) {

@@ -59,14 +59,20 @@ func (s *Server) cruxCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	ivs, err := d.R2Intervals()
+	if err != nil {
+		return err
+	}
 	var out [][]string
 	if d.Fits != nil {
 		for _, k := range app.SuiteDimensions {
-			f := d.Fits[k]
-			out = append(out, []string{k, itoa(f.N), csvFloat(f.R2Rates), csvFloat(f.LOORates), csvFloat(f.R2All), csvFloat(f.LOOAll)})
+			f, iv := d.Fits[k], ivs[k]
+			out = append(out, []string{k, itoa(f.N), csvFloat(f.R2Rates), csvFloat(iv.Rates.Lo), csvFloat(iv.Rates.Hi), csvFloat(f.LOORates),
+				csvFloat(f.R2All), csvFloat(iv.All.Lo), csvFloat(iv.All.Hi), csvFloat(f.LOOAll)})
 		}
 	}
-	return writeCSV(c, d.Stats.Exp.ID+"-crux-r2.csv", []string{"dimension", "checkpoints", "r2_rates", "loo_r2_rates", "r2_all", "loo_r2_all"}, out)
+	return writeCSV(c, d.Stats.Exp.ID+"-crux-r2.csv", []string{"dimension", "checkpoints", "r2_rates", "r2_rates_lo", "r2_rates_hi", "loo_r2_rates",
+		"r2_all", "r2_all_lo", "r2_all_hi", "loo_r2_all"}, out)
 }
 
 // cruxFeaturesCSV: the eight features per checkpoint.

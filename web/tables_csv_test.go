@@ -14,7 +14,7 @@ func TestTableCSVs(t *testing.T) {
 		minRows      int
 	}{
 		{"/experiments/demo/correlations.csv?kind=checkpoint", "dimension_a,dimension_b,r,p,auditors", 25},
-		{"/experiments/demo/crux.csv", "dimension,checkpoints,r2_rates,loo_r2_rates,r2_all,loo_r2_all", 5},
+		{"/experiments/demo/crux.csv", "dimension,checkpoints,r2_rates,r2_rates_lo,r2_rates_hi,loo_r2_rates,r2_all,r2_all_lo,r2_all_hi,loo_r2_all", 5},
 		{"/experiments/demo/crux-features.csv", "checkpoint,target_focused,auditor_view,pairwise_win,pairwise_loss,d_signal,d_craft,d_realism,d_evidence", 40},
 		{"/experiments/demo/rwr.csv", "auditor,split,behavior,n,wins,ties,losses,rwr,lo,hi", 40},
 		{"/experiments/demo/transfer.csv", "auditor,eval,behavior,n,detected,rate,lo,hi", 50},

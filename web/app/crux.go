@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -92,4 +93,45 @@ func (d *Crux) Predictions(dim string) ([]CruxPoint, error) {
 		pts[i] = CruxPoint{Name: names[i], Predicted: pred, Observed: y[i]}
 	}
 	return pts, nil
+}
+
+// CruxR2Intervals are one dimension's in-sample R² with their percentile
+// bootstrap intervals over checkpoints: on the three rates and on all
+// features.
+type CruxR2Intervals struct {
+	Rates, All analysis.Estimate
+}
+
+// R2Intervals bootstraps each dimension's in-sample R² over checkpoints
+// (analysis.R2Bootstrap), BootstrapResamples each, seeded by the experiment
+// and dimension so a page shows the same interval every time. Without a
+// checkpoint there is nothing to bootstrap: nil.
+func (d *Crux) R2Intervals() (map[string]CruxR2Intervals, error) {
+	if d.Fits == nil {
+		return nil, nil
+	}
+	out := make(map[string]CruxR2Intervals, len(SuiteDimensions))
+	for _, dim := range SuiteDimensions {
+		var xAll, xRates [][]float64
+		var y []float64
+		for i, v := range d.Targets[dim] {
+			if !math.IsNaN(v) {
+				xAll, xRates, y = append(xAll, d.Features[i]), append(xRates, d.Features[i][:analysis.CruxRates]), append(y, v)
+			}
+		}
+		nan := analysis.Estimate{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+		iv := CruxR2Intervals{Rates: nan, All: nan}
+		if len(y) > 0 {
+			var err error
+			seed := experiment.Seed(d.Stats.Exp.ID, "crux", dim)
+			if iv.Rates, err = analysis.R2Bootstrap(xRates, y, BootstrapResamples, 0.95, seed); err != nil {
+				return nil, err
+			}
+			if iv.All, err = analysis.R2Bootstrap(xAll, y, BootstrapResamples, 0.95, seed+1); err != nil {
+				return nil, err
+			}
+		}
+		out[dim] = iv
+	}
+	return out, nil
 }

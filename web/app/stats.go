@@ -126,7 +126,7 @@ func (s *Service) Warm(ctx context.Context, warn func(what string, err error)) {
 			continue
 		}
 		if ref, ok := p.DefaultRef(); ok {
-			if _, err := s.ExplorerTable(ctx, p, ExplorerQuery{Refs: []string{ref}, Metric: "strength"}, ForPage); err != nil {
+			if _, err := s.ExplorerTable(ctx, p, ExplorerQuery{Refs: []string{ref}, Metric: "strength", CI: true}, ForPage); err != nil {
 				warn(d.ID+" explorer", err)
 			}
 		}
