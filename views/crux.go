@@ -22,11 +22,11 @@ type CruxRow struct {
 
 // CruxFitRow is one dimension's R² values.
 type CruxFitRow struct {
-	Dim, Title                       string
-	N                                int
+	Dim, Title string
+	N          int
 	// R2Rates and R2All are the in-sample R² with their bootstrap
 	// intervals over checkpoints.
-	R2Rates, R2All    Interval
+	R2Rates, R2All   Interval
 	LOORates, LOOAll float64
 }
 
