@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
@@ -37,10 +38,39 @@ type AuditView struct {
 	// Scorers are an Inspect sample's scores as its scorers gave them
 	// (those filed as judge dimensions are in the judge's panel).
 	Scorers []model.SampleScore
+	// Record is an Inspect sample's target, token usage, timing, limit and
+	// errors; nil for a transcript that is not from Inspect.
+	Record *SampleDetails
 	// LinkQuery selects the view and branch shown, when they are not the
 	// defaults: a message's link carries it, so opened afresh it shows the
 	// view and branch that hold the message.
 	LinkQuery url.Values
+}
+
+// SampleDetails is what an Inspect sample records besides its
+// conversation, formatted.
+type SampleDetails struct {
+	Target                 []string // the expected answer; several when any counts
+	Usage                  []UsageRow
+	TotalTime, WorkingTime string // "2.1 s"; "" when not recorded
+	Limit, Error           string
+	Retries                []string // the errors of earlier attempts
+}
+
+// UsageRow is one model's tokens; "" where the provider reports none.
+type UsageRow struct {
+	Model, Input, Output, Total, CacheRead, CacheWrite, Reasoning string
+}
+
+// AnyCache reports whether a row has cache or reasoning counts, so the
+// table shows those columns only when some model reports them.
+func (d SampleDetails) AnyCache() bool {
+	for _, u := range d.Usage {
+		if u.CacheRead != "" || u.CacheWrite != "" || u.Reasoning != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // ViewTab is a link to one view of the transcript.
@@ -145,6 +175,17 @@ func FmtScore(s float64) string { return strconv.FormatFloat(s, 'g', 4, 64) }
 
 // FmtInt formats an int.
 func FmtInt(n int) string { return fmt.Sprint(n) }
+
+// FmtLabel shows a label: a number written with more digits than anyone
+// reads (a metadata float such as 0.8860552919198255) to four significant
+// digits; the page keeps the full value in the cell's title.
+func FmtLabel(v string) string {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !strings.ContainsAny(v, ".eE") || len(v) <= 8 {
+		return v
+	}
+	return strconv.FormatFloat(f, 'g', 4, 64)
+}
 
 // Noun is what the page shows: "Sample" or "Audit".
 func (v AuditView) Noun() string {

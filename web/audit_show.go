@@ -46,6 +46,9 @@ func (s *Server) showAudit(c echo.Context) error {
 		s.log.Warn("read transcript", "audit", a.Key, "err", t.Cause)
 	}
 	vm.LoadError = t.Problem
+	if t.Record != nil {
+		vm.Record = sampleDetails(t.Record)
+	}
 	if err := fillTranscript(&vm, t, q, a.Key); err != nil {
 		return err
 	}
@@ -260,4 +263,27 @@ func (s *Server) auditTranscriptJSON(c echo.Context) error {
 	}
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+strings.NewReplacer(`"`, "", ":", "-", "/", "-").Replace(key)+`.json"`)
 	return c.Blob(http.StatusOK, "application/json", body)
+}
+
+// sampleDetails is an Inspect sample's record as its page shows it.
+func sampleDetails(r *app.SampleRecord) *views.SampleDetails {
+	d := &views.SampleDetails{Target: r.Target, Limit: r.Limit, Error: r.Error, Retries: r.Retries}
+	secs := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*v, 'f', 1, 64) + " s"
+	}
+	d.TotalTime, d.WorkingTime = secs(r.TotalTime), secs(r.WorkingTime)
+	count := func(v *int64) string {
+		if v == nil {
+			return ""
+		}
+		return views.FmtInt(int(*v))
+	}
+	for _, u := range r.Usage {
+		d.Usage = append(d.Usage, views.UsageRow{Model: u.Model, Input: views.FmtInt(int(u.Input)), Output: views.FmtInt(int(u.Output)),
+			Total: views.FmtInt(int(u.Total)), CacheRead: count(u.CacheRead), CacheWrite: count(u.CacheWrite), Reasoning: count(u.Reasoning)})
+	}
+	return d
 }

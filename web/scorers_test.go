@@ -257,6 +257,15 @@ func TestPlainSamplePages(t *testing.T) {
 	}
 	r := mustGet(t, s, "/audits/docent-sample.eval:19_epoch_1", http.StatusOK, "text/html")
 	contains(t, "scores first", r.Body, `data-testid="sample-scores"`, "includes", "<strong>C</strong>", "= 1", "picoctf{101010}")
+	// What Inspect's viewer shows besides: the target, each model's tokens,
+	// the time; the Details rows one fact each.
+	r = mustGet(t, s, "/audits/security-guide.json:1_epoch_1", http.StatusOK, "text/html")
+	contains(t, "sample record", r.Body, `<pre class="sample-target" data-testid="sample-target">use parameterized queries and prepared statements</pre>`,
+		`data-testid="sample-usage"`, "<td>openai/gpt-4o-mini</td>", `<td class="num">629</td>`, "Total time 6.3 s.", "Working time 6.2 s",
+		`<tr><th>Turns</th><td colspan="3">1</td></tr>`)
+	// Metadata floats at four significant digits, the full value on hover.
+	r = mustGet(t, s, "/audits/log_read_sample.json:1_epoch_1", http.StatusOK, "text/html")
+	contains(t, "metadata precision", r.Body, `label_confidence</th><td colspan="3" title="0.8860552919198255">0.8861</td>`)
 }
 
 // TestScorersAcrossModels: a folder of logs of one task across models

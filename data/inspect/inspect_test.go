@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -476,5 +477,52 @@ func TestBrokenLogs(t *testing.T) {
 	os.WriteFile(path, []byte("hello"), 0o644)
 	if _, err := Open(path, 0); err == nil || !strings.Contains(err.Error(), "not a readable .eval") {
 		t.Errorf("not a zip: err = %v", err)
+	}
+}
+
+// TestSampleRecord reads what a sample records beside its messages: the
+// target, each model's tokens and the time, values read off the files
+// with Python's json module; a log without them records none.
+func TestSampleRecord(t *testing.T) {
+	_, ss := readAll(t, fixture(t, "security-guide.json"))
+	s := ss[0]
+	i64 := func(v int64) *int64 { return &v }
+	want := ModelUsage{Model: "openai/gpt-4o-mini", InputTokens: 320, OutputTokens: 309, TotalTokens: 629, CacheReadTokens: i64(0), ReasoningTokens: i64(0)}
+	if s.Key() != "1_epoch_1" || !reflect.DeepEqual(s.Target, []string{"use parameterized queries and prepared statements"}) ||
+		len(s.Usage) != 1 || !reflect.DeepEqual(s.Usage[0], want) || s.TotalTime == nil || *s.TotalTime != 6.282 || s.WorkingTime == nil || *s.WorkingTime != 6.155 ||
+		len(s.Retries) != 0 || s.Limit != "" {
+		t.Errorf("security-guide 1_epoch_1: target %q usage %+v times %v %v retries %q limit %q", s.Target, s.Usage, s.TotalTime, s.WorkingTime, s.Retries, s.Limit)
+	}
+	// A .eval log: the target is the flag; usage without cache counts.
+	_, ss = readAll(t, fixture(t, "docent-sample.eval"))
+	for _, s := range ss {
+		if s.Key() != "15_epoch_1" {
+			continue
+		}
+		if len(s.Target) != 1 || !strings.HasPrefix(s.Target[0], "picoCTF{") || len(s.Usage) != 1 || s.Usage[0].Model != "openai/gpt-4o" || s.Usage[0].CacheReadTokens != nil || s.TotalTime != nil {
+			t.Errorf("docent-sample 15_epoch_1: target %q usage %+v time %v", s.Target, s.Usage, s.TotalTime)
+		}
+	}
+	_, ss = readAll(t, fixture(t, "log_formats.json"))
+	if s := ss[0]; len(s.Usage) != 0 || s.TotalTime != nil || !reflect.DeepEqual(s.Target, []string{" Yes"}) {
+		t.Errorf("log_formats: usage %+v time %v target %q", s.Usage, s.TotalTime, s.Target)
+	}
+}
+
+// TestSampleRetriesAndLimit: the errors of retried attempts and the limit
+// that stopped a sample, and a target given as a list.
+func TestSampleRetriesAndLimit(t *testing.T) {
+	b := []byte(`{"id": 3, "epoch": 2, "input": "q", "target": ["a", "b"],
+		"error_retries": [{"message": "RateLimitError: slow down", "traceback": "..."}, {"message": "timeout"}],
+		"limit": {"type": "token", "limit": 5000}, "messages": []}`)
+	s, err := decodeSample(b, nil, true, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.Target, []string{"a", "b"}) || !reflect.DeepEqual(s.Retries, []string{"RateLimitError: slow down", "timeout"}) || s.Limit != "token limit of 5000" {
+		t.Errorf("target %q retries %q limit %q", s.Target, s.Retries, s.Limit)
+	}
+	if _, err := decodeSample([]byte(`{"id": 1, "epoch": 1, "error_retries": "nope"}`), nil, false, 0); err == nil || !strings.Contains(err.Error(), "error_retries") {
+		t.Errorf("bad error_retries: %v", err)
 	}
 }

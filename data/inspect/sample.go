@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/auditscope/auditscope/data/petri"
 
@@ -26,6 +28,12 @@ type rawSample struct {
 	StartedAt   string                     `json:"started_at"`
 	CompletedAt string                     `json:"completed_at"`
 	Error       json.RawMessage            `json:"error"`
+	Target      json.RawMessage            `json:"target"`
+	ModelUsage  map[string]ModelUsage      `json:"model_usage"`
+	TotalTime   *float64                   `json:"total_time"`
+	WorkingTime *float64                   `json:"working_time"`
+	Retries     json.RawMessage            `json:"error_retries"`
+	Limit       json.RawMessage            `json:"limit"`
 	Attachments map[string]string          `json:"attachments"`
 	Transcript  *struct{ Content any }     `json:"transcript"` // very old logs kept attachments here
 	MessagePool json.RawMessage            `json:"message_pool"`
@@ -46,7 +54,12 @@ func decodeSample(b []byte, att map[string]string, withMessages bool, max int64)
 		att = sampleAttachments(&rs)
 	}
 	r := resolver{att: att, budget: max, max: max}
-	s := &Sample{Epoch: rs.Epoch, StartedAt: rs.StartedAt, CompletedAt: rs.CompletedAt}
+	s := &Sample{Epoch: rs.Epoch, StartedAt: rs.StartedAt, CompletedAt: rs.CompletedAt, TotalTime: rs.TotalTime, WorkingTime: rs.WorkingTime}
+	for m, u := range rs.ModelUsage {
+		u.Model = m
+		s.Usage = append(s.Usage, u)
+	}
+	slices.SortFunc(s.Usage, func(a, b ModelUsage) int { return strings.Compare(a.Model, b.Model) })
 	var err error
 	if s.ID, err = sampleID(rs.ID); err != nil {
 		return nil, err
@@ -98,6 +111,44 @@ func decodeSample(b []byte, att map[string]string, withMessages bool, max int64)
 			return nil, err
 		}
 		s.Error = e.Message
+	}
+	// The target is a string or a list of them (several acceptable
+	// answers), either perhaps an attachment.
+	var target any
+	if err := decode("target", rs.Target, &target); err != nil {
+		return nil, err
+	}
+	switch t := target.(type) {
+	case string:
+		s.Target = []string{t}
+	case []any:
+		for _, x := range t {
+			if str, ok := x.(string); ok {
+				s.Target = append(s.Target, str)
+			}
+		}
+	}
+	var retries []struct {
+		Message string `json:"message"`
+	}
+	if err := decode("error_retries", rs.Retries, &retries); err != nil {
+		return nil, err
+	}
+	for _, e := range retries {
+		s.Retries = append(s.Retries, e.Message)
+	}
+	var limit *struct {
+		Type  string          `json:"type"`
+		Limit json.RawMessage `json:"limit"`
+	}
+	if err := decode("limit", rs.Limit, &limit); err != nil {
+		return nil, err
+	}
+	if limit != nil && limit.Type != "" {
+		s.Limit = limit.Type + " limit"
+		if l := strings.TrimSpace(string(limit.Limit)); l != "" && l != "null" {
+			s.Limit += " of " + l
+		}
 	}
 	if !withMessages {
 		return s, nil

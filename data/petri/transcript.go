@@ -37,6 +37,35 @@ type Metadata struct {
 	Description  string       `json:"description,omitempty"`
 	Tags         []string     `json:"tags,omitempty"`
 	JudgeOutput  *JudgeOutput `json:"judge_output,omitempty"`
+	// Sample is what an Inspect sample records besides its conversation,
+	// on a transcript auditscope converted from one; Petri's own files do
+	// not have it.
+	Sample *SampleRecord `json:"inspect_sample,omitempty"`
+}
+
+// SampleRecord is an Inspect sample's record beyond its messages: the
+// expected answer, each model's token use, the time it took, the limit
+// that stopped it and the errors of the attempts retried before it.
+type SampleRecord struct {
+	Target      []string     `json:"target,omitempty"`
+	Usage       []TokenUsage `json:"model_usage,omitempty"`
+	TotalTime   *float64     `json:"total_time,omitempty"`
+	WorkingTime *float64     `json:"working_time,omitempty"`
+	Limit       string       `json:"limit,omitempty"`
+	Error       string       `json:"error,omitempty"`
+	Retries     []string     `json:"error_retries,omitempty"`
+}
+
+// TokenUsage is one model's tokens on a sample; the cache and reasoning
+// counts are nil when the provider does not report them.
+type TokenUsage struct {
+	Model      string `json:"model"`
+	Input      int64  `json:"input_tokens"`
+	Output     int64  `json:"output_tokens"`
+	Total      int64  `json:"total_tokens"`
+	CacheWrite *int64 `json:"input_tokens_cache_write,omitempty"`
+	CacheRead  *int64 `json:"input_tokens_cache_read,omitempty"`
+	Reasoning  *int64 `json:"reasoning_tokens,omitempty"`
 }
 
 // JudgeOutput is the alignment judge's verdict on a transcript.

@@ -32,10 +32,19 @@ type Transcript struct {
 	// one.
 	SystemNote string
 	Judge      *Judge // nil without a judge's output
+	// Record is an Inspect sample's record beside its conversation
+	// (target, token usage, timing, limit, errors); nil for others.
+	Record *SampleRecord
 
 	views     []petri.View
 	targetIDs map[string]string // the messages of the target's conversation, by id
 }
+
+// SampleRecord and TokenUsage are as the transcript holds them.
+type (
+	SampleRecord = petri.SampleRecord
+	TokenUsage   = petri.TokenUsage
+)
 
 // Judge is the alignment judge's output on a transcript.
 type Judge struct {
@@ -109,7 +118,7 @@ func (s *Service) Transcript(ctx context.Context, exp, id string) (*Transcript, 
 	if err := json.Unmarshal(body, &pt); err != nil {
 		return &Transcript{Problem: "The transcript is not valid Petri JSON; download the raw JSON to inspect it."}, nil
 	}
-	t := &Transcript{targetIDs: map[string]string{}}
+	t := &Transcript{targetIDs: map[string]string{}, Record: pt.Metadata.Sample}
 	if t.views, err = pt.Views(); err != nil {
 		t.Problem, t.Cause = "The transcript's edits could not be replayed ("+err.Error()+"); showing what could be rebuilt.", err
 	}
