@@ -33,6 +33,16 @@ var Formats = map[string]string{
 // ColumnWidth is one column of a two-column paper.
 const ColumnWidth = 3.4 * vg.Inch
 
+// The house style's text sizes (docs/FIGURES.md): nothing is smaller than
+// textSize, 8 pt, the smallest a single-column figure is read at in print
+// or on a page; a cell value that does not fit at it is left out rather
+// than shrunk.
+const (
+	titleSize = vg.Length(10)
+	labelSize = vg.Length(9)
+	textSize  = vg.Length(8)
+)
+
 // Palette holds the colours used consistently across figures: one per
 // auditor group, and one per behavior split. They are Okabe and Ito's
 // colour-blind-safe set ("Color Universal Design", 2008), told apart also
@@ -112,10 +122,10 @@ func IntervalChart(title, xLabel string, items []Interval) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
-	p.Title.TextStyle.Font.Size = vg.Points(9)
-	p.X.Label.TextStyle.Font.Size = vg.Points(8)
-	p.X.Tick.Label.Font.Size = vg.Points(7)
-	p.Y.Tick.Label.Font.Size = vg.Points(7)
+	p.Title.TextStyle.Font.Size = titleSize
+	p.X.Label.TextStyle.Font.Size = labelSize
+	p.X.Tick.Label.Font.Size = textSize
+	p.Y.Tick.Label.Font.Size = textSize
 	n := len(items)
 	if n == 0 {
 		return Empty(title, NothingMatches), nil
@@ -155,7 +165,7 @@ func IntervalChart(title, xLabel string, items []Interval) (*plot.Plot, error) {
 		}
 	}
 	if len(order) > 1 {
-		p.Legend.TextStyle.Font.Size = vg.Points(7)
+		p.Legend.TextStyle.Font.Size = textSize
 		p.Legend.XOffs = legendOutside
 	}
 	var errs errorPoints
@@ -296,14 +306,14 @@ const NothingMatches = "Nothing matches this selection"
 func Empty(title, why string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
-	p.Title.TextStyle.Font.Size = vg.Points(9)
+	p.Title.TextStyle.Font.Size = titleSize
 	p.HideAxes()
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
 	l, err := plotter.NewLabels(plotter.XYLabels{XYs: []plotter.XY{{X: 0.5, Y: 0.5}}, Labels: []string{why}})
 	if err == nil {
 		l.TextStyle[0].XAlign = draw.XCenter
 		l.TextStyle[0].YAlign = draw.YCenter
-		l.TextStyle[0].Font.Size = vg.Points(8)
+		l.TextStyle[0].Font.Size = textSize
 		p.Add(l)
 	}
 	return p

@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"gonum.org/v1/plot"
@@ -100,5 +102,31 @@ func TestWriteFormats(t *testing.T) {
 	}
 	if err := Write(&bytes.Buffer{}, p, ColumnWidth, ColumnWidth, "gif"); err == nil {
 		t.Error("gif: want an error")
+	}
+}
+
+// TestMinTextSize: no text of any figure kind (their golden SVGs, which
+// the golden tests hold equal to what the code draws) is smaller than the
+// house style's 8 pt (docs/FIGURES.md).
+func TestMinTextSize(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.svg"))
+	if err != nil || len(files) < 8 {
+		t.Fatalf("%d golden SVGs: %v", len(files), err)
+	}
+	re := regexp.MustCompile(`font-size:([0-9.]+)px`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes := re.FindAllSubmatch(b, -1)
+		if len(sizes) == 0 {
+			t.Errorf("%s: no text sizes found", f)
+		}
+		for _, m := range sizes {
+			if v, _ := strconv.ParseFloat(string(m[1]), 64); v < float64(textSize)-1e-9 {
+				t.Errorf("%s: text of %s pt, smaller than %v", f, m[1], float64(textSize))
+			}
+		}
 	}
 }

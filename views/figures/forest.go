@@ -22,10 +22,10 @@ func ForestPlot(title, xLabel string, items []Interval) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
-	p.Title.TextStyle.Font.Size = vg.Points(9)
-	p.X.Label.TextStyle.Font.Size = vg.Points(8)
-	p.X.Tick.Label.Font.Size = vg.Points(7)
-	p.Y.Tick.Label.Font.Size = vg.Points(7)
+	p.Title.TextStyle.Font.Size = titleSize
+	p.X.Label.TextStyle.Font.Size = labelSize
+	p.X.Tick.Label.Font.Size = textSize
+	p.Y.Tick.Label.Font.Size = textSize
 	labels := make([]string, n)
 	for i, it := range items {
 		labels[n-1-i] = it.Label
@@ -86,7 +86,7 @@ func ForestPlot(title, xLabel string, items []Interval) (*plot.Plot, error) {
 		}
 	}
 	if len(order) > 1 {
-		p.Legend.TextStyle.Font.Size = vg.Points(7)
+		p.Legend.TextStyle.Font.Size = textSize
 		p.Legend.XOffs = legendOutside
 	}
 	p.X.Min, p.X.Max = lo, hi

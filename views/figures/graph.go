@@ -17,7 +17,7 @@ import (
 func Graph(title string, labels []string, edges [][2]int, hot []bool, hotEdges map[[2]int]bool) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
-	p.Title.TextStyle.Font.Size = vg.Points(9)
+	p.Title.TextStyle.Font.Size = titleSize
 	p.HideAxes()
 	p.Add(&graphPlotter{labels: labels, edges: edges, hot: hot, hotEdges: hotEdges})
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -2.6, 2.6, -1.25, 1.25
@@ -49,7 +49,7 @@ func (g *graphPlotter) pos(i int) (float64, float64) {
 // shortened with "…".
 func (g *graphPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 	r := vg.Points(4)
-	sty := text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, vg.Points(7)), Handler: plot.DefaultTextHandler}
+	sty := text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, textSize), Handler: plot.DefaultTextHandler}
 	w, h := c.Max.X-c.Min.X, c.Max.Y-c.Min.Y
 	labels := make([]string, len(g.labels))
 	var widest vg.Length

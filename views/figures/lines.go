@@ -39,12 +39,12 @@ func styled(p *plot.Plot, title, xLabel, yLabel string) {
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
-	p.Title.TextStyle.Font.Size = vg.Points(9)
-	p.X.Label.TextStyle.Font.Size = vg.Points(8)
-	p.Y.Label.TextStyle.Font.Size = vg.Points(8)
-	p.X.Tick.Label.Font.Size = vg.Points(7)
-	p.Y.Tick.Label.Font.Size = vg.Points(7)
-	p.Legend.TextStyle.Font.Size = vg.Points(7)
+	p.Title.TextStyle.Font.Size = titleSize
+	p.X.Label.TextStyle.Font.Size = labelSize
+	p.Y.Label.TextStyle.Font.Size = labelSize
+	p.X.Tick.Label.Font.Size = textSize
+	p.Y.Tick.Label.Font.Size = textSize
+	p.Legend.TextStyle.Font.Size = textSize
 	p.X.Tick.Marker = roundTicks{}
 	p.Y.Tick.Marker = roundTicks{}
 	p.Add(plotter.NewGrid())

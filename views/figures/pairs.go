@@ -348,7 +348,7 @@ func HeatMap(title, scaleLabel string, rows, columns []string, values [][]float6
 	}
 	p := plot.New()
 	p.Title.Text = title
-	p.Title.TextStyle.Font.Size = vg.Points(9)
+	p.Title.TextStyle.Font.Size = titleSize
 	p.HideAxes()
 	p.Add(&heatMap{rows: rows, columns: columns, values: values, scale: scale, digits: digits, label: scaleLabel})
 	return p
@@ -362,8 +362,8 @@ type heatMap struct {
 	label         string
 }
 
-func textStyle(size float64) text.Style {
-	return text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, vg.Points(size)), Handler: plot.DefaultTextHandler}
+func textStyle(size vg.Length) text.Style {
+	return text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, size), Handler: plot.DefaultTextHandler}
 }
 
 // Plot implements plot.Plotter: it lays the grid, labels and colour bar out
@@ -372,7 +372,7 @@ func (h *heatMap) Plot(c draw.Canvas, _ *plot.Plot) {
 	if len(h.rows) == 0 || len(h.columns) == 0 {
 		return
 	}
-	label, value, tick := textStyle(7), textStyle(6), textStyle(6.5)
+	label, value, tick := textStyle(textSize), textStyle(textSize), textStyle(textSize)
 	format := func(v float64) string {
 		if math.IsNaN(v) {
 			return "–"
