@@ -27,6 +27,7 @@ func writeFigure(c echo.Context, p *plot.Plot, w, h vg.Length, format, name stri
 	c.Response().Header().Set("Content-Disposition", `inline; filename="`+figureStem(name)+"."+format+`"`)
 	if format == "svg" {
 		c.Response().Header().Set("Content-Security-Policy", svgPolicy)
+		c.Response().Header().Set("X-Frame-Options", "SAMEORIGIN")
 	}
 	return c.Blob(http.StatusOK, figures.Formats[format], buf.Bytes())
 }

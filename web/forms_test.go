@@ -158,7 +158,7 @@ func TestEveryFormOption(t *testing.T) {
 // figureSources lists the figure URLs a page shows.
 func figureSources(body string) []string {
 	var out []string
-	for _, part := range strings.Split(body, `<img src="`)[1:] {
+	for _, part := range strings.Split(body, `<object class="figure" type="image/svg+xml" data="`)[1:] {
 		src := html.UnescapeString(part[:strings.IndexByte(part, '"')])
 		if strings.Contains(src, "/figures/") {
 			out = append(out, src)

@@ -26,7 +26,7 @@ func TestPairsModels(t *testing.T) {
 		`data-testid="win-rate">1.00 [0.44, 1.00]</td>`,
 		"No Bradley–Terry ranking", "No cycles",
 		`href="/pairs/hand/models.csv?ref=h"`, `href="/pairs/hand/ranking.csv?ref=h"`, `href="/pairs/hand/cycles.csv?max=4&amp;ref=h"`,
-		`src="/pairs/hand/figures/models.svg?max=4&amp;ref=h"`, `href="/pairs/hand/models?max=5&amp;ref=h"`,
+		`data="/pairs/hand/figures/models.svg?max=4&amp;ref=h"`, `href="/pairs/hand/models?max=5&amp;ref=h"`,
 		`href="/pairs/hand?ref=h" data-testid="explorer-link"`)
 	rows := regexp.MustCompile(`data-testid="win-row" data-model="([^"]+)"`).FindAllStringSubmatch(r.Body, -1)
 	if len(rows) != 3 || rows[0][1] != "X" || rows[2][1] != "Z" {

@@ -64,7 +64,7 @@ func TestSlashIDsAndNUL(t *testing.T) {
 	}
 	// The run page links the metric's figure, and the link answers.
 	run := mustGet(t, s, "/runs/small:ref-cal50", 200, "text/html")
-	m := regexp.MustCompile(`src="(/runs/[^"]*metric-train[^"]*\.svg)"`).FindStringSubmatch(run.Body)
+	m := regexp.MustCompile(`data="(/runs/[^"]*metric-train[^"]*\.svg)"`).FindStringSubmatch(run.Body)
 	if m == nil {
 		t.Fatalf("no figure of train/reward on the run page")
 	}

@@ -7,17 +7,20 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// contentSecurityPolicy allows only our own scripts, styles and images: no
-// inline script, no third-party source, no framing.
-const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+// contentSecurityPolicy allows only our own scripts, styles, images and
+// embedded figures (object-src: the SVG figures a page shows as <object>):
+// no inline script, no third-party source, no framing.
+const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'self'; frame-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // svgPolicy replaces contentSecurityPolicy on SVG figures: a browser applies
 // a response's policy to an SVG opened on its own, and gonum/plot draws with
 // style attributes, which style-src 'self' refuses (every fill then falls
 // back to black), and embeds its font as a data: URL. The figure may style
 // itself and use its own font, and nothing else: no script, no request
-// anywhere.
-const svgPolicy = "default-src 'none'; style-src 'unsafe-inline'; font-src data:; frame-ancestors 'none'"
+// anywhere. Our own pages may embed it (frame-ancestors 'self': a page
+// shows its figures as <object>, so their marks' titles show on hover);
+// no other site may.
+const svgPolicy = "default-src 'none'; style-src 'unsafe-inline'; font-src data:; frame-ancestors 'self'"
 
 // securityHeaders sets the headers every response carries.
 func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {

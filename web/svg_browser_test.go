@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -74,6 +75,15 @@ func TestSVGPolicy(t *testing.T) {
 			t.Errorf("%s: Content-Security-Policy %q, want %q", u, got, want)
 		}
 	}
+	// Our pages may embed an SVG (as <object>); no other site may.
+	for u, want := range map[string]string{"/experiments/demo/figures/rwr.svg": "SAMEORIGIN", "/experiments/demo/rwr": "DENY"} {
+		if got := mustGet(t, s, u, http.StatusOK, "").Header.Get("X-Frame-Options"); got != want {
+			t.Errorf("%s: X-Frame-Options %q, want %q", u, got, want)
+		}
+	}
+	if !strings.HasSuffix(svgPolicy, "frame-ancestors 'self'") {
+		t.Errorf("the SVG policy %q lets other sites frame it", svgPolicy)
+	}
 	if strings.Contains(svgPolicy, "script") || !strings.HasPrefix(svgPolicy, "default-src 'none'") {
 		t.Errorf("the SVG policy %q allows more than styles", svgPolicy)
 	}
@@ -93,3 +103,53 @@ const textOutsideJS = `(() => {
 		return out.length ? ['"' + t.textContent.slice(0, 40) + '" runs off the ' + out.join(', ')] : [];
 	});
 })()`
+
+// TestBrowserFigureHover: the pages show their figures as <object>s whose
+// marks carry titles: on each page kind (bars, dots and whiskers, a heat
+// map, a graph, a scatter, lines) every figure has titled shapes, and the
+// shape under the middle of each is that shape, so the browser shows its
+// title on hover; the overview's first bar row names the first auditor.
+func TestBrowserFigureHover(t *testing.T) {
+	ctx, base := browser(t)
+	for _, u := range []string{"/experiments/demo", "/pairs/synthetic-personality-demo", "/experiments/demo/cycles?kind=intragroup&max=4",
+		"/experiments/demo/crux", "/runs/demo:ref-pairwise-cal50"} {
+		step(t, ctx, "open "+u, chromedp.Navigate(base+u), chromedp.WaitReady(chromedp.CSS("object.figure")))
+		// Wait until every figure's document has loaded.
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`[...document.querySelectorAll('object.figure')].every(o => o.contentDocument && o.contentDocument.querySelector('svg'))`,
+			chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Fatalf("%s: the figures did not load: %v", u, err)
+		}
+		raw := eval[string](t, ctx, `JSON.stringify([...document.querySelectorAll('object.figure')].map(o => {
+			const d = o.contentDocument, shapes = [...d.querySelectorAll('g.hover > *')];
+			const bad = shapes.filter(s => {
+				const b = s.getBoundingClientRect();
+				if (b.width === 0 && b.height === 0) return true;
+				const hit = d.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+				return !hit || hit.closest('g.hover') === null || hit.querySelector('title') === null;
+			}).length;
+			return {src: o.data, n: shapes.length, bad, first: shapes.length ? shapes[0].querySelector('title').textContent : ""};
+		}))`)
+		var figs []struct {
+			Src    string
+			N, Bad int
+			First  string
+		}
+		if err := json.Unmarshal([]byte(raw), &figs); err != nil {
+			t.Fatal(err)
+		}
+		if len(figs) == 0 {
+			t.Errorf("%s shows no figure", u)
+		}
+		for _, f := range figs {
+			if f.N == 0 {
+				t.Errorf("%s: %s has no titled marks", u, f.Src)
+			}
+			if f.Bad > 0 {
+				t.Errorf("%s: %s: %d of %d titled shapes are not under the pointer at their middle", u, f.Src, f.Bad, f.N)
+			}
+			if strings.HasSuffix(f.Src, "/figures/scores.svg") && !strings.HasPrefix(f.First, "Claude Haiku 4.5: ") {
+				t.Errorf("the scores figure's first row is titled %q", f.First)
+			}
+		}
+	}
+}

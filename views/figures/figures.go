@@ -4,6 +4,7 @@
 package figures
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"io"
@@ -200,7 +201,17 @@ func IntervalChart(title, xLabel string, items []Interval) (*plot.Plot, error) {
 		p.X.Min = lo - pad
 	}
 	p.X.Tick.Marker = roundTicks{}
+	p.Add(itemHover(items))
 	return p, nil
+}
+
+// itemHover titles each item's row with its label, value and interval.
+func itemHover(items []Interval) hoverRows {
+	h := hoverRows{titles: make([]string, len(items))}
+	for i, it := range items {
+		h.titles[i] = hoverEstimate(it.Label, it.Value, it.Lo, it.Hi)
+	}
+	return h
 }
 
 // IntervalChartHeight is a height that fits n rows.
@@ -224,6 +235,7 @@ func Write(w io.Writer, p *plot.Plot, width, height vg.Length, format string) er
 		return fmt.Errorf("figures: unknown format %q", format)
 	}
 	var c vg.CanvasWriterTo
+	var svg *svgCanvas
 	switch format {
 	case "png":
 		// Twice the default resolution, so figures stay sharp on a slide.
@@ -231,12 +243,22 @@ func Write(w io.Writer, p *plot.Plot, width, height vg.Length, format string) er
 	case "pdf":
 		c = newPDFCanvas(width, height)
 	default:
-		c = vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
+		svg = &svgCanvas{Canvas: vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))}
+		c = svg
 	}
 	// A point of margin all round: gonum/plot sets the axis labels on the
 	// canvas's very edge, where their glyphs spill half a pixel over it.
 	m := vg.Points(1)
 	draw1(draw.Crop(draw.New(c), m, -m, m, -m), p)
+	if svg != nil {
+		// The hover titles the plotters gave go in after the drawing.
+		var buf bytes.Buffer
+		if _, err := svg.WriteTo(&buf); err != nil {
+			return fmt.Errorf("figures: %w", err)
+		}
+		_, err := w.Write(withHover(buf.Bytes(), svg.hover))
+		return err
+	}
 	if _, err := c.WriteTo(w); err != nil {
 		return fmt.Errorf("figures: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot"
@@ -128,5 +129,54 @@ func TestMinTextSize(t *testing.T) {
 				t.Errorf("%s: text of %s pt, smaller than %v", f, m[1], float64(textSize))
 			}
 		}
+	}
+}
+
+// TestHoverTitles: an SVG gives each mark a titled, transparent shape on
+// top (a row of a bar chart: its label, value and interval), escaped as
+// XML; PNG and PDF carry none, and a scatter of more points than maxHover
+// gets no titles at all.
+func TestHoverTitles(t *testing.T) {
+	items := []Interval{{Label: "Claude Opus 4.7", Value: 49.9, Lo: 46.2, Hi: 54.5}, {Label: `<b>"x" & y</b>`, Value: 30, Lo: math.NaN(), Hi: math.NaN()}}
+	p, err := IntervalChart("t", "x", items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svg bytes.Buffer
+	if err := Write(&svg, p, 300, 100, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	s := svg.String()
+	for _, want := range []string{`<g class="hover" fill="#000" fill-opacity="0"`, "<title>Claude Opus 4.7: 49.9 [46.2, 54.5]</title>", "<title>&lt;b&gt;&#34;x&#34; &amp; y&lt;/b&gt;: 30</title>"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the SVG lacks %s", want)
+		}
+	}
+	if strings.Index(s, `<g class="hover"`) > strings.LastIndex(s, "</g>") || !strings.HasSuffix(strings.TrimSpace(s), "</svg>") {
+		t.Error("the hover group is not inside the drawing")
+	}
+	for _, format := range []string{"png", "pdf"} {
+		var b bytes.Buffer
+		if err := Write(&b, p, 300, 100, format); err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b.Bytes(), []byte("Claude Opus 4.7: 49.9")) {
+			t.Errorf("the %s carries a hover title", format)
+		}
+	}
+	many := make([]float64, maxHover+1)
+	for i := range many {
+		many[i] = float64(i + 1)
+	}
+	p, err = PairedLengths("t", "x", "y", many, many)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg.Reset()
+	if err := Write(&svg, p, 300, 300, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(svg.String(), "<title>"); n != 0 {
+		t.Errorf("%d titles on %d points, want none", n, len(many))
 	}
 }

@@ -92,5 +92,6 @@ func ForestPlot(title, xLabel string, items []Interval) (*plot.Plot, error) {
 	p.X.Min, p.X.Max = lo, hi
 	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
 	p.X.Tick.Marker = roundTicks{}
+	p.Add(itemHover(items))
 	return p, nil
 }

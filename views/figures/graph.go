@@ -91,6 +91,11 @@ func (g *graphPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 		}
 		ls := draw.LineStyle{Color: col, Width: lw}
 		c.StrokeLine2(ls, a.X, a.Y, b.X, b.Y)
+		edge := g.labels[e[0]] + " → " + g.labels[e[1]]
+		if g.hotEdges[e] {
+			edge += " (on a cycle)"
+		}
+		addHover(c, hoverShape{Kind: "line", X: a.X, Y: a.Y, X2: b.X, Y2: b.Y, Title: edge})
 		head := vg.Points(5)
 		for _, ang := range []float64{0.4, -0.4} {
 			hx := -ux*math.Cos(ang) + uy*math.Sin(ang)
@@ -105,6 +110,7 @@ func (g *graphPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 			col = graphAccent
 		}
 		c.FillPolygon(col, circle(pt, r))
+		addHover(c, hoverShape{Kind: "circle", X: pt.X, Y: pt.Y, R: r * 1.5, Title: g.labels[i]})
 		s := sty
 		s.XAlign, s.YAlign = draw.XCenter, draw.YCenter
 		if x > 0.2 {

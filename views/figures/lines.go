@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -55,6 +56,7 @@ func Lines(title, xLabel, yLabel string, series []Series) (*plot.Plot, error) {
 	p := plot.New()
 	styled(p, title, xLabel, yLabel)
 	p.Legend.XOffs = legendOutside
+	hover := &hoverPoints{}
 	for i, s := range series {
 		col := cycle[i%len(cycle)]
 		if s.Group != "" {
@@ -98,7 +100,15 @@ func Lines(title, xLabel, yLabel string, series []Series) (*plot.Plot, error) {
 		if s.Name != "" {
 			p.Legend.Add(s.Name, line, points)
 		}
+		for _, pt := range s.Points {
+			at := strings.TrimSpace(xLabel + " " + hoverNum(pt.X))
+			if s.Name != "" {
+				at = s.Name + ", " + at
+			}
+			hover.add(pt.X, pt.Value, hoverEstimate(at, pt.Value, pt.Lo, pt.Hi))
+		}
 	}
+	p.Add(hover)
 	return p, nil
 }
 
@@ -137,6 +147,11 @@ func Scatter(title, xLabel, yLabel string, pts []Point, diagonal bool) (*plot.Pl
 	sc.Shape = draw.CircleGlyph{}
 	sc.Radius = vg.Points(2.5)
 	p.Add(sc)
+	hover := &hoverPoints{}
+	for i, xy := range xys {
+		hover.add(xy.X, xy.Y, strings.TrimPrefix(labels[i]+": ", ": ")+xLabel+" "+hoverNum(xy.X)+", "+yLabel+" "+hoverNum(xy.Y))
+	}
+	p.Add(hover)
 	if diagonal && hi > lo {
 		d, err := plotter.NewLine(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}})
 		if err != nil {

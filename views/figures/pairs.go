@@ -228,6 +228,20 @@ func dotWhisker(title, xLabel string, labels []string, series []dotSeries) (*plo
 		}
 	}
 	p.Add(&zeroLine{})
+	hover := hoverRows{titles: make([]string, n)}
+	for i, l := range labels {
+		var parts []string
+		for _, s := range series {
+			pt := s.points[i]
+			if len(series) == 1 {
+				parts = append(parts, hoverEstimate("", pt.Value, pt.Lo, pt.Hi))
+			} else {
+				parts = append(parts, hoverEstimate(s.name, pt.Value, pt.Lo, pt.Hi))
+			}
+		}
+		hover.titles[i] = l + ": " + strings.Join(parts, "; ")
+	}
+	p.Add(hover)
 	pad := math.Max((hi-lo)*0.04, 0.02)
 	p.X.Min, p.X.Max = lo-pad, hi+pad
 	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
@@ -429,6 +443,8 @@ func (h *heatMap) Plot(c draw.Canvas, _ *plot.Plot) {
 			v := h.values[i][j]
 			rect := vg.Rectangle{Min: vg.Point{X: x0 + inset, Y: y0 + inset}, Max: vg.Point{X: x0 + cellW - inset, Y: y1 - inset}}
 			c.FillPolygon(h.scale.Color(v), rectPath(rect))
+			addHover(c, hoverShape{Kind: "rect", X: rect.Min.X, Y: rect.Min.Y, X2: rect.Max.X, Y2: rect.Max.Y,
+				Title: h.rows[i] + " × " + h.columns[j] + ": " + hoverNum(v)})
 			txt := format(v)
 			if value.Width(txt) > cellW-vg.Points(2) || value.Height(txt) > cellH {
 				continue
@@ -521,6 +537,11 @@ func PairedLengths(title, xLabel, yLabel string, x, y []float64) (*plot.Plot, er
 	sc.Shape = draw.CircleGlyph{}
 	sc.Radius = vg.Points(1.6)
 	p.Add(sc)
+	hover := &hoverPoints{}
+	for i, xy := range xys {
+		hover.add(xy.X, xy.Y, xLabel+" "+hoverNum(x[i])+", "+yLabel+" "+hoverNum(y[i]))
+	}
+	p.Add(hover)
 	d, err := plotter.NewLine(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}})
 	if err != nil {
 		return nil, fmt.Errorf("figures: paired lengths: %w", err)
