@@ -188,7 +188,7 @@ func (s *Server) compareFigure(c echo.Context, _, ext string) error {
 	if err != nil {
 		return err
 	}
-	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(len(items)), ext, st.Exp.ID+"-compare")
+	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(items), ext, st.Exp.ID+"-compare")
 }
 
 func mapNames(ids []string, names map[string]string) []string {

@@ -298,7 +298,7 @@ func (s *Server) experimentFigure(c echo.Context, _, ext string) error {
 	if err != nil {
 		return err
 	}
-	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(len(items)), ext, st.Exp.ID+"-"+q.Dim)
+	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(items), ext, st.Exp.ID+"-"+q.Dim)
 }
 
 // rankShown is how many of the best a ranking shows before folding the

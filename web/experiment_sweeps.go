@@ -180,5 +180,5 @@ func (s *Server) refreshFigure(c echo.Context, _, ext string) error {
 	if p, err = figures.IntervalChart(fmt.Sprintf("%s by reference refresh (epoch %d, 95%% CI)", dimensionTitles[dim], epoch), dimensionTitles[dim]+" (0–100)", items); err != nil {
 		return err
 	}
-	return writeFigure(c, p, figures.ColumnWidth, figures.IntervalChartHeight(len(items))+figures.ColumnWidth*0.2, ext, st.Exp.ID+"-refresh-"+dim)
+	return writeFigure(c, p, figures.ColumnWidth, figures.IntervalChartHeight(items)+figures.ColumnWidth*0.2, ext, st.Exp.ID+"-refresh-"+dim)
 }

@@ -189,5 +189,5 @@ func (s *Server) scorersFigure(c echo.Context, _, ext string) error {
 	if err != nil {
 		return err
 	}
-	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(len(items)), ext, exp.ID+"-scorers")
+	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(items), ext, exp.ID+"-scorers")
 }

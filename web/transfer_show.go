@@ -73,5 +73,5 @@ func (s *Server) transferFigure(c echo.Context, _, ext string) error {
 	if err != nil {
 		return err
 	}
-	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(len(items)), ext, vm.Exp.ID+"-transfer")
+	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(items), ext, vm.Exp.ID+"-transfer")
 }

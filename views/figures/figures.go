@@ -214,9 +214,21 @@ func itemHover(items []Interval) hoverRows {
 	return h
 }
 
-// IntervalChartHeight is a height that fits n rows.
-func IntervalChartHeight(n int) vg.Length {
-	return vg.Length(n)*vg.Points(10) + vg.Points(60)
+// IntervalChartHeight is a height that fits the rows of items.
+//
+// The room besides the rows is the title, the axis and, when the items
+// fall in several groups, the legend under the chart (draw1): without it
+// a chart of two rows and a legend had no room left for its rows.
+func IntervalChartHeight(items []Interval) vg.Length {
+	groups := map[string]bool{}
+	for _, it := range items {
+		groups[it.Group] = true
+	}
+	h := vg.Length(len(items))*vg.Points(10) + vg.Points(66)
+	if len(groups) > 1 {
+		h += vg.Length(len(groups))*(textSize+vg.Points(2)) + vg.Points(12)
+	}
+	return h
 }
 
 type errorPoint struct{ x, y, lo, hi float64 }

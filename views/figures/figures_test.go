@@ -3,6 +3,7 @@ package figures
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ func TestIntervalChartGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "interval_chart", p, 2*ColumnWidth, IntervalChartHeight(len(items)))
+	golden(t, "interval_chart", p, 2*ColumnWidth, IntervalChartHeight(items))
 }
 
 func TestLinesGolden(t *testing.T) {
@@ -178,5 +179,39 @@ func TestHoverTitles(t *testing.T) {
 	}
 	if n := strings.Count(svg.String(), "<title>"); n != 0 {
 		t.Errorf("%d titles on %d points, want none", n, len(many))
+	}
+}
+
+// TestIntervalChartRoom: a chart of few rows in several groups (its legend
+// under it) still gives each row its room: a scorer chart of two rows and a
+// legend once had them drawn on top of each other.
+func TestIntervalChartRoom(t *testing.T) {
+	for n := 1; n <= 4; n++ {
+		var items []Interval
+		for i := range n {
+			items = append(items, Interval{Label: fmt.Sprintf("row%d", i), Group: []string{"recomputed", "reported"}[i%2], Value: 0.5, Lo: 0.4, Hi: 0.6})
+		}
+		p, err := IntervalChart("Scorer metrics", "metric value", items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := Write(&b, p, 2*ColumnWidth, IntervalChartHeight(items), "svg"); err != nil {
+			t.Fatal(err)
+		}
+		var ys []float64
+		for i := range n {
+			m := regexp.MustCompile(`(?s)<text x="[^"]*" y="([^"]*)"[^>]*>row` + strconv.Itoa(i) + `</text>`).FindStringSubmatch(b.String())
+			if m == nil {
+				t.Fatalf("%d rows: row%d has no label", n, i)
+			}
+			y, _ := strconv.ParseFloat(m[1], 64)
+			ys = append(ys, y)
+		}
+		for i := 1; i < n; i++ {
+			if d := math.Abs(ys[i] - ys[i-1]); d < 8 {
+				t.Errorf("%d rows: rows %d and %d are %.1f pt apart, want at least 8", n, i-1, i, d)
+			}
+		}
 	}
 }
