@@ -114,8 +114,9 @@ type Sample struct {
 	// Target is the sample's expected answer (several when any of them
 	// counts); the scorers compare the output with it.
 	Target []string
-	// Usage is the tokens each model used, by model name.
-	Usage []ModelUsage
+	// Usage is the tokens each model used, by model name (Inspect's
+	// ModelUsage, whose fields the transcript keeps as they are).
+	Usage []petri.TokenUsage
 	// TotalTime and WorkingTime are the sample's seconds, wall clock and
 	// working (without waiting on rate limits); nil when not recorded.
 	TotalTime, WorkingTime *float64
@@ -126,17 +127,6 @@ type Sample struct {
 	// Member is where the sample came from: its zip member, or
 	// samples[i] in a .json log.
 	Member string
-}
-
-// ModelUsage is one model's token use on a sample, as Inspect records it.
-type ModelUsage struct {
-	Model            string `json:"-"`
-	InputTokens      int64  `json:"input_tokens"`
-	OutputTokens     int64  `json:"output_tokens"`
-	TotalTokens      int64  `json:"total_tokens"`
-	CacheWriteTokens *int64 `json:"input_tokens_cache_write"`
-	CacheReadTokens  *int64 `json:"input_tokens_cache_read"`
-	ReasoningTokens  *int64 `json:"reasoning_tokens"`
 }
 
 // Key is the sample's audit id: {id}_epoch_{epoch}.

@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/auditscope/auditscope/data/petri"
 )
 
 func fixture(t testing.TB, name string) string {
@@ -487,7 +489,7 @@ func TestSampleRecord(t *testing.T) {
 	_, ss := readAll(t, fixture(t, "security-guide.json"))
 	s := ss[0]
 	i64 := func(v int64) *int64 { return &v }
-	want := ModelUsage{Model: "openai/gpt-4o-mini", InputTokens: 320, OutputTokens: 309, TotalTokens: 629, CacheReadTokens: i64(0), ReasoningTokens: i64(0)}
+	want := petri.TokenUsage{Model: "openai/gpt-4o-mini", Input: 320, Output: 309, Total: 629, CacheRead: i64(0), Reasoning: i64(0)}
 	if s.Key() != "1_epoch_1" || !reflect.DeepEqual(s.Target, []string{"use parameterized queries and prepared statements"}) ||
 		len(s.Usage) != 1 || !reflect.DeepEqual(s.Usage[0], want) || s.TotalTime == nil || *s.TotalTime != 6.282 || s.WorkingTime == nil || *s.WorkingTime != 6.155 ||
 		len(s.Retries) != 0 || s.Limit != "" {
@@ -499,7 +501,7 @@ func TestSampleRecord(t *testing.T) {
 		if s.Key() != "15_epoch_1" {
 			continue
 		}
-		if len(s.Target) != 1 || !strings.HasPrefix(s.Target[0], "picoCTF{") || len(s.Usage) != 1 || s.Usage[0].Model != "openai/gpt-4o" || s.Usage[0].CacheReadTokens != nil || s.TotalTime != nil {
+		if len(s.Target) != 1 || !strings.HasPrefix(s.Target[0], "picoCTF{") || len(s.Usage) != 1 || s.Usage[0].Model != "openai/gpt-4o" || s.Usage[0].CacheRead != nil || s.TotalTime != nil {
 			t.Errorf("docent-sample 15_epoch_1: target %q usage %+v time %v", s.Target, s.Usage, s.TotalTime)
 		}
 	}

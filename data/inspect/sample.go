@@ -18,27 +18,27 @@ import (
 // rawSample is an EvalSample as stored, its parts kept raw until their
 // attachments are resolved.
 type rawSample struct {
-	ID          json.RawMessage            `json:"id"`
-	Epoch       int                        `json:"epoch"`
-	Input       json.RawMessage            `json:"input"`
-	Messages    json.RawMessage            `json:"messages"`
-	Scores      json.RawMessage            `json:"scores"`
-	Score       json.RawMessage            `json:"score"` // logs before scores were keyed by scorer
-	Metadata    json.RawMessage            `json:"metadata"`
-	StartedAt   string                     `json:"started_at"`
-	CompletedAt string                     `json:"completed_at"`
-	Error       json.RawMessage            `json:"error"`
-	Target      json.RawMessage            `json:"target"`
-	ModelUsage  map[string]ModelUsage      `json:"model_usage"`
-	TotalTime   *float64                   `json:"total_time"`
-	WorkingTime *float64                   `json:"working_time"`
-	Retries     json.RawMessage            `json:"error_retries"`
-	Limit       json.RawMessage            `json:"limit"`
-	Attachments map[string]string          `json:"attachments"`
-	Transcript  *struct{ Content any }     `json:"transcript"` // very old logs kept attachments here
-	MessagePool json.RawMessage            `json:"message_pool"`
-	EventsData  map[string]json.RawMessage `json:"events_data"`
-	Events      json.RawMessage            `json:"events"`
+	ID          json.RawMessage             `json:"id"`
+	Epoch       int                         `json:"epoch"`
+	Input       json.RawMessage             `json:"input"`
+	Messages    json.RawMessage             `json:"messages"`
+	Scores      json.RawMessage             `json:"scores"`
+	Score       json.RawMessage             `json:"score"` // logs before scores were keyed by scorer
+	Metadata    json.RawMessage             `json:"metadata"`
+	StartedAt   string                      `json:"started_at"`
+	CompletedAt string                      `json:"completed_at"`
+	Error       json.RawMessage             `json:"error"`
+	Target      json.RawMessage             `json:"target"`
+	ModelUsage  map[string]petri.TokenUsage `json:"model_usage"`
+	TotalTime   *float64                    `json:"total_time"`
+	WorkingTime *float64                    `json:"working_time"`
+	Retries     json.RawMessage             `json:"error_retries"`
+	Limit       json.RawMessage             `json:"limit"`
+	Attachments map[string]string           `json:"attachments"`
+	Transcript  *struct{ Content any }      `json:"transcript"` // very old logs kept attachments here
+	MessagePool json.RawMessage             `json:"message_pool"`
+	EventsData  map[string]json.RawMessage  `json:"events_data"`
+	Events      json.RawMessage             `json:"events"`
 }
 
 // decodeSample decodes one sample's JSON. att, when given, holds the
@@ -59,7 +59,7 @@ func decodeSample(b []byte, att map[string]string, withMessages bool, max int64)
 		u.Model = m
 		s.Usage = append(s.Usage, u)
 	}
-	slices.SortFunc(s.Usage, func(a, b ModelUsage) int { return strings.Compare(a.Model, b.Model) })
+	slices.SortFunc(s.Usage, func(a, b petri.TokenUsage) int { return strings.Compare(a.Model, b.Model) })
 	var err error
 	if s.ID, err = sampleID(rs.ID); err != nil {
 		return nil, err

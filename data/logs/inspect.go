@@ -503,12 +503,8 @@ func parseErrPath(prefix string, err error) *judgeErr {
 // sampleRecord is what the sample's page shows beside the conversation;
 // nil when the log records none of it.
 func sampleRecord(smp *inspect.Sample) *petri.SampleRecord {
-	r := &petri.SampleRecord{Target: smp.Target, TotalTime: smp.TotalTime, WorkingTime: smp.WorkingTime,
+	r := &petri.SampleRecord{Target: smp.Target, Usage: smp.Usage, TotalTime: smp.TotalTime, WorkingTime: smp.WorkingTime,
 		Limit: smp.Limit, Error: smp.Error, Retries: smp.Retries}
-	for _, u := range smp.Usage {
-		r.Usage = append(r.Usage, petri.TokenUsage{Model: u.Model, Input: u.InputTokens, Output: u.OutputTokens, Total: u.TotalTokens,
-			CacheWrite: u.CacheWriteTokens, CacheRead: u.CacheReadTokens, Reasoning: u.ReasoningTokens})
-	}
 	if len(r.Target) == 0 && len(r.Usage) == 0 && r.TotalTime == nil && r.WorkingTime == nil && r.Limit == "" && r.Error == "" && len(r.Retries) == 0 {
 		return nil
 	}
