@@ -35,7 +35,11 @@ type StrategyRow struct {
 	Checkpoint string
 	N          int
 	Shares     []float64
+	Lo, Hi     []float64 // each share's 95% Wilson interval
 }
+
+// PctCI formats a share's interval in percent: "[23, 29]".
+func PctCI(lo, hi float64) string { return fmt.Sprintf("[%.0f, %.0f]", 100*lo, 100*hi) }
 
 // Key is the run's URL key.
 func (v RunView) Key() string { return v.Exp.ID + ":" + v.Run.ID }

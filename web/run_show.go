@@ -80,7 +80,11 @@ func strategyTable(p *app.RunPage, counts []model.LabelCount) views.StrategyTabl
 	mix := p.StrategyShares(counts)
 	t := views.StrategyTable{Strategies: mix.Strategies}
 	for _, r := range mix.Rows {
-		t.Rows = append(t.Rows, views.StrategyRow{Checkpoint: names[r.Auditor], N: r.N, Shares: r.Shares})
+		row := views.StrategyRow{Checkpoint: names[r.Auditor], N: r.N, Shares: r.Shares}
+		for _, iv := range r.Intervals {
+			row.Lo, row.Hi = append(row.Lo, iv.Lo), append(row.Hi, iv.Hi)
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	return t
 }

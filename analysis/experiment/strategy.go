@@ -1,6 +1,10 @@
 package experiment
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/auditscope/auditscope/analysis"
+)
 
 // StrategyCount is how many of one auditor's audits carry a strategy label.
 type StrategyCount struct {
@@ -14,6 +18,9 @@ type StrategyRow struct {
 	Auditor string
 	N       int
 	Shares  []float64
+	// Intervals are the shares' 95% Wilson intervals; the unit is the
+	// labelled audit.
+	Intervals []analysis.Estimate
 }
 
 // StrategyMix is how a run's checkpoints split their audits among
@@ -58,6 +65,11 @@ func StrategyShares(counts []StrategyCount, auditors []string) StrategyMix {
 		row := StrategyRow{Auditor: a, N: n}
 		for _, s := range m.Strategies {
 			row.Shares = append(row.Shares, float64(c[s])/float64(n))
+			iv, err := analysis.Wilson(float64(c[s]), n, 0.95)
+			if err != nil { // n > 0 and 0 ≤ c[s] ≤ n: Wilson cannot fail here
+				panic(err)
+			}
+			row.Intervals = append(row.Intervals, iv)
 		}
 		m.Rows = append(m.Rows, row)
 	}

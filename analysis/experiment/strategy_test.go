@@ -1,8 +1,11 @@
 package experiment
 
 import (
+	"math"
 	"reflect"
 	"testing"
+
+	"github.com/auditscope/auditscope/analysis"
 )
 
 // TestStrategyShares: strategies ordered by overall use (ties by name),
@@ -23,6 +26,19 @@ func TestStrategyShares(t *testing.T) {
 			{Auditor: "cp2", N: 6, Shares: []float64{4.0 / 6, 0, 2.0 / 6}},
 			{Auditor: "cp1", N: 4, Shares: []float64{0.25, 0.75, 0}},
 		},
+	}
+	// Each share's interval is Wilson's on its count (Wilson is checked
+	// against statsmodels in analysis).
+	for _, r := range got.Rows {
+		for j, sh := range r.Shares {
+			w, _ := analysis.Wilson(sh*float64(r.N), r.N, 0.95)
+			if iv := r.Intervals[j]; math.Abs(iv.Lo-w.Lo) > 1e-12 || math.Abs(iv.Hi-w.Hi) > 1e-12 || iv.Lo > sh || iv.Hi < sh {
+				t.Errorf("%s %s: interval %+v, Wilson says %+v", r.Auditor, got.Strategies[j], iv, w)
+			}
+		}
+	}
+	for i := range got.Rows {
+		got.Rows[i].Intervals = nil
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
