@@ -3,10 +3,14 @@ package app
 import (
 	"cmp"
 	"context"
+	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/experiment"
@@ -85,16 +89,28 @@ func rank(ctx context.Context, st *ExperimentStats, ids []string) (CompositeRank
 	best := r.Rows[0].ID
 	r.Rows[0].Tied = true
 	r.Rows[0].VsBest = experiment.Diff{Dimension: Composite, Estimate: analysis.Estimate{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}, P: math.NaN(), PHolm: math.NaN()}
-	for i := 1; i < len(r.Rows); i++ {
-		if err := ctx.Err(); err != nil {
-			return r, err
-		}
-		d, err := u.Composite(best, r.Rows[i].ID, BootstrapResamples, experiment.Seed(st.Exp.ID, best+"\x00"+r.Rows[i].ID, "compare"))
-		if err != nil {
-			return r, err
-		}
-		r.Rows[i].VsBest = d
-		r.Rows[i].Tied = !(d.P < 0.05)
+	// The comparisons are independent (each has its own seed, and the
+	// units are only read): one per core at a time, which halves a cold
+	// overview's wait on two cores (57 bootstraps of the demo's size took
+	// 0.3 s one after another).
+	errs := make([]error, len(r.Rows))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(r.Rows)-1) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1))
+				if i >= len(r.Rows) {
+					return
+				}
+				if errs[i] = ctx.Err(); errs[i] != nil {
+					return
+				}
+				d, err := u.Composite(best, r.Rows[i].ID, BootstrapResamples, experiment.Seed(st.Exp.ID, best+"\x00"+r.Rows[i].ID, "compare"))
+				r.Rows[i].VsBest, r.Rows[i].Tied, errs[i] = d, !(d.P < 0.05), err
+			}
+		})
 	}
-	return r, nil
+	wg.Wait()
+	return r, errors.Join(errs...)
 }
