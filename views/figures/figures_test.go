@@ -215,3 +215,19 @@ func TestIntervalChartRoom(t *testing.T) {
 		}
 	}
 }
+
+// TestAxesSpanWhiskers: every interval chart's axis spans every value and
+// whisker, with room for the cap at the end.
+func TestAxesSpanWhiskers(t *testing.T) {
+	items := []Interval{{Label: "a", Value: 0.7, Lo: 0.55, Hi: 0.98}, {Label: "b", Value: -0.2, Lo: -0.61, Hi: 0.1}, {Label: "c", Value: 0.3, Lo: math.NaN(), Hi: math.NaN()}}
+	charts := map[string]func(string, string, []Interval) (*plot.Plot, error){"IntervalChart": IntervalChart, "ForestPlot": ForestPlot, "DotWhisker": DotWhisker}
+	for name, chart := range charts {
+		p, err := chart("t", "x", items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.X.Min >= -0.61 || p.X.Max <= 0.98 {
+			t.Errorf("%s: axis [%v, %v] does not leave room round the whiskers [-0.61, 0.98]", name, p.X.Min, p.X.Max)
+		}
+	}
+}
