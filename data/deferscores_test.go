@@ -28,7 +28,7 @@ func TestDeferScores(t *testing.T) {
 		{Scores: []ScoreCond{{Dimension: "concerning", Op: ">", Value: 1}, {Dimension: "needs_attention", Op: ">=", Value: 1}}, Sort: "score:concerning", Desc: true},
 	}
 	keys := func(f AuditFilter) []string {
-		rows, total, err := s.ListAuditsPage(ctx, f, 0, 50)
+		rows, err := s.ListAuditsPage(ctx, f, 0, 50)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,11 +36,8 @@ func TestDeferScores(t *testing.T) {
 		for _, r := range rows {
 			out = append(out, r.Key)
 		}
-		if total != len(out) {
-			t.Errorf("total %d, %d rows", total, len(out))
-		}
-		if n, err := s.CountAudits(ctx, f); err != nil || n != total {
-			t.Errorf("%+v: CountAudits %d (%v), the page's total %d", f, n, err, total)
+		if n, err := s.CountAudits(ctx, f); err != nil || n != len(out) {
+			t.Errorf("%+v: CountAudits %d (%v), the page has %d", f, n, err, len(out))
 		}
 		return out
 	}

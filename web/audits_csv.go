@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -79,9 +80,12 @@ func (s *Server) auditsCSV(c echo.Context) error {
 func writeExportRows(w csvWriter, rows []app.ExportRow, dims []string) error {
 	for _, r := range rows {
 		rec := append(auditCSVRecord(r.AuditRow), r.AuditorName, r.Run, r.RunName, r.BehaviorDescription)
-		for _, d := range dims {
-			v, ok := r.Scores[d]
-			rec = append(rec, map[bool]string{true: csvFloat(v)}[ok])
+		for i := range dims {
+			v := math.NaN() // an audit without scores has no slice
+			if i < len(r.Scores) {
+				v = r.Scores[i]
+			}
+			rec = append(rec, csvFloat(v)) // "" for NaN
 		}
 		if err := w.Write(rec); err != nil {
 			return err

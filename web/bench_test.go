@@ -207,6 +207,28 @@ func BenchmarkAuditPage100k(b *testing.B) {
 	benchGet(b, s, "/audits/demo:a-000500?exp=demo&eval=production&sort=turns&dir=desc")
 }
 
+// BenchmarkAuditsCSV100k: the audit browser's export of every audit of
+// the experiment, as a download reads it (MB/s is the CSV's bytes over
+// server time). BenchmarkAuditsCSVDemo is the built-in demo's (issue #32's
+// "full demo audits.csv" with its 38 judge-score columns).
+func BenchmarkAuditsCSV100k(b *testing.B) {
+	benchExport(b, quietServer(mustBench100k(b)), "/audits.csv?exp=demo")
+}
+
+func BenchmarkAuditsCSVDemo(b *testing.B) {
+	benchExport(b, quietServer(mustDemo(b).store), "/audits.csv?exp=demo")
+}
+
+func benchExport(b *testing.B, s *Server, path string) {
+	for b.Loop() {
+		r := get(b, s, path)
+		if r.Code != http.StatusOK {
+			b.Fatalf("GET %s: %d\n%.300s", path, r.Code, r.Body)
+		}
+		b.SetBytes(int64(len(r.Body)))
+	}
+}
+
 // BenchmarkAuditPageLargeTranscript renders the page of a Petri transcript
 // of about 5 MB (2,000 messages of 2.5 KB in a combined view), imported from
 // a file.

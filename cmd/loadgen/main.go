@@ -59,6 +59,10 @@ type Config struct {
 	Slow     int
 	SlowPath string
 	SlowRate int64
+	// RetryAfter makes a client that is refused (503) wait the response's
+	// Retry-After before its next request, as the server's error page does;
+	// without it a refused client asks again at once.
+	RetryAfter bool
 }
 
 // SlowResult is what the slow downloads measured: how many started and
@@ -85,6 +89,9 @@ type Result struct {
 	Light, Heavy Class // by class
 	Slow         SlowResult
 	Elapsed      time.Duration
+	// Served is how many requests each client had answered with a 2xx, at
+	// its least, median and most: how evenly the server shared its work.
+	Served struct{ Min, Median, Max int }
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
@@ -102,6 +109,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	slow := fs.Int("slow", 0, "`clients` that download -slow-path at -slow-rate for the whole run, besides the others")
 	slowPath := fs.String("slow-path", "/audits.csv?exp=demo", "the `path` the slow clients download")
 	slowRate := fs.Int64("slow-rate", 1<<20, "bytes a second each slow client reads (`B/s`)")
+	retryAfter := fs.Bool("retry-after", false, "a refused client waits the 503's Retry-After before asking again (as the server's error page does)")
 	pid := fs.Int("pid", 0, "server `PID` whose resident memory (VmRSS, VmHWM) is sampled")
 	after := fs.Duration("after", 20*time.Second, "with -pid, how long after the run to sample the resident memory again")
 	if err := fs.Parse(args); err != nil {
@@ -122,7 +130,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	cfg := Config{Base: *base, Light: splitPaths(*paths), Heavy: heavyPaths, HeavyShare: *share,
 		Clients: *clients, Duration: *dur, MaxRequests: *maxReq, Timeout: *timeout, Bust: *bust,
-		Addresses: *addrs, Slow: *slow, SlowPath: *slowPath, SlowRate: *slowRate}
+		Addresses: *addrs, Slow: *slow, SlowPath: *slowPath, SlowRate: *slowRate, RetryAfter: *retryAfter}
 	var mem *memSampler
 	if *pid > 0 {
 		if _, err := readMem(*pid); err != nil {
@@ -152,6 +160,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "  %s: requests %d errors %d refused(503) %d: p50 %s p90 %s p99 %s max %s; served (2xx) p50 %s p99 %s\n",
 			c.name, c.c.Requests, c.c.Errors, c.c.Refused, ms(c.c.P50), ms(c.c.P90), ms(c.c.P99), ms(c.c.Max), ms(c.c.ServedP50), ms(c.c.ServedP99))
 	}
+	fmt.Fprintf(stdout, "  pages served per client: min %d, median %d, max %d\n", res.Served.Min, res.Served.Median, res.Served.Max)
 	if cfg.Slow > 0 {
 		fmt.Fprintf(stdout, "  slow downloads of %s at %d B/s: %d started, %d complete, %d errors, %.1f MB read, longest complete %s\n",
 			cfg.SlowPath, cfg.SlowRate, res.Slow.Started, res.Slow.Complete, res.Slow.Errors, float64(res.Slow.Bytes)/1e6, res.Slow.Max.Round(time.Millisecond))
@@ -258,6 +267,7 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 	type sample struct {
 		d             time.Duration
 		heavy, ok, rf bool
+		client        int
 	}
 	var mu sync.Mutex
 	var samples []sample
@@ -267,7 +277,16 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 	for i := range cfg.Clients {
 		client := clientFor(i)
 		wg.Go(func() {
+			var wait time.Duration // the last refusal's Retry-After
 			for ctx.Err() == nil {
+				if wait > 0 {
+					select {
+					case <-ctx.Done():
+						return
+					case <-time.After(wait):
+					}
+					wait = 0
+				}
 				mu.Lock()
 				if sent >= cfg.MaxRequests {
 					mu.Unlock()
@@ -297,6 +316,9 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 				status := 0
 				if err == nil {
 					status = resp.StatusCode
+					if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); cfg.RetryAfter && status == http.StatusServiceUnavailable && err == nil {
+						wait = time.Duration(n) * time.Second
+					}
 					if _, err = io.Copy(io.Discard, resp.Body); err != nil {
 						status = 0
 					}
@@ -307,7 +329,7 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 					return // the run ended mid-request; not an error of the server
 				}
 				mu.Lock()
-				samples = append(samples, sample{d: d, heavy: heavy, ok: status/100 == 2, rf: status == http.StatusServiceUnavailable})
+				samples = append(samples, sample{d: d, heavy: heavy, ok: status/100 == 2, rf: status == http.StatusServiceUnavailable, client: i})
 				mu.Unlock()
 			}
 		})
@@ -342,6 +364,14 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 		return c
 	}
 	res.Class = summarize(func(sample) bool { return true })
+	served := make([]int, cfg.Clients)
+	for _, s := range samples {
+		if s.ok {
+			served[s.client]++
+		}
+	}
+	slices.Sort(served)
+	res.Served.Min, res.Served.Median, res.Served.Max = served[0], served[len(served)/2], served[len(served)-1]
 	res.Light = summarize(func(s sample) bool { return !s.heavy })
 	res.Heavy = summarize(func(s sample) bool { return s.heavy })
 	return res, nil

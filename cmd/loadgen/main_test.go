@@ -125,3 +125,29 @@ func TestLoadAddressesAndSlow(t *testing.T) {
 		t.Errorf("requests came from %d addresses (%v), want 5: 3 clients and 2 slow ones", len(addrs), addrs)
 	}
 }
+
+// TestLoadRetryAfter: with RetryAfter, a refused client waits the 503's
+// Retry-After before it asks again, and the served counts are per client.
+func TestLoadRetryAfter(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ok"))
+	}))
+	defer srv.Close()
+	start := time.Now()
+	res, err := Load(context.Background(), Config{Base: srv.URL, Light: []string{"/"}, Clients: 1, Duration: 5 * time.Second, MaxRequests: 3, RetryAfter: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Refused != 1 || res.Requests != 3 || time.Since(start) < time.Second {
+		t.Errorf("refused %d of %d requests in %s: want 1 of 3, the second a second after the first", res.Refused, res.Requests, time.Since(start))
+	}
+	if res.Served.Min != 2 || res.Served.Max != 2 {
+		t.Errorf("served per client %+v, want 2", res.Served)
+	}
+}

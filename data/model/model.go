@@ -156,6 +156,26 @@ type AuditRow struct {
 	SortScore                                                                      *float64 // the sort dimension's score, when sorted by one
 }
 
+// AuditCursor is the position of an audit in a filter's order, where an
+// export's next chunk starts: the audit's sort value (nil for none, which
+// sorts last either way), experiment and ordinal. The order ends in
+// experiment and ordinal, a unique key.
+type AuditCursor struct {
+	Sort       any
+	Experiment string
+	Ord        int64
+}
+
+// ExportChunk is one chunk of the audits a filter selects, in its order,
+// each with its judge scores in the order of the dimensions asked for (NaN
+// where an audit has none), and where the next chunk starts (nil after the
+// last).
+type ExportChunk struct {
+	Rows   []AuditRow
+	Scores [][]float64
+	Next   *AuditCursor
+}
+
 // Score is one judge dimension's score of an audit.
 type Score struct {
 	Dimension string

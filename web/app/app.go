@@ -37,12 +37,16 @@ type Reader interface {
 	RunMetrics(ctx context.Context, exp, run string) ([]model.Metric, error)
 	StrategyCounts(ctx context.Context, exp, run string) ([]model.LabelCount, error)
 
-	// The audits: a page of the audits a filter selects and its total, an
-	// export chunk, scores by audit key and dimension, the filter's
+	// The audits: a page of the audits a filter selects, how many it
+	// selects, an
+	// export's chunk, scores by audit key and dimension, the filter's
 	// choices, one audit with its neighbours, sample scores, judgments and
 	// transcript (the stored JSON).
-	ListAuditsPage(ctx context.Context, f model.AuditFilter, offset, limit int) ([]model.AuditRow, int, error)
-	ListAudits(ctx context.Context, f model.AuditFilter, offset, limit int) ([]model.AuditRow, error)
+	ListAuditsPage(ctx context.Context, f model.AuditFilter, offset, limit int) ([]model.AuditRow, error)
+	CountAudits(ctx context.Context, f model.AuditFilter) (int, error)
+	// ExportAudits reads the chunk of at most limit audits that follows
+	// after (nil: the first), with their scores in the dimensions dims.
+	ExportAudits(ctx context.Context, f model.AuditFilter, after *model.AuditCursor, limit int, dims []string) (model.ExportChunk, error)
 	AuditScores(ctx context.Context, keys []string) (map[string]map[string]float64, error)
 	AuditChoices(ctx context.Context, exp string) (model.AuditChoices, error)
 	ScoreDimensions(ctx context.Context, exp string) ([]string, error)
@@ -87,6 +91,10 @@ type Service struct {
 	// every page, by experiment and data version: the filter's choices,
 	// the score dimensions, whether an experiment has audits.
 	choices *Memo[string, any]
+	// counts keeps how many audits each filter selects, by filter and
+	// data version, apart from choices so that many filters (searches)
+	// do not push the choices out.
+	counts *Memo[string, int]
 }
 
 // statsCacheSize bounds the experiments whose statistics are kept, with
@@ -98,12 +106,16 @@ const statsCacheSize = 64
 // per experiment.
 const choicesCacheSize = 256
 
+// countsCacheSize bounds the kept counts (an int and its key each).
+const countsCacheSize = 4096
+
 // New returns a Service reading from r.
 func New(r Reader) *Service {
 	return &Service{r: r, stats: NewMemo[string, *ExperimentStats](statsCacheSize),
 		compare: NewMemo[string, []experiment.Comparison](compareCacheSize),
 		ranks:   NewMemo[string, CompositeRanking](ranksCacheSize),
-		pairs:   NewMemo[pairsKey, *pairsEntry](pairsCacheSize), choices: NewMemo[string, any](choicesCacheSize)}
+		pairs:   NewMemo[pairsKey, *pairsEntry](pairsCacheSize), choices: NewMemo[string, any](choicesCacheSize),
+		counts: NewMemo[string, int](countsCacheSize)}
 }
 
 // Experiment reads one experiment's header; a missing one is

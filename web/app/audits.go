@@ -199,12 +199,30 @@ type AuditPage struct {
 // Audits reads one page of the audits a resolved filter selects. A page
 // past the last one has no rows, and its Total says how many there are.
 func (s *Service) Audits(ctx context.Context, f model.AuditFilter, page, per int) (AuditPage, error) {
-	rows, total, err := s.r.ListAuditsPage(ctx, f, (page-1)*per, per)
+	total, err := s.countAudits(ctx, f)
 	if err != nil {
 		return AuditPage{}, err
 	}
+	var rows []model.AuditRow
+	if (page-1)*per < total {
+		if rows, err = s.r.ListAuditsPage(ctx, f, (page-1)*per, per); err != nil {
+			return AuditPage{}, err
+		}
+	}
 	scores, err := s.r.AuditScores(ctx, keysOf(rows))
 	return AuditPage{Rows: rows, Total: total, Scores: scores}, err
+}
+
+// countAudits is how many audits a filter selects, kept until the data
+// changes: it does not depend on the sort or the page, so paging through a
+// list or sorting it again counts once.
+func (s *Service) countAudits(ctx context.Context, f model.AuditFilter) (int, error) {
+	f.Sort, f.Desc = "", false
+	key, err := json.Marshal(f)
+	if err != nil {
+		return 0, err
+	}
+	return s.counts.Get(ctx, string(key)+"@"+strconv.FormatInt(s.r.Version(), 10), func(ctx context.Context) (int, error) { return s.r.CountAudits(ctx, f) })
 }
 
 // HasAudits says whether an experiment holds audits (not only plain

@@ -39,9 +39,22 @@ func (f *fakeAudits) ScoreDimensions(context.Context, string) ([]string, error) 
 	return []string{"concerning"}, nil
 }
 
-func (f *fakeAudits) ListAudits(_ context.Context, _ model.AuditFilter, offset, limit int) ([]model.AuditRow, error) {
+// ExportAudits reads fakeRows in order; its cursor is the next row's index.
+func (f *fakeAudits) ExportAudits(_ context.Context, _ model.AuditFilter, after *model.AuditCursor, limit int, dims []string) (model.ExportChunk, error) {
 	f.reads++
-	return fakeRows[min(offset, len(fakeRows)):min(offset+limit, len(fakeRows))], nil
+	from := 0
+	if after != nil {
+		from = int(after.Ord)
+	}
+	var c model.ExportChunk
+	c.Rows = fakeRows[min(from, len(fakeRows)):min(from+limit, len(fakeRows))]
+	for i := range c.Rows {
+		c.Scores = append(c.Scores, []float64{float64(i)})
+	}
+	if from+limit <= len(fakeRows) && len(c.Rows) == limit {
+		c.Next = &model.AuditCursor{Ord: int64(from + limit)}
+	}
+	return c, nil
 }
 
 func (f *fakeAudits) AuditScores(_ context.Context, keys []string) (map[string]map[string]float64, error) {
@@ -137,7 +150,7 @@ func TestExportChunks(t *testing.T) {
 		chunks = append(chunks, len(rows))
 		for i, r := range rows {
 			ids = append(ids, r.ID)
-			if r.Scores["concerning"] != float64(i) || r.BehaviorDescription != "Flatters the user" ||
+			if len(r.Scores) != 1 || r.Scores[0] != float64(i) || r.BehaviorDescription != "Flatters the user" ||
 				(r.Auditor == "opus") != (r.Run == "r1" && r.RunName == "Run one") {
 				t.Errorf("row %+v", r)
 			}

@@ -1,0 +1,148 @@
+package data_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/model"
+)
+
+// TestExportAuditsChunks reads every filter's audits chunk by chunk (the
+// export's keyset reads) and checks they are ListAudits' audits in its
+// order, with their scores, for every sort key, both directions, scores
+// from the JSON (while audit_scores is being built) and from audit_scores,
+// and chunk sizes that split ties and the NULLs at the end.
+func TestExportAuditsChunks(t *testing.T) {
+	ctx := context.Background()
+	s, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b := demo.Experiment(demo.Options{Audits: 1})
+	// 400 audits spread over the experiment, some with no scores, a
+	// dimension some lack, no behavior, and the outcomes' NULLs: ties and
+	// NULLs in every sort key.
+	var audits []bundle.Audit
+	for i := 0; i < len(b.Audits) && len(audits) < 400; i += len(b.Audits) / 400 {
+		a := b.Audits[i]
+		switch len(audits) % 7 {
+		case 0:
+			a.Scores = nil
+		case 1:
+			a.Scores = map[string]float64{"concerning": a.Scores["concerning"]}
+		case 2:
+			a.Behavior = ""
+		}
+		audits = append(audits, a)
+	}
+	b.Audits, b.Judgments = audits, nil
+	if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, "export", false), "export", data.ImportOptions{DeferScores: true,
+		Transcripts: func(string) ([]byte, error) { return []byte(`{"metadata":{}}`), nil }}); err != nil {
+		t.Fatal(err)
+	}
+	dims, err := s.ScoreDimensions(ctx, "demo")
+	if err != nil || len(dims) < 3 {
+		t.Fatal(dims, err)
+	}
+	dims = append(dims, "no_such_dimension")
+	var filters []model.AuditFilter
+	// Every sort key in one direction or the other (each query costs a few
+	// ms), the judge scores in both.
+	for i, sort := range model.AuditSortKeys {
+		filters = append(filters, model.AuditFilter{Experiment: "demo", Sort: sort, Desc: i%2 == 1})
+	}
+	for _, sort := range []string{"", "score:concerning", "score:" + dims[2]} {
+		filters = append(filters, model.AuditFilter{Experiment: "demo", Sort: sort}, model.AuditFilter{Experiment: "demo", Sort: sort, Desc: true})
+	}
+	filters = append(filters,
+		model.AuditFilter{Sort: "turns", Desc: true},
+		model.AuditFilter{Experiment: "demo", Eval: "production", Sort: "score:concerning", Scores: []model.ScoreCond{{Dimension: "concerning", Op: ">=", Value: 3}}},
+		model.AuditFilter{Experiment: "demo", Outcome: "missed", Sort: "quality", Desc: true},
+		model.AuditFilter{Experiment: "demo", Text: "no such text anywhere"})
+	// The chunks must split ties and the NULLs that sort last.
+	nulls := map[string]int{}
+	rows, err := s.ListAudits(ctx, model.AuditFilter{Experiment: "demo", Sort: "score:" + dims[2]}, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		nulls["quality"] += map[bool]int{true: 1}[r.Quality == nil]
+		nulls["outcome"] += map[bool]int{true: 1}[r.Detected == nil]
+		nulls["behavior"] += map[bool]int{true: 1}[r.Behavior == ""]
+		nulls["score"] += map[bool]int{true: 1}[r.SortScore == nil]
+	}
+	for _, k := range []string{"quality", "outcome", "behavior", "score"} {
+		if nulls[k] < 30 {
+			t.Errorf("%d audits without %s: the chunks do not cross the NULLs", nulls[k], k)
+		}
+	}
+	check := func(source string) {
+		for _, f := range filters {
+			want, err := s.ListAudits(ctx, f, 0, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys := make([]string, len(want))
+			for i, r := range want {
+				keys[i] = r.Key
+			}
+			scores, err := s.AuditScores(ctx, keys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range []int{41, len(want), len(want) + 1} {
+				if n == 0 {
+					continue
+				}
+				name := fmt.Sprintf("%s %+v chunks of %d", source, f, n)
+				var got []model.AuditRow
+				var cur *model.AuditCursor
+				for chunks := 0; ; chunks++ {
+					c, err := s.ExportAudits(ctx, f, cur, n, dims)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					if len(c.Rows) > n || len(c.Scores) != len(c.Rows) || (c.Next != nil && len(c.Rows) < n) || chunks > len(want)/n+1 {
+						t.Fatalf("%s: chunk %d has %d rows, %d scores, next %v", name, chunks, len(c.Rows), len(c.Scores), c.Next)
+					}
+					for i, r := range c.Rows {
+						for j, d := range dims {
+							w, ok := scores[r.Key][d]
+							if g := c.Scores[i][j]; ok != !math.IsNaN(g) || (ok && g != w) {
+								t.Fatalf("%s: %s %s = %v, want %v (%v)", name, r.Key, d, g, w, ok)
+							}
+						}
+					}
+					got = append(got, c.Rows...)
+					if cur = c.Next; cur == nil {
+						break
+					}
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: %d audits, want %d; first difference at %d", name, len(got), len(want), firstDiff(got, want))
+				}
+			}
+		}
+	}
+	check("JSON")
+	if err := s.BuildPendingScores(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check("audit_scores")
+}
+
+func firstDiff(a, b []model.AuditRow) int {
+	for i := range min(len(a), len(b)) {
+		if !reflect.DeepEqual(a[i], b[i]) {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
