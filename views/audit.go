@@ -41,6 +41,9 @@ type AuditView struct {
 	// Record is an Inspect sample's target, token usage, timing, limit and
 	// errors; nil for a transcript that is not from Inspect.
 	Record *SampleDetails
+	// SameUnit are the other auditors' audits of this audit's unit (the
+	// same evaluation, behavior and seed), to open beside it.
+	SameUnit []model.Choice
 	// LinkQuery selects the view and branch shown, when they are not the
 	// defaults: a message's link carries it, so opened afresh it shows the
 	// view and branch that hold the message.
@@ -91,8 +94,11 @@ type BranchTab struct {
 
 // MessageView is one message as shown.
 type MessageView struct {
-	Anchor     string // the message's anchor on its audit page, without "m-"
-	Prefix     string // prefix of the element id when two transcripts share a page
+	Anchor string // the message's anchor on its audit page, without "m-"
+	Prefix string // prefix of the element id when two transcripts share a page
+	// Link is the message's permalink when not its audit page's (on a page
+	// of two audits side by side, that page's).
+	Link       string
 	Role       string
 	Side       string // who: auditor, target, auditor → target, ...
 	Text       string
@@ -140,6 +146,14 @@ func (v AuditView) Permalink() templ.SafeURL { return Path("audits", v.Audit.Key
 // and branch that hold the message, and the message's anchor.
 func (v AuditView) MessageLink(anchor string) string {
 	return string(PathQuery(v.LinkQuery, "audits", v.Audit.Key)) + "#m-" + anchor
+}
+
+// linkOf is a message's permalink.
+func (v AuditView) linkOf(m MessageView) string {
+	if m.Link != "" {
+		return m.Link
+	}
+	return v.MessageLink(m.Anchor)
 }
 
 // NeighbourLink links to another audit with the same filter.

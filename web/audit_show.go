@@ -38,6 +38,9 @@ func (s *Server) showAudit(c echo.Context) error {
 	if a.Experiment.Format == "inspect" {
 		fillSample(&vm, a.SampleScores, a.Detail.Eval == "")
 	}
+	if vm.SameUnit, err = s.app.SameUnit(ctx, a.Detail); err != nil {
+		return err
+	}
 	t, err := s.app.Transcript(ctx, a.Detail.Experiment, a.Detail.ID)
 	if err != nil {
 		return err

@@ -229,6 +229,38 @@ func benchExport(b *testing.B, s *Server, path string) {
 	}
 }
 
+// BenchmarkUnits100k: the units behind the composite row (the largest:
+// every unit of four dimensions) of a pair of auditors, on a server whose
+// statistics are computed (as Warm leaves them at start-up); the first
+// request gathers every auditor's units, once per version of the data.
+// BenchmarkUnitsGather100k is that first request.
+func BenchmarkUnits100k(b *testing.B) {
+	s := quietServer(mustBench100k(b))
+	get(b, s, "/experiments/demo") // the statistics and the ranking
+	benchGet(b, s, "/experiments/demo/compare/units?a=binary-pointwise%40e3&b=claude-opus-4.6&dim=composite")
+}
+
+func BenchmarkUnitsGather100k(b *testing.B) {
+	store := mustBench100k(b)
+	for b.Loop() {
+		b.StopTimer()
+		s := quietServer(store)
+		if _, err := s.app.Stats(context.Background(), "demo"); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if r := get(b, s, "/experiments/demo/compare/units?a=binary-pointwise%40e3&b=claude-opus-4.6&dim=composite"); r.Code != http.StatusOK {
+			b.Fatal(r.Code)
+		}
+	}
+}
+
+// BenchmarkSideBySide100k: two audits of one unit side by side.
+func BenchmarkSideBySide100k(b *testing.B) {
+	s := quietServer(mustBench100k(b))
+	benchGet(b, s, "/audits/side-by-side?a=demo:a-000500&b=demo:a-000501")
+}
+
 // BenchmarkAuditPageLargeTranscript renders the page of a Petri transcript
 // of about 5 MB (2,000 messages of 2.5 KB in a combined view), imported from
 // a file.

@@ -113,9 +113,7 @@ func (s *Server) showCompare(c echo.Context) error {
 	for _, cmp := range cs {
 		blk := views.CompareBlock{A: cmp.A, AName: names[cmp.A], B: cmp.B, BName: names[cmp.B]}
 		for _, d := range cmp.Diffs {
-			blk.Rows = append(blk.Rows, views.CompareRow{Dim: d.Dimension, Title: dimensionTitles[d.Dimension],
-				Value: d.Value, Lo: d.Lo, Hi: d.Hi, P: d.P, PHolm: d.PHolm, NA: d.NA, NB: d.NB, Pairs: d.Pairs, Method: d.Method,
-				Unit: d.Unit, OnlyA: d.OnlyA, OnlyB: d.OnlyB})
+			blk.Rows = append(blk.Rows, compareRow(d))
 		}
 		for _, b := range cmp.Behaviors {
 			blk.Behaviors = append(blk.Behaviors, views.BehaviorRow{Behavior: b.Behavior, Pairs: b.Pairs,

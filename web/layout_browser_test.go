@@ -43,6 +43,8 @@ func TestBrowserNoSidewaysScroll(t *testing.T) {
 		"/pairs/icai-example-v2-40-principles",
 		"/audits/petri:petri-rollback-01",
 		"/judgments/demo:j-000001",
+		"/experiments/demo/compare/units?a=binary-pointwise%40e3&b=binary-pointwise%40e1&dim=composite",
+		"/audits/side-by-side?a=demo:a-013596&b=demo:a-011434",
 	} {
 		step(t, ctx, "open "+p, chromedp.Navigate(base+p), chromedp.WaitReady(chromedp.CSS("body")))
 		if title := eval[string](t, ctx, `document.title`); strings.HasPrefix(title, "Not found") || strings.HasPrefix(title, "Bad request") {

@@ -77,6 +77,8 @@ func (s *Server) experimentRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 	e.GET("/experiments/:exp/scorers.csv", s.scorersCSV, heavy)
 	e.GET("/experiments/:exp/compare", s.showCompare, heavy)
 	e.GET("/experiments/:exp/compare.csv", s.compareCSV, heavy)
+	e.GET("/experiments/:exp/compare/units", s.showUnits, heavy)
+	e.GET("/experiments/:exp/compare/units.csv", s.unitsCSV, heavy)
 	e.GET("/experiments/:exp/crux", s.showCrux, heavy)
 	e.GET("/experiments/:exp/rwr", s.showRWR, heavy)
 	e.GET("/experiments/:exp/transfer", s.showTransfer, heavy)
@@ -109,6 +111,9 @@ func (s *Server) auditRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 	// The full export takes a slot per chunk it computes, not while it
 	// writes to the client (audits_list.go).
 	e.GET("/audits.csv", s.auditsCSV)
+	// Before /audits/:id (echo prefers the static path): an audit whose id is
+	// "side-by-side" is still reached by its key, experiment:side-by-side.
+	e.GET("/audits/side-by-side", s.showSideBySide)
 	e.GET("/audits/:id", s.showAudit)
 	e.GET("/audits/:id/transcript.json", s.auditTranscriptJSON)
 }

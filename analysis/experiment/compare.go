@@ -135,15 +135,15 @@ func GatherUnits(audits []Audit, realism []RealismJudgment, ids []string) (*Unit
 		}
 		switch {
 		case au.Eval == model.EvalAuditQuality && au.Quality != nil:
-			s.quality.add(key, *au.Quality, au.Behavior)
+			s.quality.add(key, *au.Quality, au.Behavior, au.ID)
 		case au.Eval == model.EvalFPCalibration && au.FalsePositive != nil:
-			s.fp.add(key, 100*(1-b01(*au.FalsePositive)), "")
+			s.fp.add(key, 100*(1-b01(*au.FalsePositive)), "", au.ID)
 		case au.Eval == model.EvalProduction && au.ProductionValue != nil:
-			s.prod.add(seedKey, *au.ProductionValue, "")
+			s.prod.add(seedKey, *au.ProductionValue, "", au.ID)
 		case au.Eval == model.EvalAuditBenchSTC && au.Detected != nil:
-			s.stc.add(key, b01(*au.Detected), au.Behavior)
+			s.stc.add(key, b01(*au.Detected), au.Behavior, au.ID)
 		case au.Eval == model.EvalAuditBenchDefault && au.Detected != nil:
-			s.def.add(key, b01(*au.Detected), au.Behavior)
+			s.def.add(key, b01(*au.Detected), au.Behavior, au.ID)
 		}
 	}
 	for _, j := range realism {
@@ -168,7 +168,7 @@ func GatherUnits(audits []Audit, realism []RealismJudgment, ids []string) (*Unit
 		if key == "" {
 			key = unpaired(j.Auditor)
 		}
-		s.realism.add(key, v, "")
+		s.realism.add(key, v, "", j.Audit)
 	}
 	// Each side's per-key means, made once: every comparison matches them.
 	for _, s := range u.sides {
@@ -275,30 +275,34 @@ type sideData struct {
 	means [4]*units
 }
 
-// units are values under a pairing key, each key's values in audit order.
+// units are values under a pairing key, each key's values in audit order,
+// with the ids of the audits they came from (Matched lists them).
 type units struct {
 	keys     []string // in first-seen order, so matching is reproducible
 	vals     map[string][]float64
+	ids      map[string][]string
 	behavior map[string]string
 }
 
-func (u *units) add(key string, v float64, behavior string) {
+func (u *units) add(key string, v float64, behavior, id string) {
 	if u.vals == nil {
-		u.vals, u.behavior = map[string][]float64{}, map[string]string{}
+		u.vals, u.ids, u.behavior = map[string][]float64{}, map[string][]string{}, map[string]string{}
 	}
 	if _, ok := u.vals[key]; !ok {
 		u.keys = append(u.keys, key)
 		u.behavior[key] = behavior
 	}
 	u.vals[key] = append(u.vals[key], v)
+	u.ids[key] = append(u.ids[key], id)
 }
 
 // keyMeans makes each key one unit: the mean of its values (its rollouts).
+// The ids stay with the raw units (Matched reads those).
 func (u *units) keyMeans() *units {
 	out := &units{}
 	for _, k := range u.keys {
 		v := u.vals[k]
-		out.add(k, sumOf(v)/float64(len(v)), u.behavior[k])
+		out.add(k, sumOf(v)/float64(len(v)), u.behavior[k], "")
 	}
 	return out
 }

@@ -16,6 +16,7 @@ import (
 // Audit is what the dimensions read of one audit. A nil outcome is one the
 // audit does not carry.
 type Audit struct {
+	ID                  string // the audit's id, for the units a comparison lists
 	Auditor, Eval, Seed string
 	Behavior            string   // "" for benign and production targets
 	Quality             *float64 // 0–100, audit_quality
@@ -27,6 +28,7 @@ type Audit struct {
 // RealismJudgment is a realism judgment seen from one auditor's side.
 type RealismJudgment struct {
 	Auditor      string
+	Audit        string // the id of the auditor's audit that was judged
 	OtherAuditor string // "" when the other side is a real conversation
 	Outcome      string // win, loss or tie from the auditor's side
 	// Seed is the production seed of the auditor's audit: the real

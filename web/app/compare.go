@@ -34,3 +34,14 @@ func (s *Service) Compare(ctx context.Context, st *ExperimentStats, a string, bs
 		return out, nil
 	})
 }
+
+// Units lists the units behind the row dim of A against B (Compare's):
+// each unit's audits on either side, their values and whether the test
+// paired them. The units are gathered once per version of the statistics.
+func (s *Service) Units(st *ExperimentStats, a, b, dim string) (MatchedUnits, error) {
+	u, err := st.units()
+	if err != nil {
+		return MatchedUnits{}, err
+	}
+	return u.Matched(a, b, dim)
+}

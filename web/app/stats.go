@@ -143,7 +143,7 @@ func auditorStats(exp string, a model.Auditor, in *experiment.Inputs) (AuditorSc
 func EvalAudits(in []model.EvalAudit) []experiment.Audit {
 	out := make([]experiment.Audit, len(in))
 	for i, a := range in {
-		out[i] = experiment.Audit{Auditor: a.Auditor, Eval: a.Eval, Seed: a.Seed, Behavior: a.Behavior,
+		out[i] = experiment.Audit{ID: a.ID, Auditor: a.Auditor, Eval: a.Eval, Seed: a.Seed, Behavior: a.Behavior,
 			Quality: a.Quality, ProductionValue: a.ProductionValue, FalsePositive: a.FalsePositive, Detected: a.Detected}
 	}
 	return out
@@ -183,7 +183,7 @@ func computeStats(ctx context.Context, store Reader, exp string) (*ExperimentSta
 	}
 	judgments := make([]experiment.RealismJudgment, len(realism))
 	for i, j := range realism {
-		judgments[i] = experiment.RealismJudgment{Auditor: j.Auditor, OtherAuditor: j.OtherAuditor, Outcome: j.Outcome, Seed: seedOf[j.Audit]}
+		judgments[i] = experiment.RealismJudgment{Auditor: j.Auditor, Audit: j.Audit, OtherAuditor: j.OtherAuditor, Outcome: j.Outcome, Seed: seedOf[j.Audit]}
 	}
 	per := experiment.Gather(ids, EvalAudits(audits), judgments)
 	scores, err := scoreAll(exp, auditors, per)

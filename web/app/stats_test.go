@@ -107,7 +107,7 @@ func TestStatsByHand(t *testing.T) {
 	if d := a.Score[experiment.AuditBenchSTC]; d.Value != 50 || a.N[experiment.AuditBenchSTC] != 2 {
 		t.Errorf("A's AuditBench STC %+v (n %d), want 50 over 2", d, a.N[experiment.AuditBenchSTC])
 	}
-	want := []experiment.RealismJudgment{{Auditor: "a", Outcome: "win", Seed: "s9"}}
+	want := []experiment.RealismJudgment{{Auditor: "a", Audit: "a5", Outcome: "win", Seed: "s9"}}
 	if len(st.Realism) != 1 || st.Realism[0] != want[0] {
 		t.Errorf("realism %+v, want %+v (reference judgments left out)", st.Realism, want)
 	}

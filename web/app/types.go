@@ -17,6 +17,20 @@ type (
 	SplitRate = analysis.SplitRate
 	// Comparison is auditor A against one auditor B, every dimension.
 	Comparison = experiment.Comparison
+	// Diff is one dimension's row of a Comparison.
+	Diff = experiment.Diff
 	// ScorerRow is one metric of one Inspect log: reported and recomputed.
 	ScorerRow = scorer.Row
+	// MatchedUnits are the units behind one row of a Comparison; Unit is
+	// one of them and UnitSide one side's audits of it.
+	MatchedUnits = experiment.MatchedUnits
+	Unit         = experiment.Unit
+	UnitSide     = experiment.UnitSide
 )
+
+// CompareDimensions are the rows of a comparison, in order.
+var CompareDimensions = experiment.CompareDimensions
+
+// ByDifference orders units by the size of their difference, largest
+// first, the unpaired ones last.
+func ByDifference(us []Unit) { experiment.ByDifference(us) }

@@ -1,0 +1,141 @@
+package views
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/a-h/templ"
+
+	"github.com/auditscope/auditscope/data/model"
+)
+
+// SideBySideView shows two audits next to each other: their facts, their
+// judge scores with the differences, and their transcripts turn by turn.
+type SideBySideView struct {
+	A, B      SideAudit
+	Synthetic bool
+	Scores    []ScorePair // by the size of the difference, largest first
+	Turns     []TurnPair
+	Swap      templ.SafeURL // the same two audits, B on the left
+}
+
+// SideAudit is one side: the audit, its key and URL, the transcript's view
+// shown and why a transcript could not be shown.
+type SideAudit struct {
+	Letter    string // "A" or "B"
+	Audit     model.AuditDetail
+	URL       templ.SafeURL
+	View      string
+	LoadError string
+	Judge     *JudgeView
+}
+
+// ScorePair is one judge dimension's scores on both sides; NaN where a side
+// has none.
+type ScorePair struct {
+	Dimension string
+	A, B      float64
+}
+
+// Diff is A − B, NaN unless both sides have the dimension.
+func (p ScorePair) Diff() float64 { return p.A - p.B }
+
+// TurnPair is one turn of both transcripts: the messages from the turn's
+// first message to the target (the system prompt and what comes before it
+// are turn 0) to the next.
+type TurnPair struct {
+	N    int
+	A, B []MessageView
+}
+
+// ScorePairs pairs two audits' judge scores by dimension, the largest
+// difference first, then the dimensions only one side has, by name.
+func ScorePairs(a, b []model.Score) []ScorePair {
+	byDim := map[string]*ScorePair{}
+	var out []*ScorePair
+	get := func(d string) *ScorePair {
+		if p := byDim[d]; p != nil {
+			return p
+		}
+		p := &ScorePair{Dimension: d, A: math.NaN(), B: math.NaN()}
+		byDim[d] = p
+		out = append(out, p)
+		return p
+	}
+	for _, s := range a {
+		get(s.Dimension).A = s.Value
+	}
+	for _, s := range b {
+		get(s.Dimension).B = s.Value
+	}
+	pairs := make([]ScorePair, len(out))
+	for i, p := range out {
+		pairs[i] = *p
+	}
+	slices.SortStableFunc(pairs, func(x, y ScorePair) int {
+		dx, dy := math.Abs(x.Diff()), math.Abs(y.Diff())
+		switch {
+		case math.IsNaN(dx) != math.IsNaN(dy):
+			if math.IsNaN(dx) {
+				return 1
+			}
+			return -1
+		case !math.IsNaN(dx) && dx != dy:
+			return cmp.Compare(dy, dx)
+		}
+		return cmp.Compare(x.Dimension, y.Dimension)
+	})
+	return pairs
+}
+
+// Turns groups two transcripts' messages by turn, side by side: a turn
+// starts at each message to the target (role user); what precedes the
+// first is turn 0.
+func Turns(a, b []MessageView) []TurnPair {
+	ta, tb := splitTurns(a), splitTurns(b)
+	out := make([]TurnPair, max(len(ta), len(tb)))
+	for i := range out {
+		out[i].N = i
+		if i < len(ta) {
+			out[i].A = ta[i]
+		}
+		if i < len(tb) {
+			out[i].B = tb[i]
+		}
+	}
+	return out
+}
+
+func splitTurns(ms []MessageView) [][]MessageView {
+	turns := [][]MessageView{nil}
+	for _, m := range ms {
+		if m.Role == "user" {
+			turns = append(turns, nil)
+		}
+		turns[len(turns)-1] = append(turns[len(turns)-1], m)
+	}
+	return turns // turn 0 may be empty: turn numbers line up on both sides
+}
+
+// FmtScorePair formats a side's score, "—" when it has none.
+func FmtScorePair(v float64) string {
+	if math.IsNaN(v) {
+		return Undefined
+	}
+	return FmtScore(v)
+}
+
+// FmtScoreDiff formats A − B with a sign, "—" unless both sides have it.
+func FmtScoreDiff(v float64) string {
+	if math.IsNaN(v) {
+		return Undefined
+	}
+	if v > 0 {
+		return "+" + FmtScore(v)
+	}
+	if v < 0 {
+		return "−" + FmtScore(-v)
+	}
+	return "0"
+}

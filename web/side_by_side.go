@@ -1,0 +1,72 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/web/app"
+)
+
+// showSideBySide shows two audits next to each other: /audits/side-by-side
+// ?a=ID&b=ID (ids as the audit pages take them).
+func (s *Server) showSideBySide(c echo.Context) error {
+	q := c.QueryParams()
+	a, b, err := s.app.SideBySide(c.Request().Context(), q.Get("a"), q.Get("b"))
+	if err != nil {
+		return err
+	}
+	self := views.SideBySideURL(a.Key, b.Key)
+	vm := views.SideBySideView{Synthetic: a.Experiment.Synthetic || b.Experiment.Synthetic,
+		Scores: views.ScorePairs(a.Detail.Scores, b.Detail.Scores), Swap: views.SideBySideURL(b.Key, a.Key)}
+	var ms [2][]views.MessageView
+	for i, side := range []app.SideOf{a, b} {
+		sv, messages := sideOfPage(side, []string{"A", "B"}[i], self)
+		ms[i] = messages
+		if i == 0 {
+			vm.A = sv
+		} else {
+			vm.B = sv
+		}
+	}
+	vm.Turns = views.Turns(ms[0], ms[1])
+	return render(c, http.StatusOK, views.SideBySidePage(vm))
+}
+
+// sideOfPage is one side of the page: the audit's facts, the target's view
+// of its transcript as it ends (as a pairwise judge sees it), its messages
+// with permalinks to this page, and its judge's highlights linked to them.
+func sideOfPage(side app.SideOf, letter string, self templ.SafeURL) (views.SideAudit, []views.MessageView) {
+	sv := views.SideAudit{Letter: letter, Audit: side.Detail, URL: views.Path("audits", side.Key)}
+	t := side.Transcript
+	sv.LoadError = t.Problem
+	name, branch, messages, ok := t.SideView()
+	if !ok {
+		if sv.LoadError == "" {
+			sv.LoadError = "The transcript has no messages to show."
+		}
+		return sv, nil
+	}
+	sv.View = name
+	var out []views.MessageView
+	for i, m := range messages {
+		mv := messageView(m, name, branch, i)
+		mv.Prefix = letter + "-"
+		mv.Link = string(self) + "#m-" + mv.Prefix + url.PathEscape(mv.Anchor)
+		out = append(out, mv)
+	}
+	if t.Judge != nil {
+		sv.Judge = judgeView(t, name, branch, side.Key, url.Values{})
+		for i := range sv.Judge.Highlights {
+			for j := range sv.Judge.Highlights[i].Parts {
+				if p := &sv.Judge.Highlights[i].Parts[j]; p.Here {
+					p.Href = "#m-" + templ.SafeURL(letter+"-"+url.PathEscape(p.MessageID))
+				}
+			}
+		}
+	}
+	return sv, out
+}
