@@ -82,6 +82,29 @@ func (s *Store) ScorerValues(ctx context.Context, exp string) ([]model.ScorerVal
 	return out, rows.Err()
 }
 
+// SampleValues returns every scorer value of an experiment's Inspect
+// samples with its record's model (auditor), task and sample id: what a
+// comparison of two models pairs by.
+func (s *Store) SampleValues(ctx context.Context, exp string) ([]model.SampleValue, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT a.id, a.auditor, coalesce(json_extract_string(a.labels, '$.task'), ''),
+			coalesce(json_extract_string(a.labels, '$.sample'), a.seed), s.scorer, s.key, s.num
+		FROM sample_scores s JOIN audits a ON a.experiment = s.experiment AND a.id = s.audit
+		WHERE s.experiment = ? ORDER BY a.ord, s.scorer, s.key`, exp)
+	if err != nil {
+		return nil, fmt.Errorf("data: sample values: %w", err)
+	}
+	defer rows.Close()
+	var out []model.SampleValue
+	for rows.Next() {
+		var v model.SampleValue
+		if err := rows.Scan(&v.Audit, &v.Auditor, &v.Task, &v.Sample, &v.Scorer, &v.Key, &v.Num); err != nil {
+			return nil, fmt.Errorf("data: sample values: %w", err)
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // SampleScores returns an Inspect sample's scores, by scorer and key.
 func (s *Store) SampleScores(ctx context.Context, exp, audit string) ([]model.SampleScore, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT scorer, key, value, num, converted, judge, answer, explanation

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
@@ -18,6 +19,9 @@ type CompareView struct {
 	Auditors []Option // every auditor, for the pickers
 	Blocks   []CompareBlock
 	Presets  []PresetLink
+	// Samples marks an experiment of plain Inspect samples: A and B are
+	// models, the rows scorer metrics, the units samples.
+	Samples bool
 }
 
 // CompareBlock is A against one B.
@@ -36,6 +40,7 @@ type CompareRow struct {
 	Method        string
 	Unit          string // what was sampled: behavior × seed, benign seed, production seed
 	OnlyA, OnlyB  int    // a 0/1 dimension's discordant pairs
+	Samples       bool   // a scorer metric of Inspect samples, in its own units
 }
 
 // BehaviorRow is the audit-quality difference on one behavior's pairs.
@@ -111,6 +116,9 @@ func (r CompareRow) FmtN() string {
 	}
 	if r.OnlyA+r.OnlyB > 0 {
 		s += fmt.Sprintf("; A only %d, B only %d", r.OnlyA, r.OnlyB)
+	}
+	if r.Samples && r.OnlyA+r.OnlyB > 0 {
+		s = strings.Replace(s, "; A only", "; 1 for A only", 1)
 	}
 	return s
 }

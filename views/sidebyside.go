@@ -29,6 +29,60 @@ type SideAudit struct {
 	View      string
 	LoadError string
 	Judge     *JudgeView
+	// Sample marks a plain Inspect sample: Info are its header rows in
+	// Inspect's terms (model, task, sample, epoch, log), Scorers its
+	// scores as the scorers gave them.
+	Sample  bool
+	Info    [][2]string
+	Scorers []model.SampleScore
+}
+
+// Samples reports whether both sides are plain Inspect samples.
+func (v SideBySideView) Samples() bool { return v.A.Sample && v.B.Sample }
+
+// InfoRows pairs the sides' header rows by name, in A's order then B's.
+func (v SideBySideView) InfoRows() [][3]string {
+	var out [][3]string
+	idx := map[string]int{}
+	for _, side := range []int{0, 1} {
+		info := v.A.Info
+		if side == 1 {
+			info = v.B.Info
+		}
+		for _, r := range info {
+			i, ok := idx[r[0]]
+			if !ok {
+				i = len(out)
+				idx[r[0]] = i
+				out = append(out, [3]string{r[0]})
+			}
+			out[i][1+side] = r[1]
+		}
+	}
+	return out
+}
+
+// ScorerRows pairs the sides' scorer values by scorer (and key).
+func (v SideBySideView) ScorerRows() [][3]string {
+	var out [][3]string
+	idx := map[string]int{}
+	for side, scores := range [][]model.SampleScore{v.A.Scorers, v.B.Scorers} {
+		for _, sc := range scores {
+			name := ScorerName(sc)
+			i, ok := idx[name]
+			if !ok {
+				i = len(out)
+				idx[name] = i
+				out = append(out, [3]string{name})
+			}
+			val := sc.Value
+			if n := ScorerNum(sc); n != "" {
+				val += " " + n
+			}
+			out[i][1+side] = val
+		}
+	}
+	return out
 }
 
 // ScorePair is one judge dimension's scores on both sides; NaN where a side

@@ -30,6 +30,7 @@ type UnitsView struct {
 	Pairs        int
 	OnlyA, OnlyB int
 	Dims         []Option // the dimensions, for the picker
+	Samples      bool     // Inspect samples: A and B models, units samples
 }
 
 // UnitRow is one matched unit.
@@ -41,6 +42,7 @@ type UnitRow struct {
 	Diff                float64 // A − B when paired, else NaN
 	Binary              bool
 	SideBySide          templ.SafeURL // A's first audit beside B's; "" unless both have one
+	Samples             bool          // a sample of a task (Behavior), its id in Seed
 }
 
 // UnitSideView is one side of a unit: its audits, each with its value, and
@@ -95,6 +97,24 @@ func (v UnitsView) ShowValue() string {
 	return v.Show
 }
 
+// RecordWord names what a side holds of a unit: audits, or an Inspect
+// sample's records (epochs).
+func (v UnitsView) RecordWord() string {
+	if v.Samples {
+		return "records"
+	}
+	return "audits"
+}
+
+// RowWord names the compare page's rows: dimensions, or an Inspect
+// experiment's scorer metrics.
+func (v UnitsView) RowWord() string {
+	if v.Samples {
+		return "metric"
+	}
+	return "dimension"
+}
+
 // Pages is how many pages the shown units take.
 func (v UnitsView) Pages() int { return max(1, (v.Total+v.Per-1)/v.Per) }
 
@@ -113,7 +133,10 @@ func (v UnitsView) CompareLink() templ.SafeURL { return CompareURL(v.Exp.ID, v.A
 // Counts says what the units add up to, as the compare row does.
 func (v UnitsView) Counts() string {
 	s := fmt.Sprintf("A has %d %s, B has %d; %d paired", v.NA, unitsWord(v.Unit), v.NB, v.Pairs)
-	if v.Binary {
+	switch {
+	case v.Binary && v.Samples:
+		s += fmt.Sprintf("; of the pairs, 1 for A only %d, for B only %d", v.OnlyA, v.OnlyB)
+	case v.Binary:
 		s += fmt.Sprintf("; of the pairs, detected by A only %d, by B only %d", v.OnlyA, v.OnlyB)
 	}
 	return s
@@ -144,6 +167,16 @@ func FmtUnitValue(v float64, binary bool) string {
 	return Num(v, 1)
 }
 
+// FmtValue formats a side's value as the row's kind has it: a scorer's
+// value of a sample as it is (up to four significant digits), else
+// FmtUnitValue.
+func (r UnitRow) FmtValue(v float64) string {
+	if r.Samples && v == v {
+		return FmtScore(v)
+	}
+	return FmtUnitValue(v, r.Binary)
+}
+
 // Agreement says how a paired unit's sides compare: "A only", "B only" or
 // "both" / "neither" on a 0/1 unit, the signed difference otherwise; on an
 // unpaired unit, why it is not paired.
@@ -155,6 +188,12 @@ func (r UnitRow) Agreement() string {
 		return "A only"
 	case !r.Paired:
 		return "B only"
+	case r.Binary && r.Samples && r.Diff > 0:
+		return "1 for A only"
+	case r.Binary && r.Samples && r.Diff < 0:
+		return "1 for B only"
+	case r.Binary && r.Samples:
+		return "the same"
 	case r.Binary && r.Diff > 0:
 		return "detected by A only"
 	case r.Binary && r.Diff < 0:
@@ -170,6 +209,8 @@ func (r UnitRow) Agreement() string {
 // Label names the unit: "behavior × seed", or the seed alone.
 func (r UnitRow) Label() string {
 	switch {
+	case r.Samples:
+		return r.Behavior + " × sample " + r.Seed
 	case r.Seed == "":
 		return "(no seed: a unit of its own)"
 	case r.Behavior != "":

@@ -21,7 +21,7 @@ func (s *Server) showSideBySide(c echo.Context) error {
 	}
 	self := views.SideBySideURL(a.Key, b.Key)
 	vm := views.SideBySideView{Synthetic: a.Experiment.Synthetic || b.Experiment.Synthetic,
-		Scores: views.ScorePairs(a.Detail.Scores, b.Detail.Scores), Swap: views.SideBySideURL(b.Key, a.Key)}
+		Swap: views.SideBySideURL(b.Key, a.Key)}
 	var ms [2][]views.MessageView
 	for i, side := range []app.SideOf{a, b} {
 		sv, messages := sideOfPage(side, []string{"A", "B"}[i], self)
@@ -32,6 +32,7 @@ func (s *Server) showSideBySide(c echo.Context) error {
 			vm.B = sv
 		}
 	}
+	vm.Scores = views.ScorePairs(vm.A.Audit.Scores, vm.B.Audit.Scores)
 	vm.Turns = views.Turns(ms[0], ms[1])
 	return render(c, http.StatusOK, views.SideBySidePage(vm))
 }
@@ -41,6 +42,13 @@ func (s *Server) showSideBySide(c echo.Context) error {
 // with permalinks to this page, and its judge's highlights linked to them.
 func sideOfPage(side app.SideOf, letter string, self templ.SafeURL) (views.SideAudit, []views.MessageView) {
 	sv := views.SideAudit{Letter: letter, Audit: side.Detail, URL: views.Path("audits", side.Key)}
+	if side.Experiment.Format == "inspect" {
+		// In Inspect's terms, as the sample's own page shows it; its
+		// scorers' columns leave the judge's scores.
+		av := views.AuditView{Audit: side.Detail, Labels: side.Labels}
+		fillSample(&av, side.SampleScores, side.Detail.Eval == "")
+		sv.Audit, sv.Sample, sv.Info, sv.Scorers = av.Audit, av.Sample, av.SampleInfo, av.Scorers
+	}
 	t := side.Transcript
 	sv.LoadError = t.Problem
 	name, branch, messages, ok := t.SideView()

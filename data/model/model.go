@@ -297,6 +297,13 @@ type ScorerValues struct {
 	Unconverted      int
 }
 
+// SampleValue is one scorer value of one Inspect sample record, with what
+// pairs it with another model's: the task and the sample's id in it.
+type SampleValue struct {
+	Audit, Auditor, Task, Sample, Scorer, Key string
+	Num                                       float64
+}
+
 // SampleScore is one scorer's score of an Inspect sample.
 type SampleScore struct {
 	Scorer, Key, Value  string

@@ -31,6 +31,7 @@ type Reader interface {
 	SideJudgments(ctx context.Context, exp string, kinds ...string) ([]model.SideJudgment, error)
 	InspectLogs(ctx context.Context, exp string) ([]model.InspectLog, error)
 	ScorerValues(ctx context.Context, exp string) ([]model.ScorerValues, error)
+	SampleValues(ctx context.Context, exp string) ([]model.SampleValue, error)
 	Crux(ctx context.Context, exp string) ([]model.CruxRow, error)
 	// Run reads a run by its key ("experiment:run").
 	Run(ctx context.Context, key string) (model.Run, error)

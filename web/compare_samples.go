@@ -1,0 +1,250 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/web/app"
+)
+
+// The compare and units pages of an experiment of plain Inspect samples:
+// A and B are models, each row a scorer's metric, each unit a sample of a
+// task (its epochs reduced to their mean).
+
+// samplesExperiment reports whether the experiment of the request holds
+// plain Inspect samples, with its statistics.
+func (s *Server) samplesExperiment(c echo.Context) (*app.ExperimentStats, bool, error) {
+	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
+	if err != nil {
+		return nil, false, err
+	}
+	ok, err := s.app.IsSamples(c.Request().Context(), st.Exp)
+	return st, ok, err
+}
+
+// sampleCompareData is the samples' compare page's loader: the query and
+// A against each B.
+func (s *Server) sampleCompareData(c echo.Context, st *app.ExperimentStats, needBoth bool) (compareQuery, [][]app.SampleDiff, error) {
+	cq, err := parseCompareQuery(c.QueryParams(), st)
+	if err != nil {
+		return cq, nil, err
+	}
+	if needBoth && (cq.A == "" || len(cq.B) == 0) {
+		return cq, nil, badRequestf("a and b: give the model A and one or more models B")
+	}
+	var out [][]app.SampleDiff
+	for _, b := range cq.B {
+		ds, err := s.app.SampleCompare(c.Request().Context(), st.Exp.ID, cq.A, b)
+		if err != nil {
+			return cq, nil, err
+		}
+		out = append(out, ds)
+	}
+	return cq, out, nil
+}
+
+func (s *Server) showSampleCompare(c echo.Context, st *app.ExperimentStats) error {
+	cq, blocks, err := s.sampleCompareData(c, st, false)
+	if err != nil {
+		return err
+	}
+	names := auditorNames(st)
+	vm := views.CompareView{Exp: st.Exp, Query: cq.values(), A: cq.A, B: cq.B, Samples: true}
+	for _, a := range st.Auditors {
+		vm.Auditors = append(vm.Auditors, views.Option{Value: a.Auditor.ID, Label: a.Auditor.Name})
+	}
+	for i, ds := range blocks {
+		blk := views.CompareBlock{A: cq.A, AName: names[cq.A], B: cq.B[i], BName: names[cq.B[i]]}
+		for _, d := range ds {
+			blk.Rows = append(blk.Rows, sampleRow(d))
+		}
+		vm.Blocks = append(vm.Blocks, blk)
+	}
+	return render(c, http.StatusOK, views.ComparePage(vm))
+}
+
+func sampleRow(d app.SampleDiff) views.CompareRow {
+	return views.CompareRow{Dim: d.Metric, Title: d.Metric, Value: d.Value, Lo: d.Lo, Hi: d.Hi, P: d.P, PHolm: d.PHolm,
+		NA: d.NA, NB: d.NB, Pairs: d.Pairs, Method: d.Method, Unit: "sample", OnlyA: d.OnlyA, OnlyB: d.OnlyB, Samples: true}
+}
+
+// sampleCompareCSV is compare.csv of a samples experiment, in its columns.
+func (s *Server) sampleCompareCSV(c echo.Context, st *app.ExperimentStats) error {
+	cq, blocks, err := s.sampleCompareData(c, st, true)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	w := newCSVWriter(&buf)
+	w.Write([]string{"a", "b", "dimension", "diff", "lo", "hi", "p", "p_holm", "n_a", "n_b", "pairs", "method", "unit", "only_a", "only_b"})
+	for i, ds := range blocks {
+		for _, d := range ds {
+			w.Write([]string{cq.A, cq.B[i], d.Metric, csvFloat(d.Value), csvFloat(d.Lo), csvFloat(d.Hi), csvFloat(d.P), csvFloat(d.PHolm),
+				strconv.Itoa(d.NA), strconv.Itoa(d.NB), strconv.Itoa(d.Pairs), d.Method, "sample", strconv.Itoa(d.OnlyA), strconv.Itoa(d.OnlyB)})
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return csvBlob(c, st.Exp.ID+"-compare.csv", buf.Bytes())
+}
+
+// sampleUnitsData is the samples' units page's loader: the query (dim is a
+// metric), the row and every unit, and the ones the filter shows.
+func (s *Server) sampleUnitsData(c echo.Context, st *app.ExperimentStats) (unitsQuery, app.SampleDiff, []app.SampleUnit, []app.SampleUnit, error) {
+	q := c.QueryParams()
+	dim := q.Get("dim")
+	if dim == "" {
+		return unitsQuery{}, app.SampleDiff{}, nil, nil, badRequestf("dim: missing; give the scorer metric whose samples to list")
+	}
+	// Checked as the page's dimensions are, with a placeholder for dim.
+	probe := url.Values{}
+	for k, v := range q {
+		probe[k] = v
+	}
+	probe.Set("dim", app.CompareDimensions[0])
+	uq, err := parseUnitsQuery(probe, st)
+	if err != nil {
+		return uq, app.SampleDiff{}, nil, nil, err
+	}
+	uq.Dim = dim
+	all, _, err := s.app.SampleUnits(c.Request().Context(), st.Exp.ID, uq.A, uq.B, dim)
+	if err != nil {
+		return uq, app.SampleDiff{}, nil, nil, err
+	}
+	ds, err := s.app.SampleCompare(c.Request().Context(), st.Exp.ID, uq.A, uq.B)
+	if err != nil {
+		return uq, app.SampleDiff{}, nil, nil, err
+	}
+	var row app.SampleDiff
+	for _, d := range ds {
+		if d.Metric == dim {
+			row = d
+		}
+	}
+	var shown []app.SampleUnit
+	for _, u := range all {
+		if uq.keepSample(u) {
+			shown = append(shown, u)
+		}
+	}
+	if uq.Sort == "diff" {
+		app.SampleByDifference(shown)
+	}
+	return uq, row, all, shown, nil
+}
+
+// keepSample is keep for a sample.
+func (uq unitsQuery) keepSample(u app.SampleUnit) bool {
+	switch uq.Show {
+	case "discordant":
+		return u.Paired && u.Diff != 0
+	case "a":
+		return u.A.Has() && !u.B.Has()
+	case "b":
+		return u.B.Has() && !u.A.Has()
+	}
+	return true
+}
+
+func (s *Server) showSampleUnits(c echo.Context, st *app.ExperimentStats) error {
+	uq, row, _, shown, err := s.sampleUnitsData(c, st)
+	if err != nil {
+		return err
+	}
+	if past, err := pastLastPage(c, c.Request().URL.Path, c.Request().URL.Query(), uq.Page, len(shown), unitsPerPage); past {
+		return err
+	}
+	names := auditorNames(st)
+	vm := views.UnitsView{Exp: st.Exp, Query: uq.values(), A: uq.A, AName: names[uq.A], B: uq.B, BName: names[uq.B],
+		Dim: uq.Dim, Title: uq.Dim, Unit: "sample", Show: uq.Show, Sort: uq.Sort, Total: len(shown), Page: uq.Page, Per: unitsPerPage,
+		NA: row.NA, NB: row.NB, Pairs: row.Pairs, OnlyA: row.OnlyA, OnlyB: row.OnlyB, Row: sampleRow(row), Binary: row.Binary, Samples: true}
+	ds, err := s.app.SampleCompare(c.Request().Context(), st.Exp.ID, uq.A, uq.B)
+	if err != nil {
+		return err
+	}
+	for _, d := range ds {
+		vm.Dims = append(vm.Dims, views.Option{Value: d.Metric, Label: d.Metric})
+	}
+	for _, u := range shown[min(len(shown), (uq.Page-1)*unitsPerPage):min(len(shown), uq.Page*unitsPerPage)] {
+		vm.Rows = append(vm.Rows, sampleUnitRow(st.Exp.ID, u))
+	}
+	return render(c, http.StatusOK, views.UnitsPage(vm))
+}
+
+func sampleUnitRow(exp string, u app.SampleUnit) views.UnitRow {
+	side := func(s app.Side) views.UnitSideView {
+		v := views.UnitSideView{Value: s.Value}
+		for i, id := range s.Audits {
+			v.Audits = append(v.Audits, views.UnitAudit{ID: id, URL: views.Path("audits", exp+":"+id), Value: s.Values[i]})
+		}
+		return v
+	}
+	r := views.UnitRow{Behavior: u.Task, Seed: u.Sample, A: side(u.A), B: side(u.B), Paired: u.Paired, Diff: u.Diff, Binary: u.Binary, Samples: true}
+	if u.A.Has() && u.B.Has() {
+		r.SideBySide = views.SideBySideURL(exp+":"+u.A.Audits[0], exp+":"+u.B.Audits[0])
+	}
+	return r
+}
+
+// sampleUnitsCSV is units.csv of a samples experiment: one row per sample
+// of a task, each side's records (epochs) and their mean.
+func (s *Server) sampleUnitsCSV(c echo.Context, st *app.ExperimentStats) error {
+	uq, _, _, shown, err := s.sampleUnitsData(c, st)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	w := newCSVWriter(&buf)
+	w.Write([]string{"a", "b", "metric", "task", "sample", "a_records", "a_value", "b_records", "b_value", "paired", "diff"})
+	for _, u := range shown {
+		w.Write([]string{uq.A, uq.B, uq.Dim, u.Task, u.Sample, strings.Join(u.A.Audits, " "), csvFloat(u.A.Value),
+			strings.Join(u.B.Audits, " "), csvFloat(u.B.Value), strconv.FormatBool(u.Paired), csvFloat(u.Diff)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return csvBlob(c, st.Exp.ID+"-units.csv", buf.Bytes())
+}
+
+// sampleCompareFigure draws the metrics' differences as a forest plot.
+func (s *Server) sampleCompareFigure(c echo.Context, st *app.ExperimentStats, ext string) error {
+	cq, blocks, err := s.sampleCompareData(c, st, false)
+	if err != nil {
+		return err
+	}
+	names := auditorNames(st)
+	var items []figures.Interval
+	for i, ds := range blocks {
+		for _, d := range ds {
+			if math.IsNaN(d.Value) {
+				continue
+			}
+			label := d.Metric
+			if len(blocks) > 1 {
+				label += " · vs " + names[cq.B[i]]
+			}
+			items = append(items, figures.Interval{Label: label, Value: d.Value, Lo: d.Lo, Hi: d.Hi})
+		}
+	}
+	title := "A − B (95% CI)"
+	if cq.A != "" {
+		title = fmt.Sprintf("%s − %s (95%% CI)", names[cq.A], strings.Join(mapNames(cq.B, names), ", "))
+	}
+	p, err := figures.ForestPlot(title, "difference (the scorer's units)", items)
+	if err != nil {
+		return err
+	}
+	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(items), ext, st.Exp.ID+"-compare")
+}
