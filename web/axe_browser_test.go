@@ -106,4 +106,12 @@ func TestBrowserAxe(t *testing.T) {
 	axeCheck(t, ictx, ibase, axe, []string{"/experiments/security-guide.json", "/audits?exp=security-guide.json"})
 	sample := eval[string](t, ictx, `document.querySelector('a[href^="/audits/security-guide.json:"]').getAttribute('href')`)
 	axeCheck(t, ictx, ibase, axe, []string{sample})
+
+	// A folder of logs of one task on three models: its models' compare,
+	// units and side-by-side pages.
+	sctx, sbase := browserOn(t, func() http.Handler { return samplesServer(t).Handler() })
+	step(t, sctx, "window", chromedp.EmulateViewport(1280, 900))
+	axeCheck(t, sctx, sbase, axe, []string{"/experiments/pop/compare?a=openai%2Fgpt-4o-mini&b=ollama%2Fllama3.1&b=ollama%2Fgemma3",
+		"/experiments/pop/compare/units?a=openai%2Fgpt-4o-mini&b=ollama%2Fllama3.1&dim=match",
+		"/audits/side-by-side?a=pop:popularity.json--1_epoch_1&b=pop:log_formats.json--1_epoch_1"})
 }
