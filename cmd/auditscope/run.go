@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -137,6 +138,19 @@ func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// notURL refuses paths given as URLs (s3://bucket/prefix): auditscope reads
+// and writes local files and folders only, and a URL taken as a path would
+// make a folder named "s3:" in the working directory and use it as if it
+// were the bucket. what names the flag or argument.
+func notURL(what string, paths ...string) error {
+	for _, p := range paths {
+		if scheme, _, ok := strings.Cut(p, "://"); ok && scheme != "" && !strings.ContainsAny(scheme, `/\.`) {
+			return usageError{fmt.Sprintf("%s %q is a URL: auditscope reads and writes local files and folders only (object storage is not supported yet); copy the files to a local folder, or mount the bucket and give its local path", what, p)}
+		}
+	}
+	return nil
+}
+
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", "Usage: auditscope serve [--db FILE] [--addr HOST:PORT] [--read-only] [--watch DIR]... [--poll DURATION] [--lake DIR] [--slots N] [--wait DURATION] [--client-queue N] [--queue N] [PATH...]\n\nServes the dashboard. With no --db, no --watch and no PATH it serves the\nbuilt-in demo (synthetic data) from an in-memory database.\n\nWith --watch it imports every supported file under DIR, then follows it:\nnew and grown transcripts and logs are appended, changed bundles and\nAnnotatedPairs files imported again, and open pages pick the changes up\n(docs/WATCH.md).\n", stdout, stderr)
 	dbPath := fs.String("db", "", "DuckDB database `file` (created if missing); empty: in-memory")
@@ -169,6 +183,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	paths, err := interleave(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := cmp.Or(notURL("--db", *dbPath), notURL("--lake", *lakeDir), notURL("--watch", watchDirs...), notURL("PATH", paths...)); err != nil {
 		return err
 	}
 	if *lakeDir != "" && (*dbPath != "" || len(paths) > 0 || len(watchDirs) > 0) {
@@ -295,6 +312,9 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	paths, err := interleave(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := cmp.Or(notURL("--db", *dbPath), notURL("PATH", paths...)); err != nil {
 		return err
 	}
 	if *dbPath == "" {
@@ -545,6 +565,9 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *dir == "" {
 		return usageError{"lake write needs --lake DIR"}
+	}
+	if err := cmp.Or(notURL("--lake", *dir), notURL("--db", *dbPath), notURL("PATH", paths...)); err != nil {
+		return err
 	}
 	if (*dbPath == "") == (len(paths) == 0) {
 		return usageError{"lake write reads either --db FILE or PATHs to import, one of the two"}

@@ -231,3 +231,26 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestRefuseURLs: a path given as a URL (s3://bucket/prefix) is refused,
+// naming the flag, before anything is read or written: taken as a path it
+// made a local folder named "s3:" and served it as if it were the bucket.
+func TestRefuseURLs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, args := range [][]string{
+		{"lake", "write", "--lake", "s3://lakes/team", "--db", "x.duckdb"},
+		{"lake", "write", "--lake", "lake", "s3://bucket/logs"},
+		{"serve", "--lake", "s3://lakes/team"},
+		{"serve", "--watch", "gs://bucket/logs"},
+		{"serve", "--db", "s3://bucket/results.duckdb"},
+		{"import", "--db", "x.duckdb", "s3://bucket/logs/run.eval"},
+	} {
+		_, _, err := runCmd(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "is a URL") || exitCode(err) != 2 {
+			t.Errorf("%v: %v (exit %d), want a usage error about the URL", args, err, exitCode(err))
+		}
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("left %d entries in the working directory (%s…)", len(entries), entries[0].Name())
+	}
+}

@@ -13,9 +13,15 @@ import (
 // slot goes to the next client in turn (round robin), so one client's
 // many requests never keep another's one request waiting behind them all.
 // A client with PerClient requests waiting already is refused at once (a
-// flood is refused before the others wait), as is a request past
-// MaxQueued waiting in all or still waiting after MaxWait. A refusal is a
-// *Busy error.
+// flood is refused before the others wait), as is a request still waiting
+// after MaxWait. When MaxQueued requests wait in all, the one refused is
+// the heaviest recent user's: a newcomer that has used the server less
+// than some waiting client (slots granted, decaying with a half-life of
+// usageHalfLife) takes the place of that client's newest waiting request,
+// which is refused; else the newcomer is refused. Without that, the clients
+// already in the queue kept their places by asking again the moment they
+// were answered, and a client that honoured Retry-After never got back in
+// (200 clients: 26 served, the rest none). A refusal is a *Busy error.
 type Scheduler struct {
 	slots, perClient, maxQueued int
 	maxWait                     time.Duration
@@ -26,12 +32,30 @@ type Scheduler struct {
 	clients map[string][]*waiter // waiting requests by client, oldest first
 	ring    []string             // the clients with waiting requests, in turn
 	next    int                  // the ring's index served next
+	usage   map[string]usage     // slots granted by client, decaying
+	hold    time.Duration        // how long a slot is held, a moving average
 }
 
-// waiter is one waiting request; granted is closed when it is given a slot.
+// usageHalfLife is how fast a client's past use of the server stops
+// counting against it when the queue is full.
+const usageHalfLife = 10 * time.Second
+
+// usage is a client's decaying count of slots granted, as of at.
+type usage struct {
+	n  float64
+	at time.Time
+}
+
+// now is the decayed count at t.
+func (u usage) now(t time.Time) float64 {
+	return u.n * math.Exp2(-float64(t.Sub(u.at))/float64(usageHalfLife))
+}
+
+// waiter is one waiting request; granted is closed when it is given a slot,
+// evicted when a lighter client takes its place in a full queue.
 type waiter struct {
-	granted chan struct{}
-	done    bool // granted (under the scheduler's lock)
+	granted, evicted chan struct{}
+	done             bool // granted (under the scheduler's lock)
 }
 
 // SchedulerConfig sizes a Scheduler.
@@ -45,7 +69,7 @@ type SchedulerConfig struct {
 // NewScheduler returns a scheduler of c's size.
 func NewScheduler(c SchedulerConfig) *Scheduler {
 	return &Scheduler{slots: max(1, c.Slots), perClient: max(1, c.PerClient), maxQueued: max(1, c.MaxQueued),
-		maxWait: c.MaxWait, clients: map[string][]*waiter{}}
+		maxWait: c.MaxWait, clients: map[string][]*waiter{}, usage: map[string]usage{}}
 }
 
 // Busy is a request the scheduler refused; RetryAfter is how long the
@@ -66,14 +90,16 @@ func (s *Scheduler) Acquire(ctx context.Context, client string) (release func(),
 	s.mu.Lock()
 	if s.running < s.slots && s.queued == 0 {
 		s.running++
+		s.used(client)
 		s.mu.Unlock()
 		return s.releaser(), nil
 	}
-	if len(s.clients[client]) >= s.perClient || s.queued >= s.maxQueued {
+	if len(s.clients[client]) >= s.perClient || (s.queued >= s.maxQueued && !s.evictFor(client)) {
+		busy := &Busy{RetryAfter: s.retryAfter()}
 		s.mu.Unlock()
-		return nil, &Busy{RetryAfter: s.maxWait}
+		return nil, busy
 	}
-	w := &waiter{granted: make(chan struct{})}
+	w := &waiter{granted: make(chan struct{}), evicted: make(chan struct{})}
 	if len(s.clients[client]) == 0 {
 		s.ring = append(s.ring, client)
 	}
@@ -86,6 +112,11 @@ func (s *Scheduler) Acquire(ctx context.Context, client string) (release func(),
 	select {
 	case <-w.granted:
 		return s.releaser(), nil
+	case <-w.evicted: // out of the queue already
+		s.mu.Lock()
+		busy := &Busy{RetryAfter: s.retryAfter()}
+		s.mu.Unlock()
+		return nil, busy
 	case <-t.C:
 		err = &Busy{RetryAfter: s.maxWait}
 	case <-ctx.Done():
@@ -95,7 +126,7 @@ func (s *Scheduler) Acquire(ctx context.Context, client string) (release func(),
 	if w.done {
 		// Granted while the timer or the cancel fired: pass the slot on.
 		s.mu.Unlock()
-		s.releaser()()
+		s.release(-1) // nothing ran: no hold time to count
 		return nil, err
 	}
 	s.dequeue(client, w)
@@ -106,12 +137,29 @@ func (s *Scheduler) Acquire(ctx context.Context, client string) (release func(),
 // releaser gives the slot back once, to the next client in turn.
 func (s *Scheduler) releaser() func() {
 	var once sync.Once
-	return func() { once.Do(s.release) }
+	start := time.Now()
+	return func() { once.Do(func() { s.release(time.Since(start)) }) }
 }
 
-func (s *Scheduler) release() {
+// retryAfter is how long a refused client should wait before it asks
+// again (under the lock): about the time the work queued now takes, at
+// least a second and at most MaxWait. A refused client that waited the
+// whole MaxWait (10 s) came back after its turn had passed many times.
+func (s *Scheduler) retryAfter() time.Duration {
+	d := time.Duration(s.queued+s.running) * s.hold / time.Duration(s.slots)
+	return min(max(d, time.Second), max(s.maxWait, time.Second))
+}
+
+func (s *Scheduler) release(held time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	switch {
+	case held < 0:
+	case s.hold == 0:
+		s.hold = held
+	default:
+		s.hold += (held - s.hold) / 8
+	}
 	if s.queued == 0 {
 		s.running--
 		return
@@ -134,8 +182,45 @@ func (s *Scheduler) release() {
 		s.next = 0
 	}
 	s.queued--
+	s.used(client)
 	w.done = true
 	close(w.granted)
+}
+
+// used counts a slot granted to client (under the lock), and forgets the
+// clients whose use has decayed away once there are many.
+func (s *Scheduler) used(client string) {
+	now := time.Now()
+	s.usage[client] = usage{n: s.usage[client].now(now) + 1, at: now}
+	if len(s.usage) > 4096 {
+		for c, u := range s.usage {
+			if u.now(now) < 0.01 {
+				delete(s.usage, c)
+			}
+		}
+	}
+}
+
+// evictFor makes room in a full queue for client when a waiting client has
+// used the server more (under the lock): that client's newest waiting
+// request is refused. It reports whether it made room.
+func (s *Scheduler) evictFor(client string) bool {
+	now := time.Now()
+	mine := s.usage[client].now(now)
+	heaviest, most := "", mine+0.5 // a near tie keeps the queue as it is
+	for _, c := range s.ring {
+		if u := s.usage[c].now(now); u > most {
+			heaviest, most = c, u
+		}
+	}
+	if heaviest == "" {
+		return false
+	}
+	ws := s.clients[heaviest]
+	w := ws[len(ws)-1]
+	s.dequeue(heaviest, w)
+	close(w.evicted)
+	return true
 }
 
 // dequeue takes a waiter that gave up out of its client's queue.

@@ -132,3 +132,88 @@ func TestSchedulerDeadlineAndCancel(t *testing.T) {
 	h()
 	within(t, out, 10*time.Second, "X's grant").release()
 }
+
+// TestSchedulerFullQueueFair: with the queue full, a client that has used
+// the server less than a waiting one takes the place of that client's
+// newest request (which is refused); the heaviest user arriving at a full
+// queue is refused itself. So clients that wait out a Retry-After get back
+// in, instead of the queue staying with those that ask again at once.
+func TestSchedulerFullQueueFair(t *testing.T) {
+	s := NewScheduler(SchedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 2, MaxWait: time.Hour})
+	// H has been served three times already.
+	for range 3 {
+		rel, err := s.Acquire(context.Background(), "H")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel()
+	}
+	hold, _ := s.Acquire(context.Background(), "A")
+	out := make(chan grant, 8)
+	enqueue(t, s, "H", out)
+	enqueue(t, s, "H", out) // the queue is full
+	var busy *Busy
+	if _, err := s.Acquire(context.Background(), "H"); !errors.As(err, &busy) {
+		t.Fatalf("H at a full queue: %v, want a refusal", err)
+	}
+	// L has not been served: it takes the place of H's newest request.
+	done := make(chan grant, 1)
+	go func() {
+		rel, err := s.Acquire(context.Background(), "L")
+		done <- grant{"L", rel, err}
+	}()
+	g := within(t, out, 10*time.Second, "H's evicted request")
+	if g.who != "H" || !errors.As(g.err, &busy) {
+		t.Fatalf("evicted: %+v", g)
+	}
+	pollUntil(t, "L queued", func() bool { return s.Waiting() == 2 })
+	// A's slot goes round: H's older request, then L.
+	hold()
+	first := within(t, out, 10*time.Second, "H's grant")
+	if first.who != "H" || first.err != nil {
+		t.Fatalf("first grant %+v", first)
+	}
+	first.release()
+	second := within(t, done, 10*time.Second, "L's grant")
+	if second.err != nil {
+		t.Fatal(second.err)
+	}
+	second.release()
+	if s.Waiting() != 0 || s.running != 0 {
+		t.Errorf("%d waiting, %d running at the end", s.Waiting(), s.running)
+	}
+	// A near tie leaves the queue alone: a newcomer against one grant.
+	s2 := NewScheduler(SchedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 1, MaxWait: time.Hour})
+	hold2, _ := s2.Acquire(context.Background(), "A")
+	out2 := make(chan grant, 2)
+	enqueue(t, s2, "B", out2)
+	if _, err := s2.Acquire(context.Background(), "C"); !errors.As(err, &busy) {
+		t.Errorf("C against B (no grants either): %v, want a refusal", err)
+	}
+	hold2()
+	g2 := within(t, out2, 10*time.Second, "B's grant")
+	g2.release()
+}
+
+// TestSchedulerRetryAfter: a refusal's Retry-After is about the time the
+// work queued now takes (slots held for their average time), at least a
+// second and at most MaxWait.
+func TestSchedulerRetryAfter(t *testing.T) {
+	s := NewScheduler(SchedulerConfig{Slots: 2, PerClient: 1, MaxQueued: 8, MaxWait: 10 * time.Second})
+	if d := s.retryAfter(); d != time.Second {
+		t.Errorf("nothing known: %v, want 1s", d)
+	}
+	s.release(-1) // a slot given back unused counts no hold time
+	s.running = 0
+	if s.hold != 0 {
+		t.Errorf("hold %v after an unused slot", s.hold)
+	}
+	s.hold, s.queued, s.running = 800*time.Millisecond, 8, 2
+	if d := s.retryAfter(); d != 4*time.Second {
+		t.Errorf("10 × 0.8 s over 2 slots: %v, want 4s", d)
+	}
+	s.hold = time.Minute
+	if d := s.retryAfter(); d != 10*time.Second {
+		t.Errorf("capped: %v, want MaxWait", d)
+	}
+}
