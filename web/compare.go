@@ -101,11 +101,8 @@ func (s *Server) compareData(c echo.Context, needBoth bool) (*app.ExperimentStat
 }
 
 func (s *Server) showCompare(c echo.Context) error {
-	if st, samples, err := s.samplesExperiment(c); err != nil || samples {
-		if err != nil {
-			return err
-		}
-		return s.showSampleCompare(c, st)
+	if done, err := s.forSamples(c, func(st *app.ExperimentStats) error { return s.showSampleCompare(c, st) }); done || err != nil {
+		return err
 	}
 	st, cq, cs, err := s.compareData(c, false)
 	if err != nil {
@@ -136,11 +133,8 @@ func (s *Server) showCompare(c echo.Context) error {
 // compareCSV serves the page's differences:
 // a,b,dimension,diff,lo,hi,p,p_holm,n_a,n_b,pairs,method,unit,only_a,only_b.
 func (s *Server) compareCSV(c echo.Context) error {
-	if st, samples, err := s.samplesExperiment(c); err != nil || samples {
-		if err != nil {
-			return err
-		}
-		return s.sampleCompareCSV(c, st)
+	if done, err := s.forSamples(c, func(st *app.ExperimentStats) error { return s.sampleCompareCSV(c, st) }); done || err != nil {
+		return err
 	}
 	st, _, cs, err := s.compareData(c, true)
 	if err != nil {
@@ -165,11 +159,8 @@ func (s *Server) compareCSV(c echo.Context) error {
 // compareFigure draws the differences as a forest plot, one row per
 // comparison and dimension, coloured by B.
 func (s *Server) compareFigure(c echo.Context, _, ext string) error {
-	if st, samples, err := s.samplesExperiment(c); err != nil || samples {
-		if err != nil {
-			return err
-		}
-		return s.sampleCompareFigure(c, st, ext)
+	if done, err := s.forSamples(c, func(st *app.ExperimentStats) error { return s.sampleCompareFigure(c, st, ext) }); done || err != nil {
+		return err
 	}
 	st, cq, cs, err := s.compareData(c, false)
 	if err != nil {

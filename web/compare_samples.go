@@ -20,15 +20,19 @@ import (
 // A and B are models, each row a scorer's metric, each unit a sample of a
 // task (its epochs reduced to their mean).
 
-// samplesExperiment reports whether the experiment of the request holds
-// plain Inspect samples, with its statistics.
-func (s *Server) samplesExperiment(c echo.Context) (*app.ExperimentStats, bool, error) {
+// forSamples runs samples, and reports that it did, when the request's
+// experiment holds plain Inspect samples: its compare and units pages are
+// by model and sample, not by auditor and evaluation dimension.
+func (s *Server) forSamples(c echo.Context, samples func(*app.ExperimentStats) error) (bool, error) {
 	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
 	if err != nil {
-		return nil, false, err
+		return false, err
 	}
 	ok, err := s.app.IsSamples(c.Request().Context(), st.Exp)
-	return st, ok, err
+	if err != nil || !ok {
+		return false, err
+	}
+	return true, samples(st)
 }
 
 // sampleCompareData is the samples' compare page's loader: the query and

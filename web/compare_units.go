@@ -127,11 +127,8 @@ func (s *Server) unitsData(c echo.Context) (*app.ExperimentStats, unitsQuery, ap
 }
 
 func (s *Server) showUnits(c echo.Context) error {
-	if st, samples, err := s.samplesExperiment(c); err != nil || samples {
-		if err != nil {
-			return err
-		}
-		return s.showSampleUnits(c, st)
+	if done, err := s.forSamples(c, func(st *app.ExperimentStats) error { return s.showSampleUnits(c, st) }); done || err != nil {
+		return err
 	}
 	st, uq, m, shown, err := s.unitsData(c)
 	if err != nil {
@@ -185,11 +182,8 @@ func unitRow(exp string, u app.Unit) views.UnitRow {
 // a,b,dimension,behavior,seed,a_audits,a_value,b_audits,b_value,paired,diff
 // (several audits of a side separated by spaces).
 func (s *Server) unitsCSV(c echo.Context) error {
-	if st, samples, err := s.samplesExperiment(c); err != nil || samples {
-		if err != nil {
-			return err
-		}
-		return s.sampleUnitsCSV(c, st)
+	if done, err := s.forSamples(c, func(st *app.ExperimentStats) error { return s.sampleUnitsCSV(c, st) }); done || err != nil {
+		return err
 	}
 	st, uq, _, shown, err := s.unitsData(c)
 	if err != nil {

@@ -1,11 +1,12 @@
 package experiment
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/auditscope/auditscope/analysis"
 )
 
 // The units behind a comparison's row: what was matched, unit by unit.
@@ -216,16 +217,4 @@ func unitSide(u *units, k string) UnitSide {
 
 // ByDifference orders units by the size of their difference, largest
 // first; unpaired units last, in their order.
-func ByDifference(us []Unit) {
-	slices.SortStableFunc(us, func(x, y Unit) int {
-		switch {
-		case math.IsNaN(x.Diff) && math.IsNaN(y.Diff):
-			return 0
-		case math.IsNaN(x.Diff):
-			return 1
-		case math.IsNaN(y.Diff):
-			return -1
-		}
-		return cmp.Compare(math.Abs(y.Diff), math.Abs(x.Diff))
-	})
-}
+func ByDifference(us []Unit) { analysis.ByAbs(us, func(u Unit) float64 { return u.Diff }) }

@@ -1,7 +1,6 @@
 package scorer
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -239,16 +238,4 @@ func samples(n int) string {
 
 // ByDifference orders units by the size of their difference, largest
 // first; unpaired units last, in their order.
-func ByDifference(us []Unit) {
-	slices.SortStableFunc(us, func(x, y Unit) int {
-		switch {
-		case math.IsNaN(x.Diff) && math.IsNaN(y.Diff):
-			return 0
-		case math.IsNaN(x.Diff):
-			return 1
-		case math.IsNaN(y.Diff):
-			return -1
-		}
-		return cmp.Compare(math.Abs(y.Diff), math.Abs(x.Diff))
-	})
-}
+func ByDifference(us []Unit) { analysis.ByAbs(us, func(u Unit) float64 { return u.Diff }) }

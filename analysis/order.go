@@ -1,0 +1,25 @@
+package analysis
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// ByAbs orders xs by the size of key(x), largest first, stably; those whose
+// key is NaN (no difference to size: a unit one side lacks) go last, in
+// their order.
+func ByAbs[T any](xs []T, key func(T) float64) {
+	slices.SortStableFunc(xs, func(x, y T) int {
+		kx, ky := key(x), key(y)
+		switch {
+		case math.IsNaN(kx) && math.IsNaN(ky):
+			return 0
+		case math.IsNaN(kx):
+			return 1
+		case math.IsNaN(ky):
+			return -1
+		}
+		return cmp.Compare(math.Abs(ky), math.Abs(kx))
+	})
+}
