@@ -77,7 +77,7 @@ func (s *Store) CopyPartition(ctx context.Context, table, key, name, file string
 		sel += ` REPLACE (CASE WHEN transcript_file = ` + sqlString(load.MemoryTranscript) + ` THEN NULL ELSE transcript_file END AS transcript_file)`
 	}
 	_, err := s.db.ExecContext(ctx, `COPY (`+sel+` FROM `+table+` WHERE `+key+` = `+sqlString(name)+`) TO `+
-		sqlString(file)+` (FORMAT parquet, COMPRESSION zstd)`)
+		sqlString(file)+` (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`)
 	return err
 }
 
