@@ -168,11 +168,24 @@ func FmtUnitValue(v float64, binary bool) string {
 }
 
 // FmtValue formats a side's value as the row's kind has it: a scorer's
-// value of a sample as it is (up to four significant digits), else
+// value of a sample as it is (up to four significant digits), a realism
+// judgment as win, tie or loss (a unit of several: their mean), else
 // FmtUnitValue.
 func (r UnitRow) FmtValue(v float64) string {
 	if r.Samples && v == v {
 		return FmtScore(v)
+	}
+	if r.Dimension == "realism" {
+		// A realism audit's value is its judgment against the real
+		// conversation: 100 a win, 50 a tie, 0 a loss.
+		switch v {
+		case 100:
+			return "win"
+		case 50:
+			return "tie"
+		case 0:
+			return "loss"
+		}
 	}
 	return FmtUnitValue(v, r.Binary)
 }

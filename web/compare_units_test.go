@@ -69,6 +69,11 @@ func TestUnitsAddUp(t *testing.T) {
 			}
 		}
 	}
+	// Realism units read as the judgments they are.
+	rp := mustGet(t, s, "/experiments/demo/compare/units?a="+url.QueryEscape(presets[0].A)+"&b="+url.QueryEscape(presets[0].B)+"&dim=realism", http.StatusOK, "text/html").Body
+	if !regexp.MustCompile(`<td class="num">(win|tie|loss)</td>`).MatchString(rp) {
+		t.Error("realism units do not say win, tie or loss")
+	}
 	// The compare page links each row to its units.
 	cmp := mustGet(t, s, "/experiments/demo/compare?a="+url.QueryEscape(presets[0].A)+"&b="+url.QueryEscape(presets[0].B), http.StatusOK, "text/html").Body
 	if n := strings.Count(cmp, `data-testid="compare-units"`); n != len(app.CompareDimensions) {
