@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -103,38 +102,26 @@ func (s *Server) sampleCompareCSV(c echo.Context, st *app.ExperimentStats) error
 	return csvBlob(c, st.Exp.ID+"-compare.csv", buf.Bytes())
 }
 
-// sampleUnitsData is the samples' units page's loader: the query (dim is a
-// metric), the row and every unit, and the ones the filter shows.
-func (s *Server) sampleUnitsData(c echo.Context, st *app.ExperimentStats) (unitsQuery, app.SampleDiff, []app.SampleUnit, []app.SampleUnit, error) {
-	q := c.QueryParams()
-	dim := q.Get("dim")
-	if dim == "" {
-		return unitsQuery{}, app.SampleDiff{}, nil, nil, badRequestf("dim: missing; give the scorer metric whose samples to list")
-	}
-	// Checked as the page's dimensions are, with a placeholder for dim.
-	probe := url.Values{}
-	for k, v := range q {
-		probe[k] = v
-	}
-	probe.Set("dim", app.CompareDimensions[0])
-	uq, err := parseUnitsQuery(probe, st)
+// sampleUnitsData is the samples' units page's loader: the query (dim is
+// a metric), A against B on every metric (the page's row and its picker),
+// and the samples of dim the filter shows.
+func (s *Server) sampleUnitsData(c echo.Context, st *app.ExperimentStats) (unitsQuery, []app.SampleDiff, []app.SampleUnit, error) {
+	ctx := c.Request().Context()
+	metrics, err := s.app.SampleMetrics(ctx, st.Exp.ID)
 	if err != nil {
-		return uq, app.SampleDiff{}, nil, nil, err
+		return unitsQuery{}, nil, nil, err
 	}
-	uq.Dim = dim
-	all, _, err := s.app.SampleUnits(c.Request().Context(), st.Exp.ID, uq.A, uq.B, dim)
+	uq, err := parseUnitsQuery(c.QueryParams(), st, metrics)
 	if err != nil {
-		return uq, app.SampleDiff{}, nil, nil, err
+		return uq, nil, nil, err
 	}
-	ds, err := s.app.SampleCompare(c.Request().Context(), st.Exp.ID, uq.A, uq.B)
+	all, err := s.app.SampleUnits(ctx, st.Exp.ID, uq.A, uq.B, uq.Dim)
 	if err != nil {
-		return uq, app.SampleDiff{}, nil, nil, err
+		return uq, nil, nil, err
 	}
-	var row app.SampleDiff
-	for _, d := range ds {
-		if d.Metric == dim {
-			row = d
-		}
+	ds, err := s.app.SampleCompare(ctx, st.Exp.ID, uq.A, uq.B)
+	if err != nil {
+		return uq, nil, nil, err
 	}
 	var shown []app.SampleUnit
 	for _, u := range all {
@@ -145,7 +132,7 @@ func (s *Server) sampleUnitsData(c echo.Context, st *app.ExperimentStats) (units
 	if uq.Sort == "diff" {
 		app.SampleByDifference(shown)
 	}
-	return uq, row, all, shown, nil
+	return uq, ds, shown, nil
 }
 
 // keepSample is keep for a sample.
@@ -162,24 +149,25 @@ func (uq unitsQuery) keepSample(u app.SampleUnit) bool {
 }
 
 func (s *Server) showSampleUnits(c echo.Context, st *app.ExperimentStats) error {
-	uq, row, _, shown, err := s.sampleUnitsData(c, st)
+	uq, ds, shown, err := s.sampleUnitsData(c, st)
 	if err != nil {
 		return err
 	}
 	if past, err := pastLastPage(c, c.Request().URL.Path, c.Request().URL.Query(), uq.Page, len(shown), unitsPerPage); past {
 		return err
 	}
+	var row app.SampleDiff
 	names := auditorNames(st)
 	vm := views.UnitsView{Exp: st.Exp, Query: uq.values(), A: uq.A, AName: names[uq.A], B: uq.B, BName: names[uq.B],
-		Dim: uq.Dim, Title: uq.Dim, Unit: "sample", Show: uq.Show, Sort: uq.Sort, Total: len(shown), Page: uq.Page, Per: unitsPerPage,
-		NA: row.NA, NB: row.NB, Pairs: row.Pairs, OnlyA: row.OnlyA, OnlyB: row.OnlyB, Row: sampleRow(row), Binary: row.Binary, Samples: true}
-	ds, err := s.app.SampleCompare(c.Request().Context(), st.Exp.ID, uq.A, uq.B)
-	if err != nil {
-		return err
-	}
+		Dim: uq.Dim, Title: uq.Dim, Unit: "sample", Show: uq.Show, Sort: uq.Sort, Total: len(shown), Page: uq.Page, Per: unitsPerPage, Samples: true}
 	for _, d := range ds {
 		vm.Dims = append(vm.Dims, views.Option{Value: d.Metric, Label: d.Metric})
+		if d.Metric == uq.Dim {
+			row = d
+		}
 	}
+	vm.Row, vm.Binary = sampleRow(row), row.Binary
+	vm.NA, vm.NB, vm.Pairs, vm.OnlyA, vm.OnlyB = row.NA, row.NB, row.Pairs, row.OnlyA, row.OnlyB
 	for _, u := range shown[min(len(shown), (uq.Page-1)*unitsPerPage):min(len(shown), uq.Page*unitsPerPage)] {
 		vm.Rows = append(vm.Rows, sampleUnitRow(st.Exp.ID, u))
 	}
@@ -204,7 +192,7 @@ func sampleUnitRow(exp string, u app.SampleUnit) views.UnitRow {
 // sampleUnitsCSV is units.csv of a samples experiment: one row per sample
 // of a task, each side's records (epochs) and their mean.
 func (s *Server) sampleUnitsCSV(c echo.Context, st *app.ExperimentStats) error {
-	uq, _, _, shown, err := s.sampleUnitsData(c, st)
+	uq, _, shown, err := s.sampleUnitsData(c, st)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,10 @@ type unitsQuery struct {
 	Page       int
 }
 
-func parseUnitsQuery(q url.Values, st *app.ExperimentStats) (unitsQuery, error) {
+// parseUnitsQuery reads the units page's query: A and B among the
+// experiment's auditors (or models), dim one of dims (the compare page's
+// rows).
+func parseUnitsQuery(q url.Values, st *app.ExperimentStats, dims []string) (unitsQuery, error) {
 	uq := unitsQuery{A: q.Get("a"), B: q.Get("b"), Dim: q.Get("dim"), Show: q.Get("show"), Sort: q.Get("sort"), Page: 1}
 	ids := make([]string, len(st.Auditors))
 	for i, a := range st.Auditors {
@@ -44,10 +47,10 @@ func parseUnitsQuery(q url.Values, st *app.ExperimentStats) (unitsQuery, error) 
 		return uq, badRequestf("b: %q is A itself; compare it with another auditor", uq.B)
 	}
 	if uq.Dim == "" {
-		return uq, badRequestf("dim: missing; want one of %s", strings.Join(app.CompareDimensions, ", "))
+		return uq, badRequestf("dim: missing; want one of %s", strings.Join(dims, ", "))
 	}
-	if !slices.Contains(app.CompareDimensions, uq.Dim) {
-		return uq, app.UnknownValue("dim", uq.Dim, app.CompareDimensions)
+	if !slices.Contains(dims, uq.Dim) {
+		return uq, app.UnknownValue("dim", uq.Dim, dims)
 	}
 	switch uq.Show {
 	case "":
@@ -106,7 +109,7 @@ func (s *Server) unitsData(c echo.Context) (*app.ExperimentStats, unitsQuery, ap
 	if err != nil {
 		return nil, unitsQuery{}, app.MatchedUnits{}, nil, err
 	}
-	uq, err := parseUnitsQuery(c.QueryParams(), st)
+	uq, err := parseUnitsQuery(c.QueryParams(), st, app.CompareDimensions)
 	if err != nil {
 		return nil, uq, app.MatchedUnits{}, nil, err
 	}

@@ -188,11 +188,10 @@ func unitRows(dim string, ua, ub *units) []Unit {
 	var out []Unit
 	row := func(k, behavior string) Unit {
 		x := Unit{Dimension: dim, Behavior: behavior, A: unitSide(ua, k), B: unitSide(ub, k), Diff: math.NaN()}
-		if !strings.HasPrefix(k, "\x01") { // an unpaired unit has no seed
-			_, x.Seed, _ = strings.Cut(k, "\x00")
-			if !strings.Contains(k, "\x00") {
-				x.Seed = k
-			}
+		// A key is behavior NUL seed, or the seed alone; an unpaired
+		// unit's (starting \x01) names no seed.
+		if !strings.HasPrefix(k, "\x01") {
+			x.Seed = k[strings.IndexByte(k, 0)+1:]
 		}
 		return x
 	}

@@ -78,7 +78,7 @@ func Compare(a, b string, vals []SampleValue) ([]Diff, error) {
 		return nil, fmt.Errorf("scorer: Compare: a side against itself (%q)", a)
 	}
 	var out []Diff
-	for _, m := range metrics(vals) {
+	for _, m := range Metrics(vals) {
 		units := Units(a, b, m, vals)
 		d, err := diff(m, units)
 		if err != nil {
@@ -96,8 +96,8 @@ func Compare(a, b string, vals []SampleValue) ([]Diff, error) {
 	return out, nil
 }
 
-// metrics lists the metrics the values hold, in name order.
-func metrics(vals []SampleValue) []string {
+// Metrics lists the metrics the values hold, in name order.
+func Metrics(vals []SampleValue) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, v := range vals {

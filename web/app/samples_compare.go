@@ -45,25 +45,23 @@ func (s *Service) SampleCompare(ctx context.Context, exp, a, b string) ([]Sample
 	return scorer.Compare(a, b, vals)
 }
 
-// SampleUnits lists the samples behind one metric of SampleCompare, and
-// whether the metric is one the comparison has.
-func (s *Service) SampleUnits(ctx context.Context, exp, a, b, metric string) ([]SampleUnit, []string, error) {
+// SampleMetrics lists the scorer metrics an experiment's samples have, in
+// name order (the rows of SampleCompare).
+func (s *Service) SampleMetrics(ctx context.Context, exp string) ([]string, error) {
 	vals, err := s.sampleValues(ctx, exp)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var metrics []string
-	seen := map[string]bool{}
-	for _, v := range vals {
-		if m := scorer.MetricName(v.Scorer, v.Key); !seen[m] {
-			seen[m] = true
-			metrics = append(metrics, m)
-		}
+	return scorer.Metrics(vals), nil
+}
+
+// SampleUnits lists the samples behind one metric of SampleCompare.
+func (s *Service) SampleUnits(ctx context.Context, exp, a, b, metric string) ([]SampleUnit, error) {
+	vals, err := s.sampleValues(ctx, exp)
+	if err != nil {
+		return nil, err
 	}
-	if !seen[metric] {
-		return nil, metrics, UnknownValue("dim", metric, metrics)
-	}
-	return scorer.Units(a, b, metric, vals), metrics, nil
+	return scorer.Units(a, b, metric, vals), nil
 }
 
 // SampleByDifference orders samples by the size of their difference.
