@@ -37,3 +37,34 @@ func BenchmarkImportAnnotatedPairs(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkImportBundle imports the bundle folder AUDITSCOPE_BENCH_BUNDLE
+// names (`auditscope demo --audits 100000 --out B` writes the 100k one, 767
+// MB) into a new database file per iteration. benchtable -import-bundle
+// times the same import as a command beside DuckDB's own read_json.
+func BenchmarkImportBundle(b *testing.B) {
+	path := os.Getenv("AUDITSCOPE_BENCH_BUNDLE")
+	if path == "" {
+		b.Skip("set AUDITSCOPE_BENCH_BUNDLE to a bundle folder (auditscope demo --audits 100000 --out DIR makes one)")
+	}
+	st, err := os.Stat(filepath.Join(path, "audits.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.SetBytes(st.Size())
+	for b.Loop() {
+		b.StopTimer()
+		s, err := Open(ctx, Options{Path: filepath.Join(b.TempDir(), "bench.duckdb")})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := s.ImportBundleFile(ctx, path, ImportOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+}

@@ -91,13 +91,6 @@ func bundleLoadOptions(opts ImportOptions) bundle.LoadOptions {
 // (bundle.Tx).
 type bundleTx struct{ *imports.Tx }
 
-// AuditScores is insertAuditScores for the bundle loader: the scores of
-// this import's audits of exp, n rows.
-func (tx bundleTx) AuditScores(exp string, n int64) error {
-	tx.AddRows(n)
-	return insertAuditScores(tx.Tx, exp, tx.Gen())
-}
-
 // AddExperiment writes the experiment's own row, last: it says the rest is
 // in.
 func (tx bundleTx) AddExperiment(e bundle.Row) error {

@@ -3,6 +3,7 @@ package data
 import (
 	"archive/zip"
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -158,6 +159,122 @@ func TestImportBadBundles(t *testing.T) {
 				}
 			}
 			sameSnapshot(t, before, snapshot(t, s))
+		})
+	}
+}
+
+// manyAudits writes a copy of bundle-small whose audits.jsonl has its 4
+// audits and then n more, copies of the first with ids m1…mn, each line
+// passed through edit (by its line number).
+func manyAudits(t *testing.T, n int, edit func(line int, s string) string) string {
+	t.Helper()
+	dir := copyDir(t, "testdata/bundle-small")
+	b, err := os.ReadFile(filepath.Join(dir, "audits.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	first := lines[0]
+	for i := 1; i <= n; i++ {
+		lines = append(lines, strings.Replace(first, `"id": "a1"`, fmt.Sprintf(`"id": "m%d"`, i), 1))
+	}
+	for i := range lines {
+		lines[i] = edit(i+1, lines[i])
+	}
+	if err := os.WriteFile(filepath.Join(dir, "audits.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestImportManyAudits imports audits over many batches of the import's
+// pipeline (lines decoded on every core, transcripts prepared on every core,
+// rows appended on one goroutine): the audits land in file order with their
+// scores, and of several bad lines the first in the file is the one named,
+// wherever the batches split them; nothing lands then.
+func TestImportManyAudits(t *testing.T) {
+	ctx := context.Background()
+	const n = 1500
+	ok := manyAudits(t, n, func(_ int, s string) string { return s })
+	s := mustOpenStore(t)
+	if _, err := s.Import(ctx, ok, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.db.Query(`SELECT id FROM audits WHERE experiment = 'small' ORDER BY ord`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if len(ids) != n+4 {
+		t.Fatalf("%d audits, want %d", len(ids), n+4)
+	}
+	for i := 1; i <= n; i++ {
+		if ids[i+3] != fmt.Sprintf("m%d", i) {
+			t.Fatalf("audit %d by ord is %s, want m%d: not in file order", i+4, ids[i+3], i)
+		}
+	}
+	// Each copy has a1's four scores, appended beside its row.
+	if got := count(t, s, `SELECT count(*) FROM audit_scores WHERE experiment = 'small' AND audit LIKE 'm%'`); got != 4*n {
+		t.Errorf("%d score rows of the copies, want %d", got, 4*n)
+	}
+	if got := count(t, s, `SELECT count(*) FROM audit_scores WHERE audit = 'm777' AND dimension = 'concerning' AND score = 6`); got != 1 {
+		t.Errorf("m777's concerning score: %d rows of 6, want 1", got)
+	}
+	if got := count(t, s, `SELECT count(*) FROM audits WHERE id = 'm1499' AND n_messages > 0 AND search_text LIKE '%pro-russia%'`); got != 1 {
+		t.Errorf("m1499's transcript columns were not derived (%d)", got)
+	}
+
+	badTranscript := func(s string) string {
+		return strings.Replace(s, `"transcript": {"metadata": {`, `"transcript": {"events": 5, "metadata": {`, 1)
+	}
+	dup := func(s string) string { return strings.Replace(s, `"id": "m`, `"id": "a1", "x": "m`, 1) }
+	broken := func(s string) string { return s[:len(s)/2] }
+	cases := []struct {
+		name string
+		bad  map[int]func(string) string
+		want []string
+	}{
+		{"a bad transcript before a duplicate id, batches apart", map[int]func(string) string{1000: badTranscript, 1400: dup},
+			[]string{"audits.jsonl:1000", "transcript", "not a Petri transcript"}},
+		{"a duplicate id before a bad transcript", map[int]func(string) string{900: dup, 1300: badTranscript},
+			[]string{"audits.jsonl:900", `duplicate audit id "a1"`}},
+		{"a bad transcript on the line before a duplicate id", map[int]func(string) string{1199: badTranscript, 1200: dup},
+			[]string{"audits.jsonl:1199", "not a Petri transcript"}},
+		{"a bad transcript before a line that is not JSON", map[int]func(string) string{300: badTranscript, 700: broken},
+			[]string{"audits.jsonl:300", "not a Petri transcript"}},
+		{"a line that is not JSON before a bad transcript", map[int]func(string) string{260: broken, 1100: badTranscript},
+			[]string{"audits.jsonl:260"}},
+		{"the last line", map[int]func(string) string{n + 4: badTranscript}, []string{fmt.Sprintf("audits.jsonl:%d", n+4)}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := manyAudits(t, n, func(line int, s string) string {
+				if f := c.bad[line]; f != nil {
+					return f(s)
+				}
+				return s
+			})
+			s := mustOpenStore(t)
+			_, err := s.Import(ctx, dir, ImportOptions{})
+			if err == nil {
+				t.Fatal("imported")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("the error does not say %q: %v", w, err)
+				}
+			}
+			if got := count(t, s, `SELECT count(*) FROM audits`); got != 0 {
+				t.Errorf("%d audits landed from a refused import", got)
+			}
 		})
 	}
 }

@@ -27,6 +27,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 4 && os.Args[1] == readJSONArg {
+		if err := readJSON(os.Args[2], os.Args[3]); err != nil {
+			fmt.Fprintln(os.Stderr, "benchtable read-json:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
@@ -50,6 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	benchtime := fs.String("benchtime", "10x", "go test -benchtime for the benchmarks")
 	runs := fs.Int("runs", 3, "import runs (the median is reported)")
 	importOnly := fs.Bool("import-only", false, "time the import (and Feedback Forensics' load) only")
+	bundleOnly := fs.Bool("bundle-only", false, "time the import of a demo bundle of -audits audits against DuckDB's read_json only")
 	ffPython := fs.String("ff-python", "python3", "`python` that can import feedback_forensics (Feedback Forensics' loader is timed when it can)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -70,6 +78,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if err := runCmd(ctx, stderr, nil, "go", "build", "-o", loadgen, "./cmd/loadgen"); err != nil {
 		return err
+	}
+	if *bundleOnly {
+		rows, err := bundleRows(ctx, bin, *out, *audits, *runs, log, stderr)
+		if err != nil {
+			return err
+		}
+		return writeTable(stdout, *out, rows)
 	}
 	ap, err := filepath.Abs(filepath.Join(*out, fmt.Sprintf("ap-%d-40-5.json", *n)))
 	if err != nil {
@@ -140,6 +155,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *importOnly {
 		return writeTable(stdout, *out, rows)
 	}
+	br, err := bundleRows(ctx, bin, *out, *audits, *runs, log, stderr)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, br...)
 
 	// 2. Go benchmarks.
 	log("go test -bench (this takes a few minutes)")

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"database/sql"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,5 +44,31 @@ func TestFFAvailable(t *testing.T) {
 	err := ffAvailable(context.Background(), filepath.Join(t.TempDir(), "no-python"))
 	if err == nil || !strings.Contains(err.Error(), "no-python") || !strings.Contains(err.Error(), "-ff-python") {
 		t.Errorf("ffAvailable without a python = %v; want an error naming it and the flag", err)
+	}
+}
+
+// TestReadJSON runs the read-json child's work on a small JSONL file: the
+// table it makes holds the file's rows, so the time benchtable prints
+// beside the import's is a real read.
+func TestReadJSON(t *testing.T) {
+	dir := t.TempDir()
+	file, db := filepath.Join(dir, "audits.jsonl"), filepath.Join(dir, "r.duckdb")
+	if err := os.WriteFile(file, []byte(`{"id": "a1", "turns": 3, "transcript": {"metadata": {"transcript_id": "a1"}}}`+"\n"+`{"id": "a2", "turns": 5}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := readJSON(db, file); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := sql.Open("duckdb", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var n, turns int
+	if err := conn.QueryRow(`SELECT count(*), sum(turns) FROM audits`).Scan(&n, &turns); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || turns != 8 {
+		t.Errorf("read_json made %d rows, turns summing to %d; want 2 and 8", n, turns)
 	}
 }

@@ -277,7 +277,7 @@ type auditLine struct {
 }
 
 func (s *dirSource) Audits(fn func(Pos, *Audit, json.RawMessage) error) error {
-	return eachLine(s, FileAudits, false, func(p Pos, v *auditLine, _ []byte) error {
+	return eachLineParallel(s, FileAudits, func(p Pos, v *auditLine) error {
 		raw := bytes.TrimSpace(v.RawTranscript)
 		if len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
 			if raw[0] != '{' {
