@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/auditscope/auditscope/data/internal/load"
+	"github.com/auditscope/auditscope/data/internal/ztext"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -437,15 +438,23 @@ func (s *Store) Transcript(ctx context.Context, experiment, audit string) ([]byt
 		}
 		return b, nil
 	}
-	var body string
-	err = s.db.QueryRowContext(ctx, `SELECT json FROM audit_transcripts WHERE experiment = ? AND audit = ?`, experiment, audit).Scan(&body)
+	var body sql.NullString
+	var z []byte
+	err = s.db.QueryRowContext(ctx, `SELECT json, zjson FROM audit_transcripts WHERE experiment = ? AND audit = ?`, experiment, audit).Scan(&body, &z)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("transcript of %s:%s: %w", experiment, audit, ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("data: transcript: %w", err)
 	}
-	return []byte(body), nil
+	if z != nil {
+		b, err := ztext.Decompress(z)
+		if err != nil {
+			return nil, fmt.Errorf("data: transcript of %s:%s: %w", experiment, audit, err)
+		}
+		return b, nil
+	}
+	return []byte(body.String), nil
 }
 
 // ScoreDimensions lists the judge dimensions used in an experiment (all

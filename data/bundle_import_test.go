@@ -2,6 +2,7 @@ package data
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -276,5 +277,50 @@ func TestImportManyAudits(t *testing.T) {
 				t.Errorf("%d audits landed from a refused import", got)
 			}
 		})
+	}
+}
+
+// TestTranscriptsCompressed: an import stores each transcript as one S2
+// frame and reads back the bytes it was given; a row of a database made
+// before migration 008 (text in json) reads as before; and the lake's
+// writer copies both as text, for other engines to read.
+func TestTranscriptsCompressed(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpenStore(t)
+	if _, err := s.Import(ctx, "testdata/bundle-small", ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := count(t, s, `SELECT count(*) FROM audit_transcripts WHERE json IS NULL AND zjson IS NOT NULL`); got != 4 {
+		t.Errorf("%d transcripts stored compressed, want all 4", got)
+	}
+	want, err := os.ReadFile("testdata/bundle-small/transcripts/a2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Transcript(ctx, "small", "a2")
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("a2's transcript read back as %.60q (%v); want the file's %d bytes", got, err, len(want))
+	}
+	// A row as migration 008 leaves one from before it.
+	if _, err := s.db.Exec(`UPDATE audit_transcripts SET json = '{"metadata": {"transcript_id": "old"}}', zjson = NULL WHERE audit = 'a3'`); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Transcript(ctx, "small", "a3"); err != nil || string(got) != `{"metadata": {"transcript_id": "old"}}` {
+		t.Errorf("a row with its text in json read as %q (%v)", got, err)
+	}
+	file := filepath.Join(t.TempDir(), "t.parquet")
+	if err := s.CopyPartition(ctx, "audit_transcripts", "experiment", "small", file); err != nil {
+		t.Fatal(err)
+	}
+	var a2, a3 string
+	var cols int
+	if err := s.db.QueryRow(`SELECT count(*) FROM parquet_schema(?) WHERE name <> 'duckdb_schema'`, file).Scan(&cols); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.QueryRow(`SELECT max(json) FILTER (audit = 'a2'), max(json) FILTER (audit = 'a3') FROM read_parquet(?)`, file).Scan(&a2, &a3); err != nil {
+		t.Fatal(err)
+	}
+	if cols != 2 || a2 != string(want) || a3 != `{"metadata": {"transcript_id": "old"}}` {
+		t.Errorf("the lake's file has %d columns (want audit and json), a2 %.40q, a3 %.40q", cols, a2, a3)
 	}
 }

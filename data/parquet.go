@@ -3,6 +3,7 @@ package data
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"database/sql/driver"
 	"encoding/hex"
 	"fmt"
@@ -66,8 +67,16 @@ func (s *Store) Generations(ctx context.Context) ([]Generation, error) {
 // key and the store's generation (the lake's path holds them), the
 // transcripts served from memory included.
 func (s *Store) CopyPartition(ctx context.Context, table, key, name, file string) error {
-	if table == "audit_transcripts" && s.memoryTranscripts(name) != nil {
-		return s.copyTranscripts(ctx, name, file)
+	if table == "audit_transcripts" {
+		if s.memoryTranscripts(name) != nil {
+			return s.copyTranscripts(ctx, name, file)
+		}
+		// Text for every engine to read, not the store's zstd frames.
+		return s.withTranscriptText(ctx, func(conn *sql.Conn) error {
+			_, err := conn.ExecContext(ctx, `COPY (SELECT audit, `+transcriptJSON+` AS json FROM audit_transcripts WHERE experiment = `+sqlString(name)+
+				`) TO `+sqlString(file)+` (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`)
+			return err
+		})
 	}
 	// Table and column names are the schema's (lake.Tables); the name is
 	// an id of the store's, quoted.
@@ -93,12 +102,11 @@ func (s *Store) memoryTranscripts(exp string) func(string) ([]byte, error) {
 // those served from memory included: a lake has no memory to serve them
 // from.
 func (s *Store) copyTranscripts(ctx context.Context, exp, file string) error {
+	return s.withTranscriptText(ctx, func(conn *sql.Conn) error { return s.copyTranscriptsOn(ctx, conn, exp, file) })
+}
+
+func (s *Store) copyTranscriptsOn(ctx context.Context, conn *sql.Conn, exp, file string) error {
 	src := s.memoryTranscripts(exp)
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
 	// A temporary table is the connection's own and goes with it.
 	if _, err := conn.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE lake_transcripts (audit VARCHAR, json VARCHAR)`); err != nil {
 		return err
@@ -148,7 +156,7 @@ func (s *Store) copyTranscripts(ctx context.Context, exp, file string) error {
 	if err := a.Close(); err != nil {
 		return err
 	}
-	_, err = conn.ExecContext(ctx, `COPY (SELECT audit, json FROM audit_transcripts WHERE experiment = `+sqlString(exp)+
+	_, err = conn.ExecContext(ctx, `COPY (SELECT audit, `+transcriptJSON+` AS json FROM audit_transcripts WHERE experiment = `+sqlString(exp)+
 		` UNION ALL SELECT audit, json FROM lake_transcripts) TO `+sqlString(file)+` (FORMAT parquet, COMPRESSION zstd)`)
 	return err
 }
@@ -251,6 +259,9 @@ func (s *Store) fileViews(ctx context.Context, dir string, views []FileView) ([]
 					sel[i] = sqlString(part.Name) + " AS " + c.name
 				case "gen", "import_id":
 					sel[i] = strconv.FormatInt(lakeGenID(part.Gen), 10) + "::" + c.typ + " AS " + c.name
+				case "zjson":
+					// A lake holds transcripts as text (CopyPartition).
+					sel[i] = "NULL::" + c.typ + " AS " + c.name
 				case "transcript_file":
 					// A lake holds its transcripts; a path a writer put here
 					// would make every server read that file off its disk.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 	"github.com/auditscope/auditscope/data/internal/load"
+	"github.com/auditscope/auditscope/data/internal/ztext"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/petri"
 )
@@ -76,17 +77,7 @@ func (l *loader) loadAudits() error {
 		return err
 	}
 	defer ss.Close()
-	// The long score table is appended with the audits, on the appender's
-	// goroutine while other cores decode: building it after the audits by
-	// one INSERT … json_each(scores) took 7.7 s of 100,000 audits, alone.
-	var sc load.Appender
-	if !l.opts.DeferScores {
-		if sc, err = l.tx.Appender("audit_scores"); err != nil {
-			return err
-		}
-		defer sc.Close()
-	}
-	p := l.startPipeline(au, at, ss, sc)
+	p := l.startPipeline(au, at, ss)
 	batch := make([]auditItem, 0, auditBatch)
 	size := 0
 	err = l.src.Audits(func(pos Pos, a *Audit, raw json.RawMessage) error {
@@ -135,10 +126,7 @@ func (l *loader) loadAudits() error {
 	if err == nil {
 		err = l.ctx.Err()
 	}
-	for _, a := range []load.Appender{au, at, ss, sc} {
-		if a == nil {
-			continue
-		}
+	for _, a := range []load.Appender{au, at, ss} {
 		if cerr := a.Close(); err == nil {
 			err = cerr
 		}
@@ -148,7 +136,14 @@ func (l *loader) loadAudits() error {
 	}
 	l.counts["audits"] = int64(len(l.audits))
 	l.counts["scores"] = l.nScores
-	return nil
+	if l.opts.DeferScores {
+		return nil
+	}
+	// One statement after the audits, on all of DuckDB's threads: 3.5 s of
+	// 100,000 audits' 3.8 million scores, where appending them row by row
+	// beside the audits held the appender's goroutine, the import's
+	// slowest stage, for 10 s (docs/PERFORMANCE.md).
+	return l.tx.AuditScores(l.id, l.nScores)
 }
 
 // errPipeline stops the reading when the appender has failed; finish
@@ -160,13 +155,13 @@ var errPipeline = errors.New("the import's appender stopped")
 // queueDepth batches wait, so a slow appender holds up the reading rather
 // than filling memory.
 type auditPipeline struct {
-	l              *loader
-	au, at, ss, sc load.Appender // sc is nil when the scores are deferred
-	queue          chan *auditBatchItems
-	done           chan struct{}
-	abort          atomic.Bool // stop appending: the import has failed
-	failed         atomic.Bool // the appender has stopped with err
-	err            error       // read after done
+	l          *loader
+	au, at, ss load.Appender
+	queue      chan *auditBatchItems
+	done       chan struct{}
+	abort      atomic.Bool // stop appending: the import has failed
+	failed     atomic.Bool // the appender has stopped with err
+	err        error       // read after done
 }
 
 type auditBatchItems struct {
@@ -176,8 +171,8 @@ type auditBatchItems struct {
 
 const queueDepth = 2
 
-func (l *loader) startPipeline(au, at, ss, sc load.Appender) *auditPipeline {
-	p := &auditPipeline{l: l, au: au, at: at, ss: ss, sc: sc, queue: make(chan *auditBatchItems, queueDepth), done: make(chan struct{})}
+func (l *loader) startPipeline(au, at, ss load.Appender) *auditPipeline {
+	p := &auditPipeline{l: l, au: au, at: at, ss: ss, queue: make(chan *auditBatchItems, queueDepth), done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
 		for b := range p.queue {
@@ -208,13 +203,6 @@ func (p *auditPipeline) append(items []auditItem) error {
 		}
 		if err := p.l.appendScorers(p.ss, it.a); err != nil {
 			return err
-		}
-		if p.sc != nil {
-			for d, v := range it.scoreMap {
-				if err := p.sc.Row(p.l.id, it.a.ID, d, v); err != nil {
-					return err
-				}
-			}
 		}
 		*it = auditItem{} // appended: let the collector have it
 	}
@@ -269,12 +257,12 @@ func (l *loader) appendAudit(au, at load.Appender, it *auditItem) error {
 		}
 	}
 	var file any
-	if it.body == nil {
+	if it.zbody == nil {
 		file = load.MemoryTranscript
 	}
 	if err := au.Row(l.id+":"+a.ID, l.id, a.ID, int32(it.ord), a.Auditor, a.Eval, load.NullString(a.Behavior), sp, a.Seed, a.Target, int32(a.Turns),
 		optBool(a.Outcome.Detected), optBool(a.Outcome.FalsePositive), optFloat(a.Outcome.Quality), optFloat(a.Outcome.ProductionValue),
-		a.Summary, it.scores, labels, strategy, int32(it.messages), int64(len(it.body)), file, it.search); err != nil {
+		a.Summary, it.scores, labels, strategy, int32(it.messages), int64(it.size), file, it.search); err != nil {
 		return err
 	}
 	l.nScores += int64(len(a.Scores) + len(a.Columns))
@@ -284,10 +272,10 @@ func (l *loader) appendAudit(au, at load.Appender, it *auditItem) error {
 	for d := range a.Columns {
 		l.dimCount[d]++
 	}
-	if it.body == nil {
+	if it.zbody == nil {
 		return nil
 	}
-	return at.Row(l.id, a.ID, string(it.body))
+	return at.Row(l.id, a.ID, nil, it.zbody)
 }
 
 // appendScorers writes an Inspect sample's scores as its scorers gave them.
@@ -316,9 +304,10 @@ type auditItem struct {
 	ord      int
 	t        *petri.Transcript
 	body     []byte
-	marshal  bool               // body is to be marshalled from t
-	scores   any                // JSON object or nil
-	scoreMap map[string]float64 // the same scores, for audit_scores
+	zbody    []byte // body compressed, as the store keeps it
+	size     int    // the length of body
+	marshal  bool   // body is to be marshalled from t
+	scores   any    // JSON object or nil
 	search   string
 	messages int
 	err      error
@@ -361,12 +350,16 @@ func (it *auditItem) prepare() {
 	// than ILIKE over hundreds of MB).
 	it.search = strings.ToLower(it.a.Summary + "\n" + it.t.SearchText())
 	it.messages = it.t.MessageCount()
+	if it.body != nil {
+		// Stored compressed; the text is not needed after this.
+		it.zbody, it.size, it.body = ztext.Compress(it.body), len(it.body), nil
+	}
 	scores := it.a.Scores
 	if len(it.a.Columns) > 0 {
 		scores = maps.Clone(it.a.Columns)
 		maps.Copy(scores, it.a.Scores)
 	}
-	it.scores, it.scoreMap = scoresJSON(scores), scores
+	it.scores = scoresJSON(scores)
 }
 
 // scoresJSON writes scores as a JSON object with sorted keys (nil when there

@@ -14,9 +14,13 @@ import (
 )
 
 // Tx is the import's transaction as the bundle's loader writes it: the
-// store's (load.Tx) with the experiment's own row.
+// store's (load.Tx) with the one statement an experiment's audits need
+// besides appends, and its own row.
 type Tx interface {
 	load.Tx
+	// AuditScores builds the experiment's long score table from its audits
+	// of this import (n rows).
+	AuditScores(exp string, n int64) error
 	// AddExperiment writes the experiment's own row.
 	AddExperiment(Row) error
 }

@@ -62,10 +62,10 @@ type Source interface {
 	ReadFile(name string) ([]byte, error)
 }
 
-// MaxMemberSize caps one file of a zipped bundle (uncompressed). The JSONL
-// files are streamed a line at a time, so this only bounds how long an
-// import reads; the limit on one value (Open's maxValue: a JSONL line, a
-// file read whole) bounds its memory.
+// MaxMemberSize caps one file of a zipped bundle (uncompressed); a folder's
+// files have no cap. The JSONL files are streamed a line at a time, so this
+// only bounds how long an import reads; the limit on one value (Open's
+// maxValue: a JSONL line, a file read whole) bounds its memory.
 const MaxMemberSize = 4 << 30
 
 // dirSource reads a bundle from an fs.FS (a folder or a zip).
@@ -163,11 +163,48 @@ func (s *dirSource) open(name string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A zip member may lie about its size; never read more than the cap.
+	if s.closer == nil {
+		// A folder's file is read to its end, however long: a million
+		// audits' audits.jsonl is 7.5 GB.
+		return f, nil
+	}
+	// A zip member may lie about its size: reading past the cap is an
+	// error, never a quiet end of the file, which would drop the lines
+	// after it.
 	return struct {
 		io.Reader
 		io.Closer
-	}{io.LimitReader(f, MaxMemberSize+1), f}, nil
+	}{&capped{r: f, left: MaxMemberSize}, f}, nil
+}
+
+// errMemberTooLong is a zip member that goes on past MaxMemberSize.
+var errMemberTooLong = fmt.Errorf("the member is longer than %d bytes, the limit on one file of a zipped bundle (or than its header claims): unzip the bundle and import its folder", int64(MaxMemberSize))
+
+// capped reads r up to left bytes and fails if r goes on.
+type capped struct {
+	r    io.Reader
+	left int64
+}
+
+func (c *capped) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		var one [1]byte
+		for {
+			n, err := c.r.Read(one[:])
+			if n > 0 {
+				return 0, errMemberTooLong
+			}
+			if err != nil {
+				return 0, err
+			}
+		}
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
 }
 
 func (s *dirSource) ReadFile(name string) ([]byte, error) {

@@ -2,6 +2,7 @@ package petri
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -233,5 +234,18 @@ func TestParseKeepsBOMOut(t *testing.T) {
 	b := append([]byte{0xEF, 0xBB, 0xBF}, testdata(t, "legacy.json")...)
 	if _, err := Parse(b); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUnquote: unquote's shortcut gives what json.Unmarshal gives, and
+// leaves every other string to it.
+func TestUnquote(t *testing.T) {
+	for _, in := range []string{`""`, `"plain text"`, `"héllo ☃"`, `"a\"b"`, `"a\\b"`, `"a\nb"`, `"tab	in"`, "\"a\x01b\"", "\"bad \xff utf-8\"",
+		`"\u00e9"`, `"\ud800"`, `"unterminated`, `"`, `"a"b"`, `x`, `""""`} {
+		var got, want string
+		gotErr, wantErr := unquote([]byte(in), &got), json.Unmarshal([]byte(in), &want)
+		if (gotErr == nil) != (wantErr == nil) || got != want {
+			t.Errorf("unquote(%q) = %q, %v; json.Unmarshal gives %q, %v", in, got, gotErr, want, wantErr)
+		}
 	}
 }

@@ -4,13 +4,18 @@
 package storetest
 
 import (
+	"crypto/md5"
 	"database/sql"
+	"slices"
+
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/auditscope/auditscope/data/internal/ztext"
 )
 
 // ContentState is every table's row count and a hash of its rows, the
@@ -29,6 +34,9 @@ func ContentState(t testing.TB, db *sql.DB) map[string]string {
 		if err := rows.Scan(&name, &cols); err != nil {
 			t.Fatal(err)
 		}
+		if name == "audit_transcripts" {
+			continue // transcriptsState
+		}
 		var keep []string
 		for _, c := range cols {
 			switch c := c.(string); {
@@ -41,7 +49,46 @@ func ContentState(t testing.TB, db *sql.DB) map[string]string {
 		parts = append(parts, fmt.Sprintf(`SELECT '%s', count(*)::VARCHAR || ' ' || coalesce(md5(string_agg(%s, chr(10) ORDER BY %s)), '-') FROM "%s"`, name, x, x, name))
 	}
 	rows.Close()
-	return states(t, db, parts)
+	out := states(t, db, parts)
+	out["audit_transcripts"] = transcriptsState(t, db)
+	return out
+}
+
+// transcriptsState is ContentState's entry for audit_transcripts: each
+// transcript's text, whether the store keeps it compressed (zjson) or as
+// text (json, as before migration 008 and in a lake's views).
+func transcriptsState(t testing.TB, db *sql.DB) string {
+	t.Helper()
+	rows, err := db.Query(`SELECT experiment, audit, json, zjson FROM audit_transcripts`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var lines []string
+	for rows.Next() {
+		var exp, audit string
+		var text sql.NullString
+		var z []byte
+		if err := rows.Scan(&exp, &audit, &text, &z); err != nil {
+			t.Fatal(err)
+		}
+		if z != nil {
+			b, err := ztext.Decompress(z)
+			if err != nil {
+				t.Fatalf("transcript of %s:%s: %v", exp, audit, err)
+			}
+			text.String = string(b)
+		}
+		lines = append(lines, exp+"\x00"+audit+"\x00"+text.String)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) == 0 {
+		return "0 -"
+	}
+	slices.Sort(lines)
+	return fmt.Sprintf("%d %x", len(lines), md5.Sum([]byte(strings.Join(lines, "\n"))))
 }
 
 // TableState describes every table of a database: its row count and, with

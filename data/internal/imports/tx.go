@@ -175,8 +175,11 @@ type appender struct {
 func (a *appender) Row(values ...driver.Value) error {
 	var size int64
 	for _, v := range values {
-		if s, ok := v.(string); ok {
-			size += int64(len(s))
+		switch v := v.(type) {
+		case string:
+			size += int64(len(v))
+		case []byte:
+			size += int64(len(v))
 		}
 	}
 	// DuckDB stores a long text in blocks of its size; under an import's
