@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/auditscope/auditscope/data/lake"
+)
+
+// The child process of TestLakeWriteMemory: these name its database and
+// lake.
+const (
+	lakeChildDB   = "AUDITSCOPE_LAKE_CHILD_DB"
+	lakeChildLake = "AUDITSCOPE_LAKE_CHILD_LAKE"
+)
+
+// lakeWriteMaxRSS is the bound docs/SECURITY.md gives a lake write's peak
+// resident memory.
+const lakeWriteMaxRSS = 1 << 30
+
+// TestLakeWriteMemory writes the 100,000-audit demo database (its bundle
+// written and imported first, about 40 s) to a lake in a child process and
+// holds the write's peak resident memory (the kernel's high-water mark)
+// under 1 GiB (issue #35; it was 2.66 GB when one Parquet row group held a
+// partition's transcripts). The lake then serves every audit.
+func TestLakeWriteMemory(t *testing.T) {
+	if db := os.Getenv(lakeChildDB); db != "" {
+		var out, errb bytes.Buffer
+		if err := run(context.Background(), []string{"lake", "write", "--db", db, "--lake", os.Getenv(lakeChildLake)}, &out, &errb); err != nil {
+			t.Fatalf("lake write: %v\n%s", err, errb.String())
+		}
+		return
+	}
+	if testing.Short() {
+		t.Skip("builds a 100,000-audit database (about 1 GB of files); skipped with -short")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the child's peak RSS from Linux's rusage")
+	}
+	dir := t.TempDir()
+	bundle, db, lk := filepath.Join(dir, "bundle"), filepath.Join(dir, "demo.duckdb"), filepath.Join(dir, "lake")
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"demo", "--audits", "100000", "--out", bundle}, &out, &errb); err != nil {
+		t.Fatalf("demo: %v\n%s", err, errb.String())
+	}
+	if err := run(context.Background(), []string{"import", "--db", db, bundle}, &out, &errb); err != nil {
+		t.Fatalf("import: %v\n%s", err, errb.String())
+	}
+	// The bundle is not needed any more; the lake takes its room.
+	os.RemoveAll(bundle)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLakeWriteMemory$")
+	cmd.Env = append(os.Environ(), lakeChildDB+"="+db, lakeChildLake+"="+lk)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, b)
+	}
+	rss := int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10
+	t.Logf("lake write of the 100,000-audit database: peak RSS %d MiB", rss>>20)
+	if rss > lakeWriteMaxRSS {
+		t.Errorf("lake write peaked at %d MiB resident, over the %d MiB bound", rss>>20, lakeWriteMaxRSS>>20)
+	}
+	l, err := lake.Open(context.Background(), lk, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var audits, transcripts int
+	var sample string
+	if err := l.DB().QueryRow(`SELECT count(*) FROM audits`).Scan(&audits); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.DB().QueryRow(`SELECT count(*), max(json) FILTER (audit = 'a-054321') FROM audit_transcripts`).Scan(&transcripts, &sample); err != nil {
+		t.Fatal(err)
+	}
+	if audits < 100000 || transcripts != audits || !strings.Contains(sample, `"transcript_id":"a-054321"`) {
+		t.Errorf("the lake has %d audits, %d transcripts, a-054321's as %.80q; want every audit with its transcript as text", audits, transcripts, sample)
+	}
+}
