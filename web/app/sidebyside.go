@@ -59,8 +59,8 @@ func (s *Service) SameUnit(ctx context.Context, d model.AuditDetail) ([]model.Ch
 		names[a.Auditor.ID] = a.Auditor.Name
 	}
 	var out []model.Choice
-	for _, a := range st.Audits {
-		if a.Seed == d.Seed && a.Eval == d.Eval && a.Behavior == d.Behavior && a.Auditor != d.Auditor {
+	for _, i := range st.sameUnit(d.Eval, d.Behavior, d.Seed) {
+		if a := st.Audits[i]; a.Auditor != d.Auditor {
 			out = append(out, model.Choice{Value: d.Experiment + ":" + a.ID, Label: names[a.Auditor] + " · " + a.ID})
 		}
 	}

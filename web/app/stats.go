@@ -46,6 +46,25 @@ type ExperimentStats struct {
 	unitsOnce sync.Once
 	unitsVal  *experiment.Units
 	unitsErr  error
+
+	// byUnitOnce makes byUnit, the indexes into Audits of each unit (eval,
+	// behavior, seed), on first use: an audit page lists its unit's other
+	// audits, and scanning every outcome row for them took tens of
+	// milliseconds a page at a million audits.
+	byUnitOnce sync.Once
+	byUnit     map[[3]string][]int32
+}
+
+// sameUnit are the indexes into st.Audits of the audits of one unit.
+func (st *ExperimentStats) sameUnit(eval, behavior, seed string) []int32 {
+	st.byUnitOnce.Do(func() {
+		st.byUnit = map[[3]string][]int32{}
+		for i, a := range st.Audits {
+			k := [3]string{a.Eval, a.Behavior, a.Seed}
+			st.byUnit[k] = append(st.byUnit[k], int32(i))
+		}
+	})
+	return st.byUnit[[3]string{eval, behavior, seed}]
 }
 
 // units are the comparison units of every auditor of the experiment.
