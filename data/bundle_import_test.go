@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // copyDir copies a bundle folder so a test can break one file.
@@ -322,5 +323,39 @@ func TestTranscriptsCompressed(t *testing.T) {
 	}
 	if cols != 2 || a2 != string(want) || a3 != `{"metadata": {"transcript_id": "old"}}` {
 		t.Errorf("the lake's file has %d columns (want audit and json), a2 %.40q, a3 %.40q", cols, a2, a3)
+	}
+}
+
+// TestImportLongLineAfterShort: a line of more than the decoders' budget of
+// lines in flight (64 MiB), after short ones, imports: the short lines'
+// batch is sent before the long line waits for room (it used to wait for
+// that batch's release, which only its sending could bring: the import
+// hung).
+func TestImportLongLineAfterShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 65 MiB line")
+	}
+	dir := manyAudits(t, 3, func(line int, s string) string {
+		if line == 6 {
+			return strings.Replace(s, `"summary": "`, `"summary": "`+strings.Repeat("x", 65<<20), 1)
+		}
+		return s
+	})
+	s := mustOpenStore(t)
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Import(context.Background(), dir, ImportOptions{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the import of a long line after short ones hangs")
+	}
+	if got := count(t, s, `SELECT count(*) FROM audits WHERE length(summary) > 65 * 1024 * 1024`); got != 1 {
+		t.Errorf("%d audits with the long summary, want 1", got)
 	}
 }

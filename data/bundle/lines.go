@@ -122,8 +122,19 @@ func eachLineParallel[T any](s *dirSource, name string, fn func(Pos, *T) error) 
 				continue
 			}
 			n := min(int64(len(raw)), linesInFlight)
-			if err := inFlight.Acquire(ctx, n); err != nil {
-				return
+			if !inFlight.TryAcquire(n) {
+				// The batch being filled holds part of the budget and is
+				// not sent until it is full: send it first, or a long line
+				// would wait for room only fn's release of it can make.
+				if len(b.raw) > 0 {
+					if !send(b) {
+						return
+					}
+					b = newBatch()
+				}
+				if err := inFlight.Acquire(ctx, n); err != nil {
+					return
+				}
 			}
 			b.pos = append(b.pos, Pos{File: name, Line: line})
 			b.raw = append(b.raw, raw)
