@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	_ "github.com/duckdb/duckdb-go/v2"
@@ -45,21 +44,9 @@ func timeReadJSON(ctx context.Context, db, file string, stderr io.Writer) (impor
 	if err != nil {
 		return importRun{}, err
 	}
-	os.Remove(db)
-	os.Remove(db + ".wal")
-	t0 := time.Now()
 	cmd := exec.CommandContext(ctx, self, readJSONArg, db, file)
 	cmd.Stdout, cmd.Stderr = stderr, stderr
-	if err := cmd.Start(); err != nil {
-		return importRun{}, fmt.Errorf("read_json: %w", err)
-	}
-	anonc := make(chan float64, 1)
-	go func() { anonc <- peakAnonMB(cmd.Process.Pid) }()
-	if err := cmd.Wait(); err != nil {
-		return importRun{}, fmt.Errorf("read_json: %w", err)
-	}
-	return importRun{wall: time.Since(t0), anonMB: <-anonc,
-		rssMB: float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) / 1024}, nil
+	return measure(cmd, db, "read_json")
 }
 
 // bundleRows times `auditscope import` of a demo bundle of n audits against

@@ -28,18 +28,25 @@ type importRun struct {
 
 // timeImport imports ap into a new database at db and measures it.
 func timeImport(ctx context.Context, bin, db, ap string, stderr io.Writer) (importRun, error) {
+	cmd := exec.CommandContext(ctx, bin, "import", "--db", db, ap)
+	cmd.Stderr = stderr
+	return measure(cmd, db, "import")
+}
+
+// measure runs cmd, which writes a new database at db (removed first), and
+// returns its wall time, peak RSS (the kernel's high-water mark) and the
+// peak of its allocated memory (sampled).
+func measure(cmd *exec.Cmd, db, what string) (importRun, error) {
 	os.Remove(db)
 	os.Remove(db + ".wal")
 	t0 := time.Now()
-	cmd := exec.CommandContext(ctx, bin, "import", "--db", db, ap)
-	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
-		return importRun{}, fmt.Errorf("import: %w", err)
+		return importRun{}, fmt.Errorf("%s: %w", what, err)
 	}
 	anonc := make(chan float64, 1)
 	go func() { anonc <- peakAnonMB(cmd.Process.Pid) }()
 	if err := cmd.Wait(); err != nil {
-		return importRun{}, fmt.Errorf("import: %w", err)
+		return importRun{}, fmt.Errorf("%s: %w", what, err)
 	}
 	wall := time.Since(t0)
 	return importRun{wall: wall, anonMB: <-anonc,
