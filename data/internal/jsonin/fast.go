@@ -5,7 +5,7 @@ import (
 )
 
 // Decode decodes b into a new T with segmentio's decoder, a drop-in for
-// encoding/json that is three to four times faster on bundle lines and
+// encoding/json that is two to four times faster on bundle lines and
 // transcripts (docs/PERFORMANCE.md, "Import of a million audits"). When it
 // fails, b is decoded again into a fresh T by std (encoding/json, the way
 // the caller always decoded), and std's answer is the one returned: which
