@@ -70,7 +70,7 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 
 func appendLogs(ctx context.Context, tx *imports.Tx, src *logs.Source, exp string, base int64, hash string, opts ImportOptions) (model.ImportResult, error) {
 	app := &bundle.AppendState{Split: map[string]string{}, Auditors: map[string]bool{}, Existing: map[string]bool{}, Source: map[string]string{},
-		LogOrd: map[string]int32{}, LogHead: map[string]string{}}
+		LogOrd: map[string]int32{}, LogHead: map[string]string{}, Slots: map[string]int{}}
 	q := func(query string, scan func(*sql.Rows) error, args ...any) error {
 		rows, err := tx.Conn().QueryContext(ctx, query, args...)
 		if err != nil {
@@ -105,6 +105,15 @@ func appendLogs(ctx context.Context, tx *imports.Tx, src *logs.Source, exp strin
 			app.Source[id] = source
 			return err
 		}, exp, src.IDs()),
+		// A dimension keeps its score column; one without a column on any
+		// of its rows (imported before the columns existed) stays without.
+		q(`SELECT dimension, CASE WHEN count(slot) = count(*) AND min(slot) = max(slot) THEN min(slot) ELSE -1 END FROM experiment_dimensions WHERE experiment = ? GROUP BY dimension`, func(r *sql.Rows) error {
+			var d string
+			var slot int
+			err := r.Scan(&d, &slot)
+			app.Slots[d] = slot
+			return err
+		}, exp),
 		q(`SELECT coalesce(max(ord), -1) + 1 FROM audits WHERE experiment = ?`, func(r *sql.Rows) error {
 			return r.Scan(&app.FirstOrd)
 		}, exp),

@@ -4,10 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/data/storetest"
 )
 
 // TestAppendLogs: a folder's experiment grows by appends, each its own
@@ -136,5 +140,86 @@ func TestViewHoldsOffLanding(t *testing.T) {
 	}
 	if n := count(t, s, `SELECT count(*) FROM audits WHERE experiment = 'w'`); n != 2 || s.Version() != v+1 {
 		t.Fatalf("after the view: %d audits, version %d", n, s.Version())
+	}
+}
+
+// TestAppendScoreColumns: an append gives the judge dimensions it meets
+// for the first time the next free score columns and keeps the columns of
+// the others, and to an experiment imported before the columns existed it
+// gives columns to its new dimensions alone.
+func TestAppendScoreColumns(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for _, f := range []string{"legacy.json", "reset.json", "rollback.json"} {
+		copyFile(t, filepath.Join("testdata", "petri", f), filepath.Join(dir, f))
+	}
+	copyFile(t, fixture(t, "inspect", "docent-sample.eval"), filepath.Join(dir, "ctf.eval"))
+	s := mustOpenStore(t)
+	opts := ImportOptions{Name: "w", PrefixLogs: true, Files: []string{"legacy.json"}}
+	if _, err := s.ImportPetri(ctx, dir, opts); err != nil {
+		t.Fatal(err)
+	}
+	slots := func() (slotted, without int64) {
+		return count(t, s, `SELECT count(DISTINCT dimension) FILTER (slot IS NOT NULL) FROM experiment_dimensions WHERE experiment = 'w'`),
+			count(t, s, `SELECT count(DISTINCT dimension) FILTER (slot IS NULL) FROM experiment_dimensions WHERE experiment = 'w'`)
+	}
+	first, _ := slots()
+	if first == 0 {
+		t.Fatal("legacy.json's judge dimensions have no score columns")
+	}
+	if _, err := s.AppendLogs(ctx, "w", dir, []string{"reset.json"}, opts); err != nil {
+		t.Fatal(err)
+	}
+	storetest.CheckScoreColumns(t, s.db)
+	// As a database made before migration 009 has it.
+	var nulls []string
+	for i := range load.ScoreSlots {
+		nulls = append(nulls, "score_"+strconv.Itoa(i)+" = NULL")
+	}
+	for _, q := range []string{`UPDATE experiment_dimensions SET slot = NULL`, `UPDATE audits SET ` + strings.Join(nulls, ", ")} {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, before := slots()
+	// A Petri log with the old dimensions, an Inspect log with new ones.
+	if _, err := s.AppendLogs(ctx, "w", dir, []string{"rollback.json", "ctf.eval"}, opts); err != nil {
+		t.Fatal(err)
+	}
+	storetest.CheckScoreColumns(t, s.db)
+	slotted, without := slots()
+	if without != before || slotted == 0 {
+		t.Errorf("after the Inspect log: %d dimensions with columns, %d without (%d before); want the log's new ones with", slotted, without, before)
+	}
+	// Their filters and sorts, and the old dimensions', agree with the JSON.
+	var dims []string
+	rows, err := s.db.Query(`SELECT DISTINCT dimension, slot IS NULL FROM experiment_dimensions WHERE experiment = 'w' ORDER BY 2, 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var d string
+		var old bool
+		if err := rows.Scan(&d, &old); err != nil {
+			t.Fatal(err)
+		}
+		dims = append(dims, d)
+	}
+	rows.Close()
+	for _, d := range []string{dims[0], dims[len(dims)-1]} {
+		f := model.AuditFilter{Experiment: "w", Sort: "score:" + d, Desc: true, Scores: []model.ScoreCond{{Dimension: d, Op: ">=", Value: 0}}}
+		got, err := s.ListAudits(ctx, f, 0, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := count(t, s, `SELECT count(*) FROM audits WHERE experiment = 'w' AND TRY_CAST(json_extract_string(scores, ?) AS DOUBLE) >= 0`, `$."`+d+`"`)
+		if int64(len(got)) != want || want == 0 {
+			t.Errorf("%s: %d audits, want %d (not 0)", d, len(got), want)
+		}
+		for i := 1; i < len(got); i++ {
+			if *got[i].SortScore > *got[i-1].SortScore {
+				t.Errorf("%s: not in descending order at %d", d, i)
+			}
+		}
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/auditscope/auditscope/data/internal/load"
@@ -25,6 +27,9 @@ type auditQuery struct {
 	// JSON instead of audit_scores, while that table is still being built
 	// in the background (Store.BuildPendingScores).
 	jsonScores bool
+	// cols reads the dimensions that have score columns (scoreColumns);
+	// they take precedence over the JSON and audit_scores.
+	cols map[string]scoreCol
 	// after, when set, selects only the audits after it in the filter's
 	// order (an export's next chunk).
 	after *model.AuditCursor
@@ -101,6 +106,10 @@ func (f auditQuery) where(sortJoined bool) (string, []any, error) {
 	}
 	for _, s := range f.Scores {
 		// s.Op is one of model.AuditFilter.Validate's whitelist.
+		if c, ok := f.cols[s.Dimension]; ok {
+			add(c.sql+" "+s.Op+" ?", append(slices.Clone(c.args), s.Value)...)
+			continue
+		}
 		if f.jsonScores {
 			add("TRY_CAST(json_extract_string(a.scores, ?) AS DOUBLE) "+s.Op+" ?", scorePath(s.Dimension), s.Value)
 			continue
@@ -147,11 +156,16 @@ const auditColumns = `a.key, a.experiment, a.id, a.auditor, coalesce(au.name, a.
  a.turns, a.n_messages, a.detected, a.false_positive, a.quality, a.production_value, a.summary, coalesce(a.strategy, '')`
 
 func (f auditQuery) query(selectCols string) (string, []any, error) {
-	// Sorting by a judge score joins that dimension's scores once (a
-	// correlated subquery per row is several times slower).
+	// Sorting by a judge score reads its score column, or else joins that
+	// dimension's scores once (a correlated subquery per row is several
+	// times slower).
 	sortScore, join := "NULL::DOUBLE", ""
 	var sargs, jargs []any
-	if dim, ok := strings.CutPrefix(f.Sort, "score:"); ok && f.jsonScores {
+	dim, ok := strings.CutPrefix(f.Sort, "score:")
+	if c, slotted := f.cols[dim]; ok && slotted {
+		sortScore = c.sql
+		sargs = append(sargs, c.args...)
+	} else if ok && f.jsonScores {
 		sortScore = "TRY_CAST(json_extract_string(a.scores, ?) AS DOUBLE)"
 		sargs = append(sargs, scorePath(dim))
 	} else if ok {
@@ -184,7 +198,11 @@ func (f auditQuery) query(selectCols string) (string, []any, error) {
 
 // CountAudits counts the audits a filter selects.
 func (s *Store) CountAudits(ctx context.Context, f AuditFilter) (int, error) {
-	where, args, err := s.withScoreSource(f).where(false)
+	aq, err := s.withScoreSource(ctx, f)
+	if err != nil {
+		return 0, fmt.Errorf("data: count audits: %w", err)
+	}
+	where, args, err := aq.where(false)
 	if err != nil {
 		return 0, fmt.Errorf("data: count audits: %w", err)
 	}
@@ -199,7 +217,10 @@ func (s *Store) CountAudits(ctx context.Context, f AuditFilter) (int, error) {
 // ListAudits returns one page of the audits a filter selects; limit < 0
 // returns them all (CSV export).
 func (s *Store) ListAudits(ctx context.Context, f AuditFilter, offset, limit int) ([]AuditRow, error) {
-	aq := s.withScoreSource(f)
+	aq, err := s.withScoreSource(ctx, f)
+	if err != nil {
+		return nil, fmt.Errorf("data: list audits: %w", err)
+	}
 	q, args, err := aq.query(auditColumns)
 	if err != nil {
 		return nil, fmt.Errorf("data: list audits: %w", err)
@@ -238,7 +259,10 @@ func (s *Store) ListAudits(ctx context.Context, f AuditFilter, offset, limit int
 // count(*) OVER () in the first query made DuckDB hold every match before
 // its top-N, a third of the page's time.
 func (s *Store) ListAuditsPage(ctx context.Context, f AuditFilter, offset, limit int) ([]AuditRow, error) {
-	aq := s.withScoreSource(f)
+	aq, err := s.withScoreSource(ctx, f)
+	if err != nil {
+		return nil, fmt.Errorf("data: list audits: %w", err)
+	}
 	q, args, err := aq.query("a.key")
 	if err != nil {
 		return nil, fmt.Errorf("data: list audits: %w", err)
@@ -315,7 +339,10 @@ func (s *Store) auditsByKey(ctx context.Context, keys []string) ([]AuditRow, err
 // Neighbors returns the keys of the audits before and after key in the
 // filter's order ("" at the ends).
 func (s *Store) Neighbors(ctx context.Context, f AuditFilter, key string) (prev, next string, err error) {
-	aq := s.withScoreSource(f)
+	aq, err := s.withScoreSource(ctx, f)
+	if err != nil {
+		return "", "", fmt.Errorf("data: neighbours: %w", err)
+	}
 	q, args, err := aq.query("a.key")
 	if err != nil {
 		return "", "", fmt.Errorf("data: neighbours: %w", err)
@@ -479,18 +506,101 @@ func (s *Store) ScoreDimensions(ctx context.Context, exp string) ([]string, erro
 // scorePath is the JSON path of a dimension in audits.scores.
 func scorePath(dim string) string { return `$."` + dim + `"` }
 
-// withScoreSource sets where a filter reads judge scores from: the JSON on
-// each audit while the experiment's audit_scores is still being built.
-func (s *Store) withScoreSource(f AuditFilter) auditQuery {
+// withScoreSource sets where a filter reads judge scores from: the
+// audits' score columns for the dimensions that have them, else the JSON
+// on each audit while the experiment's audit_scores is still being built,
+// else audit_scores.
+func (s *Store) withScoreSource(ctx context.Context, f AuditFilter) (auditQuery, error) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
 	q := auditQuery{AuditFilter: f}
 	if f.Experiment == "" {
 		q.jsonScores = len(s.pendingScores) > 0
 	} else {
 		q.jsonScores = s.pendingScores[f.Experiment]
 	}
-	return q
+	s.mu.RUnlock()
+	var dims []string
+	for _, c := range f.Scores {
+		dims = append(dims, c.Dimension)
+	}
+	if d, ok := strings.CutPrefix(f.Sort, "score:"); ok {
+		dims = append(dims, d)
+	}
+	var err error
+	q.cols, err = s.scoreColumns(ctx, f.Experiment, dims)
+	return q, err
+}
+
+// scoreCol is an SQL expression that reads one judge dimension's score of
+// an audit a from the score columns, with its arguments.
+type scoreCol struct {
+	sql  string
+	args []any
+}
+
+// scoreColumns finds the score columns of dims in experiment exp (all
+// experiments when ""): a dimension is read from its column when it has
+// one on every row of experiment_dimensions of every experiment that has
+// it (imports since migration 009). Across experiments the same dimension
+// may have different columns, and one experiment's column may hold another
+// dimension, so the expression picks the column by experiment. A
+// dimension no experiment has is NULL for every audit.
+func (s *Store) scoreColumns(ctx context.Context, exp string, dims []string) (map[string]scoreCol, error) {
+	if len(dims) == 0 {
+		return nil, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT dimension, experiment,
+		CASE WHEN count(slot) = count(*) AND min(slot) = max(slot) THEN min(slot) END
+		FROM experiment_dimensions WHERE dimension IN (SELECT unnest(?::VARCHAR[])) AND (? = '' OR experiment = ?)
+		GROUP BY dimension, experiment ORDER BY dimension, experiment`, dims, exp, exp)
+	if err != nil {
+		return nil, fmt.Errorf("score columns: %w", err)
+	}
+	defer rows.Close()
+	type expSlot struct {
+		exp  string
+		slot sql.NullInt16
+	}
+	found := map[string][]expSlot{}
+	for rows.Next() {
+		var d string
+		var e expSlot
+		if err := rows.Scan(&d, &e.exp, &e.slot); err != nil {
+			return nil, fmt.Errorf("score columns: %w", err)
+		}
+		found[d] = append(found[d], e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("score columns: %w", err)
+	}
+	out := make(map[string]scoreCol, len(dims))
+dims:
+	for _, d := range dims {
+		es := found[d]
+		if len(es) == 0 {
+			out[d] = scoreCol{sql: "NULL::DOUBLE"}
+			continue
+		}
+		var c scoreCol
+		for _, e := range es {
+			if !e.slot.Valid {
+				continue dims // read from audit_scores or the JSON
+			}
+			// The column's name is made of a number the store wrote.
+			col := "a.score_" + strconv.Itoa(int(e.slot.Int16))
+			if exp != "" {
+				c.sql = col
+				break
+			}
+			c.sql += " WHEN ? THEN " + col
+			c.args = append(c.args, e.exp)
+		}
+		if exp == "" {
+			c.sql = "(CASE a.experiment" + c.sql + " END)"
+		}
+		out[d] = c
+	}
+	return out, nil
 }
 
 // AuditScores returns the judge scores of the given audits, by audit key

@@ -80,7 +80,11 @@ func (s *Store) CopyPartition(ctx context.Context, table, key, name, file string
 	}
 	// Table and column names are the schema's (lake.Tables); the name is
 	// an id of the store's, quoted.
-	sel := `SELECT * EXCLUDE (` + key + lakeGenColumn(table) + `)`
+	sel := `SELECT * EXCLUDE (` + key + lakeGenColumn(table)
+	for _, c := range storeOnlyColumns(table) {
+		sel += ", " + c
+	}
+	sel += `)`
 	if table == "audits" {
 		// Transcripts served from memory are written out (copyTranscripts).
 		sel += ` REPLACE (CASE WHEN transcript_file = ` + sqlString(load.MemoryTranscript) + ` THEN NULL ELSE transcript_file END AS transcript_file)`
@@ -168,6 +172,24 @@ func lakeGenColumn(table string) string {
 		return ", import_id"
 	}
 	return ", gen"
+}
+
+// storeOnlyColumns are a table's columns that a lake leaves out: the score
+// columns and their map (migration 009), the store's index of the scores
+// the lake holds in audit_scores and the audits' JSON. A lake's views give
+// them as NULL, which reads every score from audit_scores.
+func storeOnlyColumns(table string) []string {
+	switch table {
+	case "audits":
+		cols := make([]string, load.ScoreSlots)
+		for i := range cols {
+			cols[i] = "score_" + strconv.Itoa(i)
+		}
+		return cols
+	case "experiment_dimensions":
+		return []string{"slot"}
+	}
+	return nil
 }
 
 // schemaVersion is the newest migration this build knows: the lake's files
@@ -262,12 +284,18 @@ func (s *Store) fileViews(ctx context.Context, dir string, views []FileView) ([]
 				case "zjson":
 					// A lake holds transcripts as text (CopyPartition).
 					sel[i] = "NULL::" + c.typ + " AS " + c.name
+				case "slot":
+					// Without score columns (storeOnlyColumns).
+					sel[i] = "NULL::" + c.typ + " AS " + c.name
 				case "transcript_file":
 					// A lake holds its transcripts; a path a writer put here
 					// would make every server read that file off its disk.
 					sel[i] = "NULL::" + c.typ + " AS " + c.name
 				default:
 					sel[i] = c.name
+					if t.Table == "audits" && strings.HasPrefix(c.name, "score_") {
+						sel[i] = "NULL::" + c.typ + " AS " + c.name
+					}
 				}
 			}
 			parts = append(parts, "SELECT "+strings.Join(sel, ", ")+" FROM read_parquet("+sqlString(globEscape(part.File))+")")

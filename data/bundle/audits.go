@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -260,9 +261,10 @@ func (l *loader) appendAudit(au, at load.Appender, it *auditItem) error {
 	if it.zbody == nil {
 		file = load.MemoryTranscript
 	}
-	if err := au.Row(l.id+":"+a.ID, l.id, a.ID, int32(it.ord), a.Auditor, a.Eval, load.NullString(a.Behavior), sp, a.Seed, a.Target, int32(a.Turns),
+	l.row = append(l.row[:0], l.id+":"+a.ID, l.id, a.ID, int32(it.ord), a.Auditor, a.Eval, load.NullString(a.Behavior), sp, a.Seed, a.Target, int32(a.Turns),
 		optBool(a.Outcome.Detected), optBool(a.Outcome.FalsePositive), optFloat(a.Outcome.Quality), optFloat(a.Outcome.ProductionValue),
-		a.Summary, it.scores, labels, strategy, int32(it.messages), int64(it.size), file, it.search); err != nil {
+		a.Summary, it.scores, labels, strategy, int32(it.messages), int64(it.size), file, it.search)
+	if err := au.Row(l.scoreSlots(a)...); err != nil {
 		return err
 	}
 	l.nScores += int64(len(a.Scores) + len(a.Columns))
@@ -276,6 +278,47 @@ func (l *loader) appendAudit(au, at load.Appender, it *auditItem) error {
 		return nil
 	}
 	return at.Row(l.id, a.ID, nil, it.zbody)
+}
+
+// NoSlot marks a judge dimension without a score column of its own.
+const NoSlot = -1
+
+// scoreSlots adds a's scores in the score columns to l.row (NULL where a
+// has no score), giving the dimensions met for the first time the next
+// free columns in the order of their names, so that the same file gives the
+// same columns. Columns are given in file order, which is the order
+// appendAudit is called in.
+func (l *loader) scoreSlots(a *Audit) []driver.Value {
+	var fresh []string
+	for _, m := range []map[string]float64{a.Columns, a.Scores} {
+		for d := range m {
+			if _, ok := l.slots[d]; !ok && !slices.Contains(fresh, d) {
+				fresh = append(fresh, d)
+			}
+		}
+	}
+	slices.Sort(fresh)
+	for _, d := range fresh {
+		l.slots[d] = NoSlot
+		if l.nextSlot < load.ScoreSlots {
+			l.slots[d] = l.nextSlot
+			l.nextSlot++
+		}
+	}
+	n := len(l.row)
+	for range load.ScoreSlots {
+		l.row = append(l.row, nil)
+	}
+	// Scores take precedence over columns of the same name, as in the
+	// scores JSON (prepare).
+	for _, m := range []map[string]float64{a.Columns, a.Scores} {
+		for d, v := range m {
+			if s := l.slots[d]; s != NoSlot {
+				l.row[n+s] = v
+			}
+		}
+	}
+	return l.row
 }
 
 // appendScorers writes an Inspect sample's scores as its scorers gave them.

@@ -3,9 +3,11 @@ package bundle
 import (
 	"cmp"
 	"context"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -72,6 +74,9 @@ type loader struct {
 	auditors  map[string]bool
 	audits    map[string]bool
 	dimCount  map[string]int // judge dimension -> audits that carry it
+	slots     map[string]int // judge dimension -> its score column, or NoSlot
+	nextSlot  int            // the next free score column
+	row       []driver.Value // appendAudit's row, reused
 	nScores   int64
 	validEval map[string]bool
 
@@ -92,8 +97,12 @@ type AppendState struct {
 	LogOrd   map[string]int32
 	LogHead  map[string]string // a log's newest stored header (LogHeadKey), to skip an unchanged one
 	NextLog  int32
-	Added    int // new audits
-	Headers  int // new or changed log headers
+	// Slots are the experiment's judge dimensions with their score
+	// columns (NoSlot: read from audit_scores; every dimension of an
+	// experiment imported before the columns existed).
+	Slots   map[string]int
+	Added   int // new audits
+	Headers int // new or changed log headers
 }
 
 // Append loads what src holds that the experiment exp, as st describes it,
@@ -103,7 +112,13 @@ type AppendState struct {
 func Append(ctx context.Context, tx Tx, src Source, exp string, st *AppendState, opts LoadOptions) (counts map[string]int64, err error) {
 	l := &loader{ctx: ctx, tx: tx, src: src, opts: opts, id: exp, counts: map[string]int64{},
 		split: st.Split, runs: map[string]bool{}, auditors: st.Auditors, audits: map[string]bool{},
-		dimCount: map[string]int{}, validEval: map[string]bool{}, app: st}
+		dimCount: map[string]int{}, slots: maps.Clone(st.Slots), validEval: map[string]bool{}, app: st}
+	if l.slots == nil {
+		l.slots = map[string]int{}
+	}
+	for _, s := range l.slots {
+		l.nextSlot = max(l.nextSlot, s+1)
+	}
 	for _, e := range model.Evals {
 		l.validEval[e] = true
 	}
@@ -141,7 +156,7 @@ func Load(ctx context.Context, tx Tx, src Source, hash string, opts LoadOptions)
 	}
 	l := &loader{ctx: ctx, tx: tx, src: src, opts: opts, id: id, counts: map[string]int64{},
 		split: map[string]string{}, runs: map[string]bool{}, auditors: map[string]bool{}, audits: map[string]bool{},
-		dimCount: map[string]int{}, validEval: map[string]bool{}}
+		dimCount: map[string]int{}, slots: map[string]int{}, validEval: map[string]bool{}}
 	for _, e := range model.Evals {
 		l.validEval[e] = true
 	}
@@ -358,7 +373,11 @@ func (l *loader) dimensions() error {
 	slices.Sort(names)
 	return l.section("experiment_dimensions", func(a load.Appender) error {
 		for _, d := range names {
-			if err := a.Row(l.id, d, int32(l.dimCount[d])); err != nil {
+			var slot driver.Value
+			if s, ok := l.slots[d]; ok && s != NoSlot {
+				slot = int16(s)
+			}
+			if err := a.Row(l.id, d, int32(l.dimCount[d]), slot); err != nil {
 				return err
 			}
 		}

@@ -6,12 +6,12 @@ package storetest
 import (
 	"crypto/md5"
 	"database/sql"
-	"slices"
-
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -41,6 +41,9 @@ func ContentState(t testing.TB, db *sql.DB) map[string]string {
 		for _, c := range cols {
 			switch c := c.(string); {
 			case c == "gen", c == "import_id", c == "imported_at", c == "applied_at", name == "imports" && c == "id":
+			// The score columns are the store's index of the scores, which
+			// a lake leaves out (data's TestScoreColumns checks them).
+			case name == "audits" && strings.HasPrefix(c, "score_"), name == "experiment_dimensions" && c == "slot":
 			default:
 				keep = append(keep, `"`+c+`"`)
 			}
@@ -166,4 +169,69 @@ func Fixture(t testing.TB, kind, name string) string {
 		t.Fatalf("fixture: %v", err)
 	}
 	return p
+}
+
+// CheckScoreColumns checks that every dimension with a score column holds
+// each audit's score in that column, as its scores JSON has it, and that no
+// audit has a value in a column its experiment gave no dimension.
+func CheckScoreColumns(t testing.TB, db *sql.DB) {
+	t.Helper()
+	rows, err := db.Query(`SELECT experiment, dimension, min(slot), max(slot), count(*) - count(slot) FROM experiment_dimensions GROUP BY ALL ORDER BY ALL`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type slot struct {
+		exp, dim string
+		n        int
+	}
+	var slotted []slot
+	used := map[string]map[int]bool{}
+	for rows.Next() {
+		var s slot
+		var lo, hi sql.NullInt64
+		var unslotted int
+		if err := rows.Scan(&s.exp, &s.dim, &lo, &hi, &unslotted); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case lo.Valid && (unslotted > 0 || lo != hi):
+			t.Fatalf("%s %s: columns %v to %v, %d rows without: a dimension has one column or none", s.exp, s.dim, lo, hi, unslotted)
+		case lo.Valid:
+			s.n = int(lo.Int64)
+			slotted = append(slotted, s)
+			if used[s.exp] == nil {
+				used[s.exp] = map[int]bool{}
+			}
+			if used[s.exp][s.n] {
+				t.Fatalf("%s: column %d holds two dimensions", s.exp, s.n)
+			}
+			used[s.exp][s.n] = true
+		}
+	}
+	rows.Close()
+	for _, s := range slotted {
+		var n int
+		col := "score_" + strconv.Itoa(s.n)
+		if err := db.QueryRow(`SELECT count(*) FROM audits WHERE experiment = ? AND `+col+` IS DISTINCT FROM TRY_CAST(json_extract_string(scores, ?) AS DOUBLE)`,
+			s.exp, `$."`+s.dim+`"`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			t.Fatalf("%s: %d audits whose %s is not their %s score", s.exp, n, col, s.dim)
+		}
+	}
+	for exp, u := range used {
+		for i := range 48 {
+			if u[i] {
+				continue
+			}
+			var n int
+			if err := db.QueryRow(`SELECT count(score_`+strconv.Itoa(i)+`) FROM audits WHERE experiment = ?`, exp).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n > 0 {
+				t.Fatalf("%s: %d audits have a value in score_%d, which no dimension has", exp, n, i)
+			}
+		}
+	}
 }

@@ -66,3 +66,9 @@ func NullString(s string) driver.Value {
 // MemoryTranscript, as an audit's transcript file, marks an audit whose
 // transcript the store serves from memory (the built-in demo's).
 const MemoryTranscript = "memory:"
+
+// ScoreSlots is how many of an experiment's judge dimensions get a column of
+// the audits table of their own (score_0 …, migration 009): the first ones
+// met, in file order. A dimension past them has no slot and is read from
+// audit_scores.
+const ScoreSlots = 48

@@ -1,0 +1,226 @@
+package data_test
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/data/storetest"
+)
+
+// TestScoreColumns checks the score columns (migration 009) against each
+// audit's scores JSON, and score filters and sorts against the same
+// selection worked out here from the JSON: in one experiment and across
+// experiments whose dimensions have different columns, for dimensions past
+// the 48 columns (read from audit_scores), for an experiment imported before
+// the columns (no slots: audit_scores), and for one whose audit_scores is
+// still being built (the JSON).
+func TestScoreColumns(t *testing.T) {
+	ctx := context.Background()
+	s, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	dims := make([]string, 60)
+	for i := range dims {
+		dims[i] = fmt.Sprintf("d%02d", i)
+	}
+	values := []float64{1, 2, 2.5, 3, 5, 5, 7, 10}
+	for n, name := range []string{"one", "two", "old", "pending"} {
+		b := demo.Experiment(demo.Options{Audits: 1})
+		rng := rand.New(rand.NewPCG(uint64(n), 9))
+		audits := b.Audits[:150]
+		for i := range audits {
+			a := &audits[i]
+			a.Scores = map[string]float64{}
+			for j, d := range dims {
+				// "two" meets d30 … d59 first, so they take the first
+				// columns there, and d18 … d29 none.
+				if name == "two" && i == 0 && j < 30 {
+					continue
+				}
+				// "old" has d50 … d59 alone: filters across experiments
+				// on the others read the columns, on these audit_scores.
+				if name == "old" && j < 50 {
+					continue
+				}
+				if rng.IntN(3) > 0 || i < 3 {
+					a.Scores[d] = values[rng.IntN(len(values))]
+				}
+			}
+			if i%11 == 5 {
+				a.Scores = nil
+			}
+		}
+		b.Audits, b.Judgments = audits, nil
+		opts := data.ImportOptions{Name: name, DeferScores: name == "pending",
+			Transcripts: func(string) ([]byte, error) { return []byte(`{"metadata":{}}`), nil }}
+		if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, name, false), name, opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := s.DB()
+	// "old" as a database made before migration 009 has it.
+	var nulls []string
+	for i := range 48 {
+		nulls = append(nulls, "score_"+strconv.Itoa(i)+" = NULL")
+	}
+	for _, q := range []string{
+		`UPDATE experiment_dimensions SET slot = NULL WHERE experiment = 'old'`,
+		`UPDATE audits SET ` + strings.Join(nulls, ", ") + ` WHERE experiment = 'old'`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	storetest.CheckScoreColumns(t, db)
+	var slots [2]map[string]int
+	for i, exp := range []string{"one", "two"} {
+		slots[i] = map[string]int{}
+		rows, err := db.Query(`SELECT dimension, slot FROM experiment_dimensions WHERE experiment = ? AND slot IS NOT NULL`, exp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var d string
+			var n int
+			if err := rows.Scan(&d, &n); err != nil {
+				t.Fatal(err)
+			}
+			slots[i][d] = n
+		}
+		rows.Close()
+	}
+	if len(slots[0]) != 48 || len(slots[1]) != 48 || slots[1]["d30"] != 0 || slots[1]["d00"] != 30 {
+		t.Fatalf("slots: one %v, two %v; want 48 each, two's first d30, then d00", slots[0], slots[1])
+	}
+
+	// The reference: every audit in the default order, with its JSON scores.
+	all, err := s.ListAudits(ctx, model.AuditFilter{}, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]string, len(all))
+	for i, r := range all {
+		keys[i] = r.Key
+	}
+	scores, err := s.AuditScores(ctx, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := func(f model.AuditFilter) []string {
+		type row struct {
+			key string
+			v   *float64
+			i   int
+		}
+		var sel []row
+	audits:
+		for i, r := range all {
+			if f.Experiment != "" && r.Experiment != f.Experiment {
+				continue
+			}
+			for _, c := range f.Scores {
+				v, ok := scores[r.Key][c.Dimension]
+				if !ok || !map[string]bool{">=": v >= c.Value, "<=": v <= c.Value, ">": v > c.Value, "<": v < c.Value, "=": v == c.Value}[c.Op] {
+					continue audits
+				}
+			}
+			var sv *float64
+			if d, ok := strings.CutPrefix(f.Sort, "score:"); ok {
+				if v, ok := scores[r.Key][d]; ok {
+					sv = &v
+				}
+			}
+			sel = append(sel, row{r.Key, sv, i})
+		}
+		slices.SortStableFunc(sel, func(a, b row) int {
+			switch {
+			case a.v == nil && b.v == nil:
+			case a.v == nil:
+				return 1
+			case b.v == nil:
+				return -1
+			case *a.v != *b.v:
+				if f.Desc {
+					return cmp.Compare(*b.v, *a.v)
+				}
+				return cmp.Compare(*a.v, *b.v)
+			}
+			return cmp.Compare(a.i, b.i)
+		})
+		out := make([]string, len(sel))
+		for i, r := range sel {
+			out[i] = r.key
+		}
+		return out
+	}
+	var filters []model.AuditFilter
+	for _, exp := range []string{"", "one", "two", "old", "pending"} {
+		for _, sort := range []string{"score:d00", "score:d55", "score:d59", "score:nosuch", ""} {
+			for _, desc := range []bool{false, true} {
+				filters = append(filters, model.AuditFilter{Experiment: exp, Sort: sort, Desc: desc})
+			}
+			filters = append(filters,
+				model.AuditFilter{Experiment: exp, Sort: sort, Scores: []model.ScoreCond{{Dimension: "d00", Op: ">=", Value: 5}}},
+				model.AuditFilter{Experiment: exp, Sort: sort, Desc: true, Scores: []model.ScoreCond{{Dimension: "d57", Op: "<", Value: 3}, {Dimension: "d01", Op: "=", Value: 2.5}}},
+				model.AuditFilter{Experiment: exp, Sort: sort, Scores: []model.ScoreCond{{Dimension: "d59", Op: ">", Value: 2}, {Dimension: "d30", Op: "<=", Value: 5}}},
+				model.AuditFilter{Experiment: exp, Sort: sort, Scores: []model.ScoreCond{{Dimension: "nosuch", Op: ">", Value: 0}}})
+		}
+	}
+	for _, f := range filters {
+		w := want(f)
+		got, err := s.ListAudits(ctx, f, 0, -1)
+		if err != nil {
+			t.Fatalf("%+v: %v", f, err)
+		}
+		g := make([]string, len(got))
+		for i, r := range got {
+			g[i] = r.Key
+			if d, ok := strings.CutPrefix(f.Sort, "score:"); ok {
+				v, has := scores[r.Key][d]
+				if has != (r.SortScore != nil) || (has && *r.SortScore != v) {
+					t.Fatalf("%+v: %s sort score %v, want %v (%v)", f, r.Key, r.SortScore, v, has)
+				}
+			}
+		}
+		if !slices.Equal(g, w) {
+			t.Fatalf("%+v: %d audits, want %d; first difference at %d", f, len(g), len(w), firstDiffKeys(g, w))
+		}
+		page, err := s.ListAuditsPage(ctx, f, 7, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range page {
+			if r.Key != w[7+i] {
+				t.Fatalf("%+v: page row %d is %s, want %s", f, 7+i, r.Key, w[7+i])
+			}
+		}
+		if n, err := s.CountAudits(ctx, f); err != nil || n != len(w) {
+			t.Fatalf("%+v: count %d (%v), want %d", f, n, err, len(w))
+		}
+	}
+	if err := s.BuildPendingScores(ctx); err != nil {
+		t.Fatal(err)
+	}
+	storetest.CheckScoreColumns(t, db)
+}
+
+func firstDiffKeys(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
