@@ -112,6 +112,9 @@ func (v AuditListView) Range() string {
 	if v.Total == 0 {
 		return "no " + noun + " match"
 	}
+	if v.Total == 1 {
+		return "1 " + strings.TrimSuffix(noun, "s") // "1 audit", not "1–1 of 1 audits"
+	}
 	from := (v.Page-1)*v.Per + 1
 	to := from + len(v.Rows) - 1
 	return fmt.Sprintf("%d–%d of %d %s", from, to, v.Total, noun)
