@@ -176,7 +176,11 @@ func TestAppendScoreColumns(t *testing.T) {
 	for i := range load.ScoreSlots {
 		nulls = append(nulls, "score_"+strconv.Itoa(i)+" = NULL")
 	}
-	for _, q := range []string{`UPDATE experiment_dimensions SET slot = NULL`, `UPDATE audits SET ` + strings.Join(nulls, ", ")} {
+	for _, q := range []string{
+		`INSERT INTO audit_scores SELECT * FROM (` + load.AllScores("true") + `) s
+			SEMI JOIN experiment_dimensions d ON d.experiment = s.experiment AND d.dimension = s.dimension AND d.slot IS NOT NULL`,
+		`UPDATE experiment_dimensions SET slot = NULL`, `UPDATE audits SET ` + strings.Join(nulls, ", "),
+	} {
 		if _, err := s.db.Exec(q); err != nil {
 			t.Fatal(err)
 		}

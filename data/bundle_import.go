@@ -93,9 +93,9 @@ type bundleTx struct{ *imports.Tx }
 
 // AuditScores is insertAuditScores for the bundle loader: the scores of
 // this import's audits of exp, n rows.
-func (tx bundleTx) AuditScores(exp string, n int64) error {
+func (tx bundleTx) AuditScores(exp string, n int64, dims []string) error {
 	tx.AddRows(n)
-	return insertAuditScores(tx.Tx, exp, tx.Gen())
+	return insertAuditScores(tx.Tx, exp, tx.Gen(), dims)
 }
 
 // AddExperiment writes the experiment's own row, last: it says the rest is
@@ -106,21 +106,26 @@ func (tx bundleTx) AddExperiment(e bundle.Row) error {
 }
 
 // insertAuditScores builds an experiment's long score table from each
-// audit's scores object: one vectorised statement instead of a call per
-// score. (Storing the rows sorted by dimension would let a score filter skip
-// the other dimensions' row groups, but the sort of every score fails for
-// want of memory under a --memory-limit the import itself passes.)
+// audit's scores object, for the dimensions dims (those without a score
+// column): one vectorised statement instead of a call per score. The other
+// dimensions' scores are in the score columns alone (a lake writes them out
+// into its audit_scores: allScoresSQL).
 //
 // The rows take the generation of the audits they come from. When they are
 // built after the import (BuildPendingScores), a kill midway would leave
 // part of them under a complete generation; only the built-in demo defers
 // them, and it lives in an in-memory database.
-func insertAuditScores(tx *imports.Tx, exp string, gen int64) error {
+func insertAuditScores(tx *imports.Tx, exp string, gen int64, dims []string) error {
+	if len(dims) == 0 {
+		return nil // every dimension has a score column
+	}
 	// Each scores object read once into a MAP and unnested: 3.5 s of
 	// 100,000 audits' 3.8 million scores, where json_each took 6 s.
 	if err := tx.Exec(`INSERT INTO audit_scores (experiment, audit, dimension, score, gen)
-SELECT experiment, id, unnest(map_keys(m)), unnest(map_values(m)), gen
-FROM (SELECT experiment, id, gen, json_transform(scores, '"MAP(VARCHAR, DOUBLE)"') AS m FROM audits WHERE experiment = ? AND gen = ? AND scores IS NOT NULL)`, exp, gen); err != nil {
+SELECT experiment, id, d, v, gen FROM (
+SELECT experiment, id, gen, unnest(map_keys(m)) AS d, unnest(map_values(m)) AS v
+FROM (SELECT experiment, id, gen, json_transform(scores, '"MAP(VARCHAR, DOUBLE)"') AS m FROM audits WHERE experiment = ? AND gen = ? AND scores IS NOT NULL))
+WHERE d IN (SELECT unnest(?::VARCHAR[]))`, exp, gen, dims); err != nil {
 		return fmt.Errorf("audit scores: %w", err)
 	}
 	return nil
@@ -142,7 +147,24 @@ func (s *Store) BuildPendingScores(ctx context.Context) error {
 			if err := tx.Conn().QueryRowContext(ctx, `SELECT max(import_id) FROM experiments WHERE id = ?`, e).Scan(&gen); err != nil {
 				return err
 			}
-			return insertAuditScores(tx, e, gen)
+			rows, err := tx.Conn().QueryContext(ctx, `SELECT DISTINCT dimension FROM experiment_dimensions WHERE experiment = ? AND slot IS NULL ORDER BY 1`, e)
+			if err != nil {
+				return err
+			}
+			var dims []string
+			for rows.Next() {
+				var d string
+				if err := rows.Scan(&d); err != nil {
+					rows.Close()
+					return err
+				}
+				dims = append(dims, d)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			return insertAuditScores(tx, e, gen, dims)
 		}); err != nil {
 			return fmt.Errorf("data: build scores of %s: %w", e, err)
 		}

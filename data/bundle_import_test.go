@@ -224,10 +224,10 @@ func TestImportManyAudits(t *testing.T) {
 		}
 	}
 	// Each copy has a1's four scores, appended beside its row.
-	if got := count(t, s, `SELECT count(*) FROM audit_scores WHERE experiment = 'small' AND audit LIKE 'm%'`); got != 4*n {
+	if got := count(t, s, `SELECT count(*) FROM `+allScores+` WHERE experiment = 'small' AND audit LIKE 'm%'`); got != 4*n {
 		t.Errorf("%d score rows of the copies, want %d", got, 4*n)
 	}
-	if got := count(t, s, `SELECT count(*) FROM audit_scores WHERE audit = 'm777' AND dimension = 'concerning' AND score = 6`); got != 1 {
+	if got := count(t, s, `SELECT count(*) FROM `+allScores+` WHERE audit = 'm777' AND dimension = 'concerning' AND score = 6`); got != 1 {
 		t.Errorf("m777's concerning score: %d rows of 6, want 1", got)
 	}
 	if got := count(t, s, `SELECT count(*) FROM audits WHERE id = 'm1499' AND n_messages > 0 AND search_text LIKE '%pro-russia%'`); got != 1 {

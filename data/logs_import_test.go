@@ -209,7 +209,7 @@ func TestImportPetriFixtures(t *testing.T) {
 			t.Errorf("%s: stored transcript differs from %s", tt.id, tt.file)
 		}
 	}
-	if got := count(t, s, `SELECT count(*) FROM audit_scores WHERE experiment = 'petri' AND audit = 'petri-rollback-01' AND dimension = 'unprompted_sycophancy' AND score = 8`); got != 1 {
+	if got := count(t, s, `SELECT count(*) FROM `+allScores+` WHERE experiment = 'petri' AND audit = 'petri-rollback-01' AND dimension = 'unprompted_sycophancy' AND score = 8`); got != 1 {
 		t.Errorf("unprompted_sycophancy score rows = %d, want 1", got)
 	}
 	if got := count(t, s, `SELECT count(*) FROM behaviors WHERE experiment = 'petri' AND id = 'flattery' AND split = 'train'`); got != 1 {

@@ -248,7 +248,7 @@ func TestBundleImportRetriesOutOfMemory(t *testing.T) {
 	if n := bundleRetries.Load() - retries; n != 1 {
 		t.Errorf("%d retries, want 1", n)
 	}
-	if len(res) != 1 || res[0].Counts["audits"] == 0 || count(t, s, `SELECT count(*) FROM audit_scores`) == 0 {
+	if len(res) != 1 || res[0].Counts["audits"] == 0 || count(t, s, `SELECT count(*) FROM `+allScores) == 0 {
 		t.Errorf("results %+v", res)
 	}
 	sameLimit(t, memoryLimit(t, s), before)

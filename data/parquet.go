@@ -78,6 +78,12 @@ func (s *Store) CopyPartition(ctx context.Context, table, key, name, file string
 			return err
 		})
 	}
+	if table == "audit_scores" {
+		// The scores in the score columns too (storeOnlyColumns).
+		_, err := s.db.ExecContext(ctx, `COPY (SELECT audit, dimension, score FROM (`+load.AllScores(`experiment = `+sqlString(name))+`)) TO `+
+			sqlString(file)+` (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`)
+		return err
+	}
 	// Table and column names are the schema's (lake.Tables); the name is
 	// an id of the store's, quoted.
 	sel := `SELECT * EXCLUDE (` + key + lakeGenColumn(table)
@@ -175,8 +181,9 @@ func lakeGenColumn(table string) string {
 }
 
 // storeOnlyColumns are a table's columns that a lake leaves out: the score
-// columns and their map (migration 009), the store's index of the scores
-// the lake holds in audit_scores and the audits' JSON. A lake's views give
+// columns and their map (migration 009). The lake holds every score in
+// audit_scores (CopyPartition writes those of the columns there) and in the
+// audits' JSON. A lake's views give
 // them as NULL, which reads every score from audit_scores.
 func storeOnlyColumns(table string) []string {
 	switch table {

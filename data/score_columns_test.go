@@ -13,6 +13,7 @@ import (
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/storetest"
 )
@@ -76,6 +77,8 @@ func TestScoreColumns(t *testing.T) {
 		nulls = append(nulls, "score_"+strconv.Itoa(i)+" = NULL")
 	}
 	for _, q := range []string{
+		`INSERT INTO audit_scores SELECT * FROM (` + load.AllScores("experiment = 'old'") + `) s
+			SEMI JOIN experiment_dimensions d ON d.experiment = s.experiment AND d.dimension = s.dimension AND d.slot IS NOT NULL`,
 		`UPDATE experiment_dimensions SET slot = NULL WHERE experiment = 'old'`,
 		`UPDATE audits SET ` + strings.Join(nulls, ", ") + ` WHERE experiment = 'old'`,
 	} {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/storetest"
 )
@@ -27,6 +28,10 @@ func fixture(t testing.TB, kind, name string) string {
 	t.Helper()
 	return storetest.Fixture(t, kind, name)
 }
+
+// allScores is every judge score as rows of audit_scores, those in the
+// score columns too.
+var allScores = "(" + load.AllScores("true") + ")"
 
 func count(t testing.TB, s *Store, query string, args ...any) int64 {
 	t.Helper()

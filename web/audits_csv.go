@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -60,19 +61,84 @@ func (s *Server) auditsCSV(c echo.Context) error {
 	if err := w.Write(header); err != nil {
 		return err
 	}
-	for rows != nil {
+	if export.Done() {
+		return writeExportRows(w, rows, export.Dims)
+	}
+	// The next chunk is read while this one is written: the query runs on
+	// DuckDB's threads and the writing on this one, which took the full
+	// export's time from their sum to about the larger of the two. One
+	// chunk is read ahead at most, so memory stays two chunks.
+	ahead := make(chan exportChunk, 1)
+	rctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.readAhead(rctx, clientOf(c.Request()), export, ahead)
+	}()
+	// c is not touched by the reader: it goes back to echo's pool when
+	// this handler returns, so the handler waits for the reader first.
+	defer func() { stop(); <-done }()
+	for {
 		if err := writeExportRows(w, rows, export.Dims); err != nil {
 			return err // the client went away
 		}
 		resp.Flush()
-		if export.Done() {
-			return nil // no slot to wait for to learn that nothing is left
+		next, ok := <-ahead
+		if !ok {
+			return nil
 		}
-		if err := s.nextChunk(c, next); err != nil {
-			return &streamError{err: err}
+		if next.err != nil {
+			return &streamError{err: next.err}
+		}
+		rows = next.rows
+	}
+}
+
+// exportChunk is a chunk of an export read ahead, or the error that ended
+// the reading.
+type exportChunk struct {
+	rows []app.ExportRow
+	err  error
+}
+
+// readAhead reads an export's chunks after the first and sends them on
+// out, which it closes at the end (after an error, sent as a chunk).
+func (s *Server) readAhead(ctx context.Context, client string, export *app.Export, out chan<- exportChunk) {
+	defer close(out)
+	for !export.Done() {
+		rows, err := s.chunkInSlot(ctx, client, export)
+		select {
+		case out <- exportChunk{rows, err}:
+		case <-ctx.Done():
+			return
+		}
+		if err != nil {
+			return
 		}
 	}
-	return nil
+}
+
+// chunkInSlot reads an export's next chunk in a slot of the heavy work. A
+// download that has started is not refused halfway: when the scheduler is
+// busy, the chunk waits again (in its turn) until the client goes away.
+func (s *Server) chunkInSlot(ctx context.Context, client string, export *app.Export) ([]app.ExportRow, error) {
+	for {
+		release, err := s.sched.Acquire(ctx, client)
+		if err == nil {
+			defer release()
+			return export.Next(ctx)
+		}
+		if !errors.As(err, new(*app.Busy)) {
+			return nil, err
+		}
+		t := time.NewTimer(100 * time.Millisecond) // not at once: the refusal may be the client's own flood
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // writeExportRows writes one chunk of the export and flushes it to the
@@ -113,25 +179,4 @@ func nullFloat(v *float64) string {
 		return ""
 	}
 	return csvFloat(*v)
-}
-
-// nextChunk computes an export's next chunk in a slot. A download that has
-// started is not refused halfway: when the scheduler is busy, its request
-// waits again (in its turn) until the client goes away.
-func (s *Server) nextChunk(c echo.Context, next func() error) error {
-	ctx := c.Request().Context()
-	for {
-		err := s.inSlot(c, next)
-		var busy *app.Busy
-		if !errors.As(err, &busy) {
-			return err
-		}
-		t := time.NewTimer(100 * time.Millisecond) // not at once: the refusal may be the client's own flood
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
-		}
-	}
 }

@@ -2,6 +2,8 @@ package web
 
 import (
 	"bytes"
+	"math"
+	"strconv"
 	"testing"
 )
 
@@ -57,5 +59,23 @@ func TestNeutralizeCell(t *testing.T) {
 	}
 	if rec[0] != "=1+1" {
 		t.Errorf("the caller's record was changed: %q", rec)
+	}
+}
+
+// TestCSVFloat: the whole-number shortcut writes what strconv's 'g' does.
+func TestCSVFloat(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 7, 10, 99, 100, 999999, -999999, 1e6, -1e6, 1e7, 1.5, -2.5, 0.1, 1e-7, 123456.75, math.MaxFloat64, math.SmallestNonzeroFloat64}
+	for i := -2000; i <= 2000; i++ {
+		vals = append(vals, float64(i), float64(i)*997, float64(i)/4)
+	}
+	for _, v := range vals {
+		if got, want := csvFloat(v), strconv.FormatFloat(v, 'g', -1, 64); got != want {
+			t.Errorf("csvFloat(%v) = %q, want %q", v, got, want)
+		}
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if got := csvFloat(v); got != "" {
+			t.Errorf("csvFloat(%v) = %q, want empty", v, got)
+		}
 	}
 }

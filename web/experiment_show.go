@@ -271,6 +271,12 @@ func csvFloat(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return ""
 	}
+	// Judge scores are nearly always whole numbers: below a million 'g'
+	// writes them as integers, which Itoa does without the float
+	// formatting (a few per cent of a large export; -0 keeps its sign).
+	if v == math.Trunc(v) && math.Abs(v) < 1e6 && !math.Signbit(v) {
+		return strconv.Itoa(int(v))
+	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 

@@ -37,6 +37,12 @@ func TestBrowserUnitsToSideBySide(t *testing.T) {
 		t.Errorf("%d rows that are not discordant", n)
 	}
 	step(t, ctx, "side by side", chromedp.Click(chromedp.CSS("[data-testid=units-side-by-side]")), chromedp.WaitReady(chromedp.CSS("[data-testid=sbs-transcripts]")))
+	// The layout is measured once the page has loaded, its style sheet
+	// with it: under a busy CI the cells were measured unstyled, stacked.
+	pollUntil(t, "the side-by-side page loaded", func() bool {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.readyState === "complete" && location.pathname.endsWith("/side-by-side")`))
+		return err == nil && ok
+	})
 	type box struct{ Left, Right, Top, Bottom float64 }
 	cells := func() (box, box) {
 		b := eval[[]box](t, ctx, `[...document.querySelectorAll('.sbs-turn')][1].querySelectorAll('.sbs-cell').values().map(c => { const r = c.getBoundingClientRect(); return {Left: r.left, Right: r.right, Top: r.top, Bottom: r.bottom}; }).toArray()`)

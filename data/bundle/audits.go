@@ -144,7 +144,16 @@ func (l *loader) loadAudits() error {
 	// 100,000 audits' 3.8 million scores, where appending them row by row
 	// beside the audits held the appender's goroutine, the import's
 	// slowest stage, for 10 s (docs/PERFORMANCE.md).
-	return l.tx.AuditScores(l.id, l.nScores)
+	// audit_scores holds only the dimensions without a score column: the
+	// others are read from their columns, and a lake gets them from there.
+	var long []string
+	for d, s := range l.slots {
+		if s == NoSlot {
+			long = append(long, d)
+		}
+	}
+	slices.Sort(long)
+	return l.tx.AuditScores(l.id, l.nScores, long)
 }
 
 // errPipeline stops the reading when the appender has failed; finish

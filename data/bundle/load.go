@@ -21,8 +21,9 @@ import (
 type Tx interface {
 	load.Tx
 	// AuditScores builds the experiment's long score table from its audits
-	// of this import (n rows).
-	AuditScores(exp string, n int64) error
+	// of this import (n scores), for the dimensions dims (those without a
+	// score column).
+	AuditScores(exp string, n int64, dims []string) error
 	// AddExperiment writes the experiment's own row.
 	AddExperiment(Row) error
 }

@@ -12,6 +12,7 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/lake"
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -70,7 +71,12 @@ func TestWriteLake(t *testing.T) {
 				if err := db.QueryRowContext(ctx, q, filepath.Join(dir, tb.Name, "*", "*", "*.parquet"), name, gen).Scan(&got); err != nil {
 					t.Fatalf("%s of %s: %v", tb.Name, name, err)
 				}
-				if want := count(t, s, `SELECT count(*) FROM `+tb.Name+` WHERE `+tb.Key+` = ?`, name); got != want {
+				from := tb.Name
+				if from == "audit_scores" {
+					// The store keeps some in its score columns.
+					from = "(" + load.AllScores("true") + ")"
+				}
+				if want := count(t, s, `SELECT count(*) FROM `+from+` WHERE `+tb.Key+` = ?`, name); got != want {
 					t.Errorf("%s of %s: %d rows in the lake, %d in the store", tb.Name, name, got, want)
 				}
 			}

@@ -72,3 +72,17 @@ const MemoryTranscript = "memory:"
 // met, in file order. A dimension past them has no slot and is read from
 // audit_scores.
 const ScoreSlots = 48
+
+// AllScores is a query of every judge score of the experiments cond selects
+// (an SQL condition on a column experiment), as rows of audit_scores
+// (experiment, audit, dimension, score, gen): the rows of audit_scores and
+// the scores in the score columns, which audit_scores leaves out.
+func AllScores(cond string) string {
+	return `SELECT experiment, audit, dimension, score, gen FROM audit_scores WHERE ` + cond + `
+UNION ALL
+SELECT u.experiment, u.id, d.dimension, u.score, u.gen
+FROM (UNPIVOT (SELECT experiment, id, gen, COLUMNS('^score_[0-9]+$') FROM audits WHERE ` + cond + `)
+      ON COLUMNS('^score_[0-9]+$') INTO NAME col VALUE score) u
+JOIN (SELECT DISTINCT experiment, dimension, 'score_' || slot AS col FROM experiment_dimensions WHERE slot IS NOT NULL AND ` + cond + `) d
+  ON d.experiment = u.experiment AND d.col = u.col`
+}
