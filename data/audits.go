@@ -192,8 +192,19 @@ func (f auditQuery) query(selectCols string) (string, []any, error) {
 		}
 		args = append(args, cargs...)
 	}
-	q := "SELECT " + selectCols + ", " + sortScore + " AS sort_score FROM audits a LEFT JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor" + join + where
+	q := "SELECT " + selectCols + ", " + sortScore + " AS sort_score FROM audits a" + f.auditorsJoin(selectCols) + join + where
 	return q, append(append(sargs, jargs...), args...), nil
+}
+
+// auditorsJoin joins the auditors when the query needs them: for the
+// columns it selects (an auditor's name) or a filter by run or epoch. A
+// page's first query selects keys alone, and probing the auditors for each
+// of a million audits was a sixth of its time.
+func (f auditQuery) auditorsJoin(selectCols string) string {
+	if strings.Contains(selectCols, "au.") || f.Run != "" || f.Epoch != nil {
+		return " LEFT JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor"
+	}
+	return ""
 }
 
 // CountAudits counts the audits a filter selects.
@@ -207,7 +218,7 @@ func (s *Store) CountAudits(ctx context.Context, f AuditFilter) (int, error) {
 		return 0, fmt.Errorf("data: count audits: %w", err)
 	}
 	var n int
-	err = s.db.QueryRowContext(ctx, "SELECT count(*) FROM audits a LEFT JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor"+where, args...).Scan(&n)
+	err = s.db.QueryRowContext(ctx, "SELECT count(*) FROM audits a"+aq.auditorsJoin("")+where, args...).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("data: count audits: %w", err)
 	}

@@ -227,3 +227,78 @@ func firstDiffKeys(a, b []string) int {
 	}
 	return min(len(a), len(b))
 }
+
+// TestRunEpochFilters: a filter by run or epoch (which joins the auditors;
+// other filters do not) selects the audits of the auditors with that run or
+// epoch, in the list, its pages and its count.
+func TestRunEpochFilters(t *testing.T) {
+	ctx := context.Background()
+	s, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b := demo.Experiment(demo.Options{Audits: 1})
+	var audits []bundle.Audit
+	for i := 0; i < len(b.Audits); i += len(b.Audits) / 600 {
+		audits = append(audits, b.Audits[i])
+	}
+	b.Audits, b.Judgments = audits, nil
+	if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, "runs", false), "runs", data.ImportOptions{Name: "runs",
+		Transcripts: func(string) ([]byte, error) { return []byte(`{"metadata":{}}`), nil }}); err != nil {
+		t.Fatal(err)
+	}
+	auditors, err := s.Auditors(ctx, "runs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.ListAudits(ctx, model.AuditFilter{Experiment: "runs"}, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	epoch := 2
+	var runFilter string
+	for _, a := range auditors {
+		if a.Run != "" {
+			runFilter = a.Run
+			break
+		}
+	}
+	for _, f := range []model.AuditFilter{
+		{Experiment: "runs", Run: runFilter},
+		{Experiment: "runs", Epoch: &epoch, Sort: "score:concerning", Desc: true},
+		{Experiment: "runs", Run: runFilter, Epoch: &epoch, Scores: []model.ScoreCond{{Dimension: "concerning", Op: ">=", Value: 1}}},
+	} {
+		in := map[string]bool{}
+		for _, a := range auditors {
+			in[a.ID] = (f.Run == "" || a.Run == f.Run) && (f.Epoch == nil || (a.Epoch != nil && *a.Epoch == int64(*f.Epoch)))
+		}
+		full, err := s.ListAudits(ctx, model.AuditFilter{Experiment: "runs", Scores: f.Scores}, 0, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for _, r := range full {
+			if in[r.Auditor] {
+				want++
+			}
+		}
+		got, err := s.ListAudits(ctx, f, 0, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range got {
+			if !in[r.Auditor] {
+				t.Errorf("%+v: %s by %s, which is not of that run or epoch", f, r.Key, r.Auditor)
+			}
+		}
+		n, err := s.CountAudits(ctx, f)
+		if err != nil || len(got) != want || n != want || want == 0 || want == len(all) {
+			t.Errorf("%+v: %d listed, %d counted (%v), want %d of %d (neither none nor all)", f, len(got), n, err, want, len(all))
+		}
+		page, err := s.ListAuditsPage(ctx, f, 3, 10)
+		if err != nil || len(page) == 0 || page[0].Key != got[3].Key {
+			t.Errorf("%+v: page %v, %v", f, page, err)
+		}
+	}
+}
