@@ -61,22 +61,27 @@ func (s *Server) auditsCSV(c echo.Context) error {
 	if err := w.Write(header); err != nil {
 		return err
 	}
+	return s.streamExport(ctx, clientOf(c.Request()), w, resp, export, rows)
+}
+
+// streamExport writes an export's first chunk, rows, and the chunks after
+// it. The next chunk is read while this one is written: the query runs on
+// DuckDB's threads and the writing on this one, which took the full
+// export's time from their sum to about the larger of the two. One chunk
+// is read ahead at most, so memory stays two chunks.
+func (s *Server) streamExport(ctx context.Context, client string, w csvWriter, resp http.Flusher, export *app.Export, rows []app.ExportRow) error {
 	if export.Done() {
 		return writeExportRows(w, rows, export.Dims)
 	}
-	// The next chunk is read while this one is written: the query runs on
-	// DuckDB's threads and the writing on this one, which took the full
-	// export's time from their sum to about the larger of the two. One
-	// chunk is read ahead at most, so memory stays two chunks.
 	ahead := make(chan exportChunk, 1)
 	rctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.readAhead(rctx, clientOf(c.Request()), export, ahead)
+		s.readAhead(rctx, client, export, ahead)
 	}()
-	// c is not touched by the reader: it goes back to echo's pool when
-	// this handler returns, so the handler waits for the reader first.
+	// The handler returns (and its echo.Context goes back to echo's pool)
+	// only once the reader has stopped.
 	defer func() { stop(); <-done }()
 	for {
 		if err := writeExportRows(w, rows, export.Dims); err != nil {
