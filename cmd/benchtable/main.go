@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	benchtime := fs.String("benchtime", "10x", "go test -benchtime for the benchmarks")
 	runs := fs.Int("runs", 3, "import runs (the median is reported)")
 	importOnly := fs.Bool("import-only", false, "time the import (and Feedback Forensics' load) only")
-	bundleOnly := fs.Bool("bundle-only", false, "time the import of a demo bundle of -audits audits against DuckDB's read_json only")
+	bundleOnly := fs.Bool("bundle-only", false, "time the import of a demo bundle of -audits audits against DuckDB's read_json, and the pages of the database it makes, only")
 	ffPython := fs.String("ff-python", "python3", "`python` that can import feedback_forensics (Feedback Forensics' loader is timed when it can)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -84,7 +84,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return writeTable(stdout, *out, rows)
+		// The pages of the database the last import made.
+		pages, err := pageRows(ctx, bin, filepath.Join(*out, "bundle.duckdb"), *audits, log, stderr)
+		if err != nil {
+			return fmt.Errorf("pages: %w", err)
+		}
+		return writeTable(stdout, *out, append(rows, pages...))
 	}
 	ap, err := filepath.Abs(filepath.Join(*out, fmt.Sprintf("ap-%d-40-5.json", *n)))
 	if err != nil {

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+)
+
+// pageRows serves the database db (a bundle import's) with `auditscope
+// serve --read-only` and times the pages of issue #34 over HTTP, as a
+// researcher's browser would meet them: each page's first request after
+// the server is ready (cold: nothing cached) and the median of others of
+// its kind after (warm), and the audit export's throughput.
+func pageRows(ctx context.Context, bin, db string, n int, log func(string, ...any), stderr io.Writer) ([]row, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := l.Addr().String()
+	l.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "serve", "--db", db, "--read-only", "--addr", addr)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	defer cmd.Wait()
+	defer cancel()
+	ready := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "serving on") {
+				ready <- nil
+				io.Copy(io.Discard, out)
+				return
+			}
+		}
+		ready <- fmt.Errorf("the server stopped before it was ready")
+	}()
+	select {
+	case err := <-ready:
+		if err != nil {
+			return nil, err
+		}
+	case <-time.After(5 * time.Minute):
+		return nil, fmt.Errorf("the server was not ready in 5 minutes")
+	}
+	base := "http://" + addr
+	get := func(path string) (time.Duration, int64, error) {
+		start := time.Now()
+		resp, err := http.Get(base + path)
+		if err != nil {
+			return 0, 0, err
+		}
+		defer resp.Body.Close()
+		nb, err := io.Copy(io.Discard, resp.Body)
+		if err == nil && resp.StatusCode != http.StatusOK {
+			err = fmt.Errorf("%s: %s", path, resp.Status)
+		}
+		return time.Since(start), nb, err
+	}
+	// median requests each path and returns the median time and the
+	// slowest.
+	median := func(paths []string) (time.Duration, time.Duration, error) {
+		var ds []time.Duration
+		for _, p := range paths {
+			d, _, err := get(p)
+			if err != nil {
+				return 0, 0, err
+			}
+			ds = append(ds, d)
+		}
+		slices.Sort(ds)
+		return ds[len(ds)/2], ds[len(ds)-1], nil
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	var rows []row
+	label := fmt.Sprintf(" (%d audits, served from disk)", n)
+
+	log("pages of the %d-audit database: overview", n)
+	cold, _, err := get("/experiments/demo")
+	if err != nil {
+		return nil, err
+	}
+	warm, _, err := median([]string{"/experiments/demo", "/experiments/demo", "/experiments/demo"})
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, row{What: "overview" + label, Target: "≤ 2 s cold, instant after",
+		Measured: fmt.Sprintf("%.0f ms first, %.1f ms after", ms(cold), ms(warm)), OK: cold <= 2*time.Second && warm <= 10*time.Millisecond})
+
+	log("audit list with a score filter and a score sort")
+	list := func(p int) string {
+		return fmt.Sprintf("/audits?exp=demo&score=needs_attention%%3E%%3D5&sort=needs_attention&dir=desc&page=%d", p)
+	}
+	cold, _, err = get(list(2))
+	if err != nil {
+		return nil, err
+	}
+	var pages []string
+	for p := 3; p < 23; p++ {
+		pages = append(pages, list(p))
+	}
+	warm, worst, err := median(pages)
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, row{What: "audit list: score filter, score sort, a page" + label, Target: "≤ 500 ms cold, ≤ 100 ms warm",
+		Measured: fmt.Sprintf("%.0f ms first; %.0f ms the median of 20 other pages (slowest %.0f ms)", ms(cold), ms(warm), ms(worst)),
+		OK:       cold <= 500*time.Millisecond && warm <= 100*time.Millisecond})
+
+	log("full-text search")
+	cold, _, err = get("/audits?exp=demo&q=blackmail")
+	if err != nil {
+		return nil, err
+	}
+	warm, worst, err = median([]string{"/audits?exp=demo&q=secret+loyalty", "/audits?exp=demo&q=whistle", "/audits?exp=demo&q=refund",
+		"/audits?exp=demo&q=academic+citations", "/audits?exp=demo&q=zebra"})
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, row{What: "full-text search" + label, Target: "≤ 1 s",
+		Measured: fmt.Sprintf("%.0f ms the first search; %.0f ms the median of 5 others (slowest %.0f ms)", ms(cold), ms(warm), ms(worst)),
+		OK:       max(cold, worst) <= time.Second})
+
+	log("compare page")
+	cold, _, err = get("/experiments/demo/compare")
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, row{What: "compare page" + label, Target: "≤ 1 s cold",
+		Measured: fmt.Sprintf("%.0f ms first", ms(cold)), OK: cold <= time.Second})
+
+	log("audit pages")
+	var audits []string
+	for i := range 21 {
+		audits = append(audits, fmt.Sprintf("/audits/demo:a-%06d", 123+i*(n/22)))
+	}
+	if _, _, err := get(audits[0]); err != nil { // the first builds the same-unit index
+		return nil, err
+	}
+	warm, worst, err = median(audits[1:])
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, row{What: "an audit page" + label, Target: "≤ 50 ms",
+		Measured: fmt.Sprintf("%.0f ms the median of 20 (slowest %.0f ms)", ms(warm), ms(worst)), OK: warm <= 50*time.Millisecond})
+
+	log("audits.csv of the production audits")
+	d, nb, err := get("/audits.csv?exp=demo&eval=production")
+	if err != nil {
+		return nil, err
+	}
+	mbs := float64(nb) / (1 << 20) / d.Seconds()
+	rows = append(rows, row{What: "audits.csv of the production audits" + label, Target: "≥ 50 MB/s",
+		Measured: fmt.Sprintf("%.1f MiB/s (%.0f MiB in %.1f s)", mbs, float64(nb)/(1<<20), d.Seconds()), OK: mbs >= 50})
+	return rows, nil
+}
