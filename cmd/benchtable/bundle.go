@@ -71,6 +71,7 @@ func bundleRows(ctx context.Context, bin, out string, n, runs int, log func(stri
 	fileMB := float64(st.Size()) / (1 << 20)
 	db := filepath.Join(out, "bundle.duckdb")
 	var ours, theirs []importRun
+	var readErr error
 	var dbMB float64
 	for i := range runs {
 		log("auditscope import of %d audits (run %d of %d)", n, i+1, runs)
@@ -85,20 +86,33 @@ func bundleRows(ctx context.Context, bin, out string, n, runs int, log func(stri
 		log("DuckDB's read_json of the same audits.jsonl (run %d of %d)", i+1, runs)
 		t, err := timeReadJSON(ctx, filepath.Join(out, "readjson.duckdb"), filepath.Join(dir, "audits.jsonl"), stderr)
 		if err != nil {
-			return nil, err
+			// read_json infers the columns from the first 20,480 lines; in
+			// the million-audit bundle a field first appears later, and it
+			// refuses the file. The import's figures still stand.
+			log("read_json failed: %v", err)
+			readErr = err
+			continue
 		}
 		theirs = append(theirs, t)
 	}
 	os.Remove(filepath.Join(out, "readjson.duckdb"))
-	a, b := medianImport(ours), medianImport(theirs)
-	ratio := a.wall.Seconds() / b.wall.Seconds()
-	rows := []row{{
-		What:   fmt.Sprintf("bundle import (%d audits, audits.jsonl %.0f MiB) against DuckDB's read_json of its audits.jsonl (median of %d each)", n, fileMB, runs),
-		Target: "≤ 100% of read_json's time, peak RSS ≤ 600 MB",
-		Measured: fmt.Sprintf("%.0f%%: %.1f s against %.1f s; peak RSS %.0f MiB against %.0f MiB; database %.0f MiB",
-			100*ratio, a.wall.Seconds(), b.wall.Seconds(), a.rssMB, b.rssMB, dbMB),
-		OK: ratio <= 1 && a.rssMB <= 600,
-	}}
+	a := medianImport(ours)
+	var rows []row
+	if len(theirs) == 0 {
+		rows = append(rows, row{What: fmt.Sprintf("bundle import (%d audits, audits.jsonl %.0f MiB) against DuckDB's read_json of its audits.jsonl", n, fileMB),
+			Target: "≤ 100% of read_json's time, peak RSS ≤ 600 MB", NA: true,
+			Measured: fmt.Sprintf("%.1f s, peak RSS %.0f MiB; read_json refused the file: %v", a.wall.Seconds(), a.rssMB, readErr)})
+	} else {
+		b := medianImport(theirs)
+		ratio := a.wall.Seconds() / b.wall.Seconds()
+		rows = append(rows, row{
+			What:   fmt.Sprintf("bundle import (%d audits, audits.jsonl %.0f MiB) against DuckDB's read_json of its audits.jsonl (median of %d each)", n, fileMB, runs),
+			Target: "≤ 100% of read_json's time, peak RSS ≤ 600 MB",
+			Measured: fmt.Sprintf("%.0f%%: %.1f s against %.1f s; peak RSS %.0f MiB against %.0f MiB; database %.0f MiB",
+				100*ratio, a.wall.Seconds(), b.wall.Seconds(), a.rssMB, b.rssMB, dbMB),
+			OK: ratio <= 1 && a.rssMB <= 600,
+		})
+	}
 	if n >= 1000000 {
 		rows = append(rows, row{What: fmt.Sprintf("import of %d audits", n), Target: "≤ 5 min, peak RSS ≤ 1 GB",
 			Measured: fmt.Sprintf("%.0f s, peak RSS %.0f MiB, database %.0f MiB", a.wall.Seconds(), a.rssMB, dbMB),
