@@ -57,6 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	benchtime := fs.String("benchtime", "10x", "go test -benchtime for the benchmarks")
 	runs := fs.Int("runs", 3, "import runs (the median is reported)")
 	importOnly := fs.Bool("import-only", false, "time the import (and Feedback Forensics' load) only")
+	pagesDB := fs.String("pages-db", "", "time only the pages of this `database` (a demo experiment's, as -bundle-only imports it) served from disk")
 	bundleOnly := fs.Bool("bundle-only", false, "time the import of a demo bundle of -audits audits against DuckDB's read_json, and the pages of the database it makes, only")
 	ffPython := fs.String("ff-python", "python3", "`python` that can import feedback_forensics (Feedback Forensics' loader is timed when it can)")
 	if err := fs.Parse(args); err != nil {
@@ -78,6 +79,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if err := runCmd(ctx, stderr, nil, "go", "build", "-o", loadgen, "./cmd/loadgen"); err != nil {
 		return err
+	}
+	if *pagesDB != "" {
+		rows, err := pageRows(ctx, bin, *pagesDB, *audits, log, stderr)
+		if err != nil {
+			return fmt.Errorf("pages: %w", err)
+		}
+		return writeTable(stdout, *out, rows)
 	}
 	if *bundleOnly {
 		rows, err := bundleRows(ctx, bin, *out, *audits, *runs, log, stderr)

@@ -7,8 +7,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -90,6 +92,9 @@ func pageRows(ctx context.Context, bin, db string, n int, log func(string, ...an
 	var rows []row
 	label := fmt.Sprintf(" (%d audits, served from disk)", n)
 
+	// The overview and the compare page first: the server computes their
+	// statistics at start-up, and a request before that is done waits for
+	// it. Once both have answered, the other pages are timed alone.
 	log("pages of the %d-audit database: overview", n)
 	cold, _, err := get("/experiments/demo")
 	if err != nil {
@@ -99,8 +104,20 @@ func pageRows(ctx context.Context, bin, db string, n int, log func(string, ...an
 	if err != nil {
 		return nil, err
 	}
-	rows = append(rows, row{What: "overview" + label, Target: "≤ 2 s cold, instant after",
+	rows = append(rows, row{What: "overview, requested as soon as the server is ready" + label, Target: "≤ 2 s cold, instant after",
 		Measured: fmt.Sprintf("%.0f ms first, %.1f ms after", ms(cold), ms(warm)), OK: cold <= 2*time.Second && warm <= 10*time.Millisecond})
+	log("compare page")
+	cold, _, err = get("/experiments/demo/compare")
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, row{What: "compare page" + label, Target: "≤ 1 s cold",
+		Measured: fmt.Sprintf("%.0f ms first", ms(cold)), OK: cold <= time.Second})
+
+	// The start-up work goes on after those two (rankings, the compare
+	// presets): the other pages are timed once the server is idle.
+	log("waiting for the server's start-up work to end")
+	waitIdle(cmd.Process.Pid, 2*time.Minute)
 
 	log("audit list with a score filter and a score sort")
 	list := func(p int) string {
@@ -136,14 +153,6 @@ func pageRows(ctx context.Context, bin, db string, n int, log func(string, ...an
 		Measured: fmt.Sprintf("%.0f ms the first search; %.0f ms the median of 5 others (slowest %.0f ms)", ms(cold), ms(warm), ms(worst)),
 		OK:       max(cold, worst) <= time.Second})
 
-	log("compare page")
-	cold, _, err = get("/experiments/demo/compare")
-	if err != nil {
-		return nil, err
-	}
-	rows = append(rows, row{What: "compare page" + label, Target: "≤ 1 s cold",
-		Measured: fmt.Sprintf("%.0f ms first", ms(cold)), OK: cold <= time.Second})
-
 	log("audit pages")
 	var audits []string
 	for i := range 21 {
@@ -168,4 +177,34 @@ func pageRows(ctx context.Context, bin, db string, n int, log func(string, ...an
 	rows = append(rows, row{What: "audits.csv of the production audits" + label, Target: "≥ 50 MB/s",
 		Measured: fmt.Sprintf("%.1f MiB/s (%.0f MiB in %.1f s)", mbs, float64(nb)/(1<<20), d.Seconds()), OK: mbs >= 50})
 	return rows, nil
+}
+
+// waitIdle waits until the process pid has used no more than 2% of a core
+// for a second, or for at most limit.
+func waitIdle(pid int, limit time.Duration) {
+	cpu := func() int64 {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return -1
+		}
+		// utime and stime, the 14th and 15th fields, after the command
+		// name in parentheses.
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) < 13 {
+			return -1
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		s, _ := strconv.ParseInt(f[12], 10, 64)
+		return u + s
+	}
+	end := time.Now().Add(limit)
+	last := cpu()
+	for time.Now().Before(end) && last >= 0 {
+		time.Sleep(time.Second)
+		now := cpu()
+		if now-last <= 2 { // clock ticks, 100 a second
+			return
+		}
+		last = now
+	}
 }
