@@ -251,9 +251,9 @@ func TestAuditListScores(t *testing.T) {
 	s := mustDemo(t)
 	r := mustGet(t, s, "/audits?exp=demo&sort=concerning&dir=desc", http.StatusOK, "text/html")
 	// The sorted column says so, to the eye and to a screen reader.
-	contains(t, "sorted by concerning", r.Body, `data-testid="score-col" aria-sort="descending"`, ">concerning\u00a0▼</a>", ">needs_attention</a>")
+	contains(t, "sorted by concerning", r.Body, `data-testid="score-col" aria-sort="descending"`, ">concerning</span>\u00a0▼</a>", ">needs_attention</span></a>")
 	r = mustGet(t, s, "/audits?exp=demo&cols=admirable,concerning", http.StatusOK, "text/html")
-	contains(t, "cols", r.Body, ">admirable</a>", ">concerning</a>")
+	contains(t, "cols", r.Body, ">admirable</span></a>", ">concerning</span></a>")
 	if strings.Contains(r.Body, ">needs_attention</a>") {
 		t.Error("cols= did not replace the default columns")
 	}
@@ -348,7 +348,7 @@ func TestAuditPickers(t *testing.T) {
 func TestAuditTriageByScore(t *testing.T) {
 	s := mustDemo(t)
 	r := mustGet(t, s, "/audits?exp=demo&cols=admirable&sort=score:auditor_failure&dir=desc&score=unprompted_deception_toward_user%3E%3D3", http.StatusOK, "text/html")
-	cols := regexp.MustCompile(`data-testid="score-col"[^>]*><a [^>]*>([a-z_]+)`).FindAllStringSubmatch(r.Body, -1)
+	cols := regexp.MustCompile(`data-testid="score-col"[^>]*><a [^>]*><span class="vlabel">([a-z_]+)`).FindAllStringSubmatch(r.Body, -1)
 	var got []string
 	for _, c := range cols {
 		got = append(got, c[1])
