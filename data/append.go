@@ -107,13 +107,13 @@ func appendLogs(ctx context.Context, tx *imports.Tx, src *logs.Source, exp strin
 		}, exp, src.IDs()),
 		// A dimension keeps its score column; one without a column on any
 		// of its rows (imported before the columns existed) stays without.
-		q(`SELECT dimension, CASE WHEN count(slot) = count(*) AND min(slot) = max(slot) THEN min(slot) ELSE -1 END FROM experiment_dimensions WHERE experiment = ? GROUP BY dimension`, func(r *sql.Rows) error {
+		q(`SELECT dimension, CASE WHEN count(slot) = count(*) AND min(slot) = max(slot) THEN min(slot) ELSE ? END FROM experiment_dimensions WHERE experiment = ? GROUP BY dimension`, func(r *sql.Rows) error {
 			var d string
 			var slot int
 			err := r.Scan(&d, &slot)
 			app.Slots[d] = slot
 			return err
-		}, exp),
+		}, bundle.NoSlot, exp),
 		q(`SELECT coalesce(max(ord), -1) + 1 FROM audits WHERE experiment = ?`, func(r *sql.Rows) error {
 			return r.Scan(&app.FirstOrd)
 		}, exp),

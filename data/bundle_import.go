@@ -109,7 +109,7 @@ func (tx bundleTx) AddExperiment(e bundle.Row) error {
 // audit's scores object, for the dimensions dims (those without a score
 // column): one vectorised statement instead of a call per score. The other
 // dimensions' scores are in the score columns alone (a lake writes them out
-// into its audit_scores: allScoresSQL).
+// into its audit_scores: load.AllScores).
 //
 // The rows take the generation of the audits they come from. When they are
 // built after the import (BuildPendingScores), a kill midway would leave

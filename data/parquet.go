@@ -183,8 +183,8 @@ func lakeGenColumn(table string) string {
 // storeOnlyColumns are a table's columns that a lake leaves out: the score
 // columns and their map (migration 009). The lake holds every score in
 // audit_scores (CopyPartition writes those of the columns there) and in the
-// audits' JSON. A lake's views give
-// them as NULL, which reads every score from audit_scores.
+// audits' JSON. A lake's views give them as NULL, which reads every score
+// from audit_scores.
 func storeOnlyColumns(table string) []string {
 	switch table {
 	case "audits":

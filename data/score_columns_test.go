@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -211,6 +212,34 @@ func TestScoreColumns(t *testing.T) {
 		}
 		if n, err := s.CountAudits(ctx, f); err != nil || n != len(w) {
 			t.Fatalf("%+v: count %d (%v), want %d", f, n, err, len(w))
+		}
+		// The export in chunks, its scores read from the columns (d00 and
+		// d30 have one in every experiment that has them, another in
+		// "two") or, with d59, from the JSON.
+		for _, dims := range [][]string{{"d00", "d30"}, {"d30", "d59"}} {
+			var keys []string
+			var cur *model.AuditCursor
+			for {
+				c, err := s.ExportAudits(ctx, f, cur, 37, dims)
+				if err != nil {
+					t.Fatalf("%+v: export: %v", f, err)
+				}
+				for i, r := range c.Rows {
+					keys = append(keys, r.Key)
+					for j, d := range dims {
+						v, has := scores[r.Key][d]
+						if g := c.Scores[i][j]; has == math.IsNaN(g) || (has && g != v) {
+							t.Fatalf("%+v: export's %s of %s = %v, want %v (%v)", f, d, r.Key, g, v, has)
+						}
+					}
+				}
+				if cur = c.Next; cur == nil {
+					break
+				}
+			}
+			if !slices.Equal(keys, w) {
+				t.Fatalf("%+v: export of %v has %d audits, want %d; first difference at %d", f, dims, len(keys), len(w), firstDiffKeys(keys, w))
+			}
 		}
 	}
 	if err := s.BuildPendingScores(ctx); err != nil {

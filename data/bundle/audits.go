@@ -294,9 +294,9 @@ const NoSlot = -1
 
 // scoreSlots adds a's scores in the score columns to l.row (NULL where a
 // has no score), giving the dimensions met for the first time the next
-// free columns in the order of their names, so that the same file gives the
-// same columns. Columns are given in file order, which is the order
-// appendAudit is called in.
+// free columns, in the order of their names within an audit and of the
+// audits in the file (appendAudit's order), so that the same file gives the
+// same columns.
 func (l *loader) scoreSlots(a *Audit) []driver.Value {
 	var fresh []string
 	for _, m := range []map[string]float64{a.Columns, a.Scores} {
