@@ -31,7 +31,10 @@ func watchServer(t testing.TB, dir string, opts watch.Options) (*Server, *watch.
 	if opts.Settle == 0 {
 		opts.Settle = 50 * time.Millisecond
 	}
-	w, err := watch.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), []string{dir}, opts)
+	// The watcher's log goes to the test's: a failed import is the first
+	// thing to read when a wait times out. (Cleanup waits for the watcher
+	// to stop, so it does not log after the test.)
+	w, err := watch.New(store, slog.New(slog.NewTextHandler(testLog{t}, nil)), []string{dir}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,6 +218,14 @@ func TestWatchPoll(t *testing.T) {
 	copyFile(t, filepath.Join("..", "data", "testdata", "petri", "legacy.json"), filepath.Join(dir, "a.json"))
 	name := model.Slugify(filepath.Base(dir))
 	eventually(t, "the polled transcript", func() bool { return auditCount(t, s, name) == 1 })
+}
+
+// testLog writes log lines to the test's log.
+type testLog struct{ t testing.TB }
+
+func (l testLog) Write(b []byte) (int, error) {
+	l.t.Log(strings.TrimSuffix(string(b), "\n"))
+	return len(b), nil
 }
 
 func copyFile(t testing.TB, src, dst string) {
