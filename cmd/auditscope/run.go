@@ -3,6 +3,8 @@ package main
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,6 +24,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bucket"
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/demo"
 	"github.com/auditscope/auditscope/data/lake"
@@ -138,17 +141,36 @@ func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// notURL refuses paths given as URLs (s3://bucket/prefix): auditscope reads
-// and writes local files and folders only, and a URL taken as a path would
-// make a folder named "s3:" in the working directory and use it as if it
-// were the bucket. what names the flag or argument.
+// notURL refuses paths given as URLs where only local paths are read: a
+// URL taken as a path would make a folder named "s3:" in the working
+// directory and use it as if it were the bucket. what names the flag or
+// argument.
 func notURL(what string, paths ...string) error {
 	for _, p := range paths {
-		if scheme, _, ok := strings.Cut(p, "://"); ok && scheme != "" && !strings.ContainsAny(scheme, `/\.`) {
-			return usageError{fmt.Sprintf("%s %q is a URL: auditscope reads and writes local files and folders only (object storage is not supported yet); copy the files to a local folder, or mount the bucket and give its local path", what, p)}
+		if isURL(p) {
+			return usageError{fmt.Sprintf("%s %q is a URL: %s reads local files and folders only (a lake can be in a bucket: lake write --lake s3://…, serve --lake s3://…); copy the files to a local folder, or mount the bucket and give its local path", what, p, what)}
 		}
 	}
 	return nil
+}
+
+// lakeURL refuses a --lake that is a URL other than s3://bucket/prefix.
+func lakeURL(p string) error {
+	if !isURL(p) {
+		return nil
+	}
+	if !bucket.IsURL(p) {
+		return usageError{fmt.Sprintf("--lake %q: a lake is a local folder or s3://bucket/prefix", p)}
+	}
+	if _, _, err := bucket.Parse(p); err != nil {
+		return usageError{"--lake " + err.Error()}
+	}
+	return nil
+}
+
+func isURL(p string) bool {
+	scheme, _, ok := strings.Cut(p, "://")
+	return ok && scheme != "" && !strings.ContainsAny(scheme, `/\.`)
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -169,7 +191,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	})
-	lakeDir := fs.String("lake", "", "serve the Parquet lake in `DIR` (read-only; written by auditscope lake write), following its manifest")
+	lakeDir := fs.String("lake", "", "serve the Parquet lake in `DIR` or s3://bucket/prefix (read-only; written by auditscope lake write), following its manifest")
+	lakeCache := fs.String("lake-cache", "", "with --lake s3://…: the `folder` its files are copied into (default: a folder for the lake in the user's cache folder); one server per folder")
+	lakeCacheSize := sizeValue(10 << 30)
+	fs.Var(&lakeCacheSize, "lake-cache-size", "with --lake s3://…: bound the local copies of its files at `size` (default 10GiB); files no longer served are removed, least recently used first")
+	lakePoll := fs.Duration("lake-poll", 5*time.Second, "with --lake s3://…: read its manifest at most every `DURATION` (in the background: a request never waits for the bucket)")
 	poll := fs.Duration("poll", 0, "with --watch: scan the folders every `DURATION` (e.g. 2s) instead of waiting for change notifications, for network filesystems")
 	slots := fs.Int("slots", web.DefaultSlots(), "heavy pages (statistics, tables, figures, export chunks) computed at `N` at once")
 	wait := fs.Duration("wait", web.DefaultWait, "how long a heavy page may wait for a slot before a 503 (`DURATION`)")
@@ -185,7 +211,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := cmp.Or(notURL("--db", *dbPath), notURL("--lake", *lakeDir), notURL("--watch", watchDirs...), notURL("PATH", paths...)); err != nil {
+	if err := cmp.Or(notURL("--db", *dbPath), lakeURL(*lakeDir), notURL("--watch", watchDirs...), notURL("PATH", paths...)); err != nil {
 		return err
 	}
 	if *lakeDir != "" && (*dbPath != "" || len(paths) > 0 || len(watchDirs) > 0) {
@@ -206,18 +232,19 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// served is what the pages read: the store, or the lake's store over it.
 	var store *data.Store
 	var served web.Store
+	closeStore := func() error { return store.Close() }
 	if *lakeDir != "" {
-		ls, err := lake.Open(ctx, *lakeDir, *memLimit)
+		ls, err := openLake(ctx, *lakeDir, *memLimit, lake.BucketOptions{Cache: *lakeCache, CacheSize: int64(lakeCacheSize), Every: *lakePoll})
 		if err != nil {
 			return err
 		}
-		store, served = ls.Store, ls
+		store, served, closeStore = ls.Store, ls, ls.Close
 	} else if store, err = data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: openReadOnly, MemoryLimit: *memLimit}); err != nil {
 		return err
 	} else {
 		served = store
 	}
-	defer store.Close()
+	defer closeStore()
 	if *dbPath == "" && *lakeDir == "" && len(paths) == 0 && len(watchDirs) == 0 {
 		results, err := demo.Load(ctx, store)
 		if err != nil {
@@ -547,6 +574,30 @@ func maxValueFlag(fs *flag.FlagSet) *sizeValue {
 	return v
 }
 
+// openLake opens the lake at dir, a folder or s3://bucket/prefix.
+func openLake(ctx context.Context, dir, memLimit string, opts lake.BucketOptions) (*lake.Store, error) {
+	if !bucket.IsURL(dir) {
+		return lake.Open(ctx, dir, memLimit)
+	}
+	b, err := bucket.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Cache == "" {
+		// One folder per lake, so a restarted server starts warm.
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("--lake-cache: no user cache folder (%v); give one", err)
+		}
+		sum := sha256.Sum256([]byte(b.String()))
+		opts.Cache = filepath.Join(base, "auditscope", "lake-"+hex.EncodeToString(sum[:6]))
+	}
+	if opts.Every <= 0 || opts.CacheSize <= 0 {
+		return nil, usageError{"--lake-poll wants a positive duration, --lake-cache-size a positive size"}
+	}
+	return lake.OpenBucket(ctx, b, memLimit, opts)
+}
+
 // lakeWriteMemory is DuckDB's memory limit for a lake write from a
 // database file.
 const lakeWriteMemory = "512MB"
@@ -555,8 +606,8 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(args) == 0 || args[0] != "write" {
 		return usageError{"usage: auditscope lake write --lake DIR [--force] (--db FILE | PATH...)"}
 	}
-	fs := newFlags("lake write", "Usage: auditscope lake write --lake DIR [--force] (--db FILE | PATH...)\n\nWrites every dataset and experiment as hive-partitioned Parquet files under\nDIR with a manifest naming each one's current generation (docs/FORMAT.md,\n\"The Parquet lake\"). A dataset or experiment whose content the lake has\nalready is not written again; the manifest is replaced atomically. A write\nthat would put an older import of a dataset or experiment in place of the\nlake's newer one is refused before anything is written, unless --force.\n", stdout, stderr)
-	dir := fs.String("lake", "", "the lake `folder` (created if missing; required)")
+	fs := newFlags("lake write", "Usage: auditscope lake write --lake DIR [--force] (--db FILE | PATH...)\n\nWrites every dataset and experiment as hive-partitioned Parquet files under\nDIR with a manifest naming each one's current generation (docs/FORMAT.md,\n\"The Parquet lake\"). A dataset or experiment whose content the lake has\nalready is not written again; the manifest is replaced atomically. A write\nthat would put an older import of a dataset or experiment in place of the\nlake's newer one is refused before anything is written, unless --force.\n\nDIR may be s3://bucket/prefix (docs/OBJECT-STORAGE.md): endpoint, region and\ncredentials come from the standard AWS environment and config files. Many\nwriters may write one lake in a bucket at once: the manifest is replaced\nonly over the one a write read, and a write that meets another's reads\nthe new manifest and tries again.\n", stdout, stderr)
+	dir := fs.String("lake", "", "the lake `folder` (created if missing) or s3://bucket/prefix (required)")
 	dbPath := fs.String("db", "", "DuckDB database `file` to write from (opened read-only)")
 	force := fs.Bool("force", false, "write even where the lake holds a newer import of a dataset or experiment (a roll-back)")
 	maxValue := maxValueFlag(fs)
@@ -571,7 +622,7 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *dir == "" {
 		return usageError{"lake write needs --lake DIR"}
 	}
-	if err := cmp.Or(notURL("--lake", *dir), notURL("--db", *dbPath), notURL("PATH", paths...)); err != nil {
+	if err := cmp.Or(lakeURL(*dir), notURL("--db", *dbPath), notURL("PATH", paths...)); err != nil {
 		return err
 	}
 	if (*dbPath == "") == (len(paths) == 0) {
@@ -594,7 +645,17 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	res, err := lake.Write(ctx, store, *dir, lake.WriteOptions{Force: *force, Log: func(msg string) { fmt.Fprintln(stderr, "auditscope: "+msg) }})
+	opts := lake.WriteOptions{Force: *force, Log: func(msg string) { fmt.Fprintln(stderr, "auditscope: "+msg) }}
+	var res lake.Result
+	if bucket.IsURL(*dir) {
+		b, err := bucket.Open(ctx, *dir)
+		if err != nil {
+			return err
+		}
+		res, err = lake.WriteBucket(ctx, store, b, opts)
+	} else {
+		res, err = lake.Write(ctx, store, *dir, opts)
+	}
 	if err != nil {
 		return err
 	}

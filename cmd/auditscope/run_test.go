@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/auditscope/auditscope/data/s3test"
 )
 
 // apFixtures is the folder of real AnnotatedPairs files the demo embeds
@@ -175,6 +177,21 @@ func TestServe(t *testing.T) {
 	if _, _, err := runCmd(t, "import", "--db", db, fixture); err != nil {
 		t.Fatal(err)
 	}
+	addr, out, stop := startServe(t, "serve", "--db", db, "--read-only")
+	if body := getBody(t, addr, "/"); !strings.Contains(body, `href="/pairs/icai-training-dataset---2025-08-22`) {
+		t.Errorf("home page of the served database:\n%.300s", body)
+	}
+	stop()
+	if !strings.Contains(out.String(), "serving on http://localhost:"+strings.TrimPrefix(addr, "127.0.0.1:")) {
+		t.Errorf("serve output: %q", out.String())
+	}
+}
+
+// startServe runs the command args with --addr on a free port and returns
+// the address, its output, and stop, which stops it with the context (as
+// SIGINT would) and checks it ended well.
+func startServe(t *testing.T, args ...string) (string, *syncBuffer, func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -182,37 +199,57 @@ func TestServe(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	var out syncBuffer
+	out := new(syncBuffer)
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--db", db, "--read-only", "--addr", addr}, &out, io.Discard)
+		done <- run(ctx, append(args, "--addr", addr), out, io.Discard)
 	}()
-	var body string
-	for i := 0; i < 100; i++ {
-		resp, err := http.Get("http://" + addr + "/")
-		if err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			body = string(b)
-			break
+	stopped := false
+	stop := func() {
+		t.Helper()
+		if stopped {
+			return
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if !strings.Contains(body, `href="/pairs/icai-training-dataset---2025-08-22`) {
-		t.Errorf("home page of the served database:\n%.300s", body)
-	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("serve returned %v after shutdown", err)
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve returned %v after shutdown", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatal("serve did not stop")
 		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("serve did not stop")
 	}
-	if !strings.Contains(out.String(), "serving on http://localhost:"+strings.TrimPrefix(addr, "127.0.0.1:")) {
-		t.Errorf("serve output: %q", out.String())
+	t.Cleanup(stop)
+	for i := 0; i < 200; i++ {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return addr, out, stop
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve ended: %v", err)
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
+	t.Fatal("serve did not start")
+	return "", nil, nil
+}
+
+// getBody is the body of a GET of path, which must answer 200.
+func getBody(t *testing.T, addr, path string) string {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d\n%.300s", path, resp.StatusCode, b)
+	}
+	return string(b)
 }
 
 type syncBuffer struct {
@@ -238,9 +275,7 @@ func (s *syncBuffer) String() string {
 func TestRefuseURLs(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for _, args := range [][]string{
-		{"lake", "write", "--lake", "s3://lakes/team", "--db", "x.duckdb"},
 		{"lake", "write", "--lake", "lake", "s3://bucket/logs"},
-		{"serve", "--lake", "s3://lakes/team"},
 		{"serve", "--watch", "gs://bucket/logs"},
 		{"serve", "--db", "s3://bucket/results.duckdb"},
 		{"import", "--db", "x.duckdb", "s3://bucket/logs/run.eval"},
@@ -250,7 +285,59 @@ func TestRefuseURLs(t *testing.T) {
 			t.Errorf("%v: %v (exit %d), want a usage error about the URL", args, err, exitCode(err))
 		}
 	}
+	// A lake can be in a bucket, but only an S3 one.
+	for _, args := range [][]string{
+		{"lake", "write", "--lake", "gs://lakes/team", "--db", "x.duckdb"},
+		{"serve", "--lake", "https://lakes/team"},
+		{"serve", "--lake", "s3:///team"},
+	} {
+		_, _, err := runCmd(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "--lake") || exitCode(err) != 2 {
+			t.Errorf("%v: %v (exit %d), want a usage error about --lake", args, err, exitCode(err))
+		}
+	}
 	if entries, _ := os.ReadDir("."); len(entries) != 0 {
 		t.Errorf("left %d entries in the working directory (%s…)", len(entries), entries[0].Name())
 	}
+}
+
+// TestLakeInBucket: lake write and serve --lake with s3://bucket/prefix on
+// a real S3-compatible server, configured by the standard AWS variables:
+// the served pages are the experiment's; with the server down the home
+// page says the newest state is not served while the pages go on, and
+// once the server is back the lake is followed again.
+func TestLakeInBucket(t *testing.T) {
+	srv := s3test.Start(t, "lakes")
+	out, _, err := runCmd(t, "lake", "write", "--lake", "s3://lakes/team", filepath.Join("..", "..", "data", "testdata", "bundle-small"))
+	if err != nil || !strings.Contains(out, "lake s3://lakes/team: 1 written") {
+		t.Fatalf("lake write: %q, %v", out, err)
+	}
+	if _, err := os.Stat("s3:"); err == nil {
+		t.Fatal("lake write made a local folder named s3:")
+	}
+	addr, _, stop := startServe(t, "serve", "--lake", "s3://lakes/team", "--lake-cache", t.TempDir(), "--lake-poll", "100ms")
+	if body := getBody(t, addr, "/experiments/small"); !strings.Contains(body, "small") {
+		t.Errorf("experiment page:\n%.300s", body)
+	}
+	srv.Stop()
+	problem := func() bool { return strings.Contains(getBody(t, addr, "/"), `data-testid="lake-problem"`) }
+	deadline := time.Now().Add(20 * time.Second)
+	for !problem() {
+		if time.Now().After(deadline) {
+			t.Fatal("the home page does not say the bucket cannot be read")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if home := getBody(t, addr, "/"); !strings.Contains(home, "cannot be reached") {
+		t.Errorf("the problem does not say the server cannot be reached:\n%s", home[strings.Index(home, `data-testid="lake-problem"`):][:400])
+	}
+	getBody(t, addr, "/experiments/small")
+	srv.Restart()
+	for problem() {
+		if time.Now().After(deadline.Add(20 * time.Second)) {
+			t.Fatal("the problem stays after the server is back")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	stop()
 }

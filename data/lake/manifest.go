@@ -132,20 +132,6 @@ func GenDir(dir, table, family, name, gen string) string {
 	return filepath.Join(dir, table, family+"="+name, "gen="+gen)
 }
 
-// genComplete reports whether every table's file of a generation is there
-// (a write killed half-way leaves some out).
-func genComplete(dir, family, name, gen string) bool {
-	for _, t := range Tables {
-		if t.Family != family {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(GenDir(dir, t.Name, family, name, gen), "data.parquet")); err != nil {
-			return false
-		}
-	}
-	return true
-}
-
 // checksum is a file's size and SHA-256.
 func checksum(p string) (File, error) {
 	f, err := os.Open(p)

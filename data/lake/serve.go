@@ -2,6 +2,7 @@ package lake
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/auditscope/auditscope/data/bucket"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -20,27 +22,41 @@ import (
 // generations (views over their files) and asks the Reader what changed.
 type Reader struct {
 	mu       sync.Mutex
-	dir      string
+	src      source
 	manifest []byte            // the manifest's bytes, to tell a change
 	gens     map[string]string // family + "\x00" + name -> generation
 	// failed is a manifest that could not be served, and failedErr why.
 	failed    []byte
 	failedErr error
-	// checked are the files whose size and checksum matched the manifest,
-	// by path, with what they matched: files are written once, so each is
-	// read through once, when a generation naming it is first adopted.
-	checked  map[string]File
-	problem  atomic.Pointer[model.InputError] // why the newest manifest is not served
-	problems atomic.Int64                     // changes to problem, for caches of the pages that show it
+	problem   atomic.Pointer[model.InputError] // why the newest manifest is not served
+	problems  atomic.Int64                     // changes to problem, for caches of the pages that show it
 }
 
 // NewReader reads the lake at dir, which must be absolute.
-func NewReader(dir string) *Reader {
-	return &Reader{dir: dir, gens: map[string]string{}, checked: map[string]File{}}
-}
+func NewReader(dir string) *Reader { return newReader(&local{dir: dir, checked: map[string]File{}}) }
 
-// Dir is the lake's folder.
-func (l *Reader) Dir() string { return l.dir }
+func newReader(src source) *Reader { return &Reader{src: src, gens: map[string]string{}} }
+
+// Where is the lake's folder or URL.
+func (l *Reader) Where() string { return l.src.String() }
+
+// A source is where a Reader reads a lake: a local folder, or a bucket
+// prefix whose files it copies into a local cache.
+type source interface {
+	String() string
+	// manifestName names the manifest in messages.
+	manifestName() string
+	readManifest(ctx context.Context) ([]byte, error)
+	// file is the local path to serve the data file rel (FileRel) from,
+	// after checking it against want, the size and checksum the manifest
+	// records (nil when the manifest records none: a lake written before
+	// they were). An error is an *model.InputError naming the file.
+	file(ctx context.Context, rel string, want *File) (string, error)
+	// prepare is told, before any file is asked for, every file a manifest
+	// names; served, after a manifest is served, the paths it serves from.
+	prepare(want map[string]File) error
+	served(paths []string)
+}
 
 // Part is one dataset's or experiment's generation of a table: its file.
 type Part struct {
@@ -63,23 +79,23 @@ type Update struct {
 // ended with Done. A manifest or file that cannot be read or does not match
 // the manifest's checksum is an error naming the file, and the last good
 // state serves on.
-func (l *Reader) Next() (*Update, error) {
+func (l *Reader) Next(ctx context.Context) (*Update, error) {
 	if !l.mu.TryLock() {
 		return nil, nil
 	}
-	u, err := l.next()
+	u, err := l.next(ctx)
 	if u == nil {
 		l.mu.Unlock()
 	}
 	return u, err
 }
 
-func (l *Reader) next() (*Update, error) {
-	p := filepath.Join(l.dir, "manifest.json")
-	b, err := os.ReadFile(p)
+func (l *Reader) next(ctx context.Context) (*Update, error) {
+	p := l.src.manifestName()
+	b, err := l.src.readManifest(ctx)
 	if err != nil {
 		l.setProblem(&model.InputError{File: p, Offset: -1, Msg: "cannot be read: " + errText(err)})
-		return nil, fmt.Errorf("lake %s: %w", l.dir, err)
+		return nil, fmt.Errorf("lake %s: %w", l.src, err)
 	}
 	if bytes.Equal(b, l.manifest) {
 		l.setProblem(nil) // read again after a failed read: as served
@@ -89,15 +105,19 @@ func (l *Reader) next() (*Update, error) {
 	if l.failedErr != nil && bytes.Equal(b, l.failed) {
 		return nil, l.failedErr
 	}
-	u, err := l.update(p, b)
+	u, err := l.update(ctx, p, b)
 	if err != nil {
 		return nil, l.fail(p, b, err)
 	}
 	return u, nil
 }
 
-// update checks the manifest b (read from p) and the files it names.
-func (l *Reader) update(p string, b []byte) (*Update, error) {
+// update checks the manifest b (read from p) and the files it names: a
+// file cut short, changed or damaged after it was written is refused,
+// naming it, before any of them is served, and the last good generation
+// serves on. A manifest without checksums (a lake written before they were
+// recorded) is served unchecked from a folder.
+func (l *Reader) update(ctx context.Context, p string, b []byte) (*Update, error) {
 	m, err := ParseManifest(p, b)
 	if err != nil {
 		return nil, err
@@ -112,15 +132,32 @@ func (l *Reader) update(p string, b []byte) (*Update, error) {
 			u.gens[fam+"\x00"+name] = gen
 		}
 	}
-	if err := l.check(m, u.gens); err != nil {
+	want := map[string]File{}
+	for _, t := range Tables {
+		for _, name := range m.Names(t.Family) {
+			rel := FileRel(t.Name, t.Family, name, m.Gen(t.Family, name))
+			f, ok := m.Files[rel]
+			if !ok && len(m.Files) > 0 {
+				return nil, &model.InputError{File: l.src.String() + "/" + rel, Offset: -1, Msg: "the manifest records no checksum for this file"}
+			}
+			want[rel] = f
+		}
+	}
+	if err := l.src.prepare(want); err != nil {
 		return nil, err
 	}
 	for _, t := range Tables {
 		for _, name := range m.Names(t.Family) {
 			gen := m.Gen(t.Family, name)
-			f := filepath.Join(GenDir(l.dir, t.Name, t.Family, name, gen), "data.parquet")
-			if _, err := os.Stat(f); err != nil {
-				return nil, &model.InputError{File: f, Offset: -1, Msg: "missing: the manifest names this generation, but its file is not there (a write not finished, or files removed)"}
+			rel := FileRel(t.Name, t.Family, name, gen)
+			var w *File
+			if len(m.Files) > 0 {
+				f := want[rel]
+				w = &f
+			}
+			f, err := l.src.file(ctx, rel, w)
+			if err != nil {
+				return nil, err
 			}
 			u.Parts[t.Name] = append(u.Parts[t.Name], Part{Name: name, Gen: gen, File: f})
 		}
@@ -143,8 +180,15 @@ func (l *Reader) update(p string, b []byte) (*Update, error) {
 func (l *Reader) Done(u *Update, err error) error {
 	defer l.mu.Unlock()
 	if err != nil {
-		return l.fail(filepath.Join(l.dir, "manifest.json"), u.b, err)
+		return l.fail(l.src.manifestName(), u.b, err)
 	}
+	var paths []string
+	for _, parts := range u.Parts {
+		for _, p := range parts {
+			paths = append(paths, p.File)
+		}
+	}
+	l.src.served(paths)
 	l.manifest, l.gens = u.b, u.gens
 	l.failed, l.failedErr = nil, nil
 	l.setProblem(nil)
@@ -153,7 +197,12 @@ func (l *Reader) Done(u *Update, err error) error {
 
 // fail records the manifest b (at p) as one that could not be served.
 func (l *Reader) fail(p string, b []byte, err error) error {
-	l.failed, l.failedErr = b, err
+	// A file that could not be fetched (the bucket out of reach) is tried
+	// again at the next look, though the manifest is the same.
+	var tr *transient
+	if !errors.As(err, &tr) {
+		l.failed, l.failedErr = b, err
+	}
 	var ie *model.InputError
 	if !errors.As(err, &ie) {
 		ie = &model.InputError{File: p, Offset: -1, Msg: err.Error()}
@@ -179,50 +228,61 @@ func (l *Reader) setProblem(ie *model.InputError) {
 	}
 }
 
-// check compares the files of the generations gens (of manifest m) with
-// the sizes and checksums m records, before any of them is served: a file
-// cut short, changed or damaged after it was written is refused, naming
-// it, and the last good generation serves on. Files already checked are
-// not read again. A manifest without checksums (a lake written before
-// they were recorded) is served unchecked.
-func (l *Reader) check(m Manifest, gens map[string]string) error {
-	if len(m.Files) == 0 {
-		return nil
-	}
-	for k, gen := range gens {
-		fam, name := k[:strings.IndexByte(k, 0)], k[strings.IndexByte(k, 0)+1:]
-		for _, t := range Tables {
-			if t.Family != fam {
-				continue
-			}
-			rel := FileRel(t.Name, fam, name, gen)
-			want, ok := m.Files[rel]
-			p := filepath.Join(l.dir, filepath.FromSlash(rel))
-			if !ok {
-				return &model.InputError{File: p, Offset: -1, Msg: "the manifest records no checksum for this file"}
-			}
-			if l.checked[rel] == want {
-				continue
-			}
-			st, err := os.Stat(p)
-			if err != nil {
-				return &model.InputError{File: p, Offset: -1, Msg: "missing: the manifest names this generation, but its file is not there (a write not finished, or files removed)"}
-			}
-			if st.Size() != want.Size {
-				return &model.InputError{File: p, Offset: -1, Msg: fmt.Sprintf("%d bytes, but the manifest says %d: the file was cut short or changed after it was written", st.Size(), want.Size)}
-			}
-			got, err := checksum(p)
-			if err != nil {
-				return &model.InputError{File: p, Offset: -1, Msg: "cannot be read: " + err.Error()}
-			}
-			if got != want {
-				return &model.InputError{File: p, Offset: -1, Msg: "its SHA-256 does not match the manifest's: the file was changed or damaged after it was written"}
-			}
-			l.checked[rel] = want
-		}
-	}
-	return nil
+// local is a lake in a local folder, served where it is.
+type local struct {
+	dir string
+	// checked are the files whose size and checksum matched the manifest,
+	// by path, with what they matched: files are written once, so each is
+	// read through once, when a generation naming it is first adopted.
+	checked map[string]File
 }
+
+func (s *local) String() string       { return s.dir }
+func (s *local) manifestName() string { return filepath.Join(s.dir, "manifest.json") }
+
+func (s *local) readManifest(context.Context) ([]byte, error) {
+	return os.ReadFile(s.manifestName())
+}
+
+func (s *local) prepare(map[string]File) error { return nil }
+func (s *local) served([]string)               {}
+
+func (s *local) file(_ context.Context, rel string, want *File) (string, error) {
+	p := filepath.Join(s.dir, filepath.FromSlash(rel))
+	if want != nil && s.checked[rel] == *want {
+		return p, nil
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		return "", &model.InputError{File: p, Offset: -1, Msg: "missing: the manifest names this generation, but its file is not there (a write not finished, or files removed)"}
+	}
+	if want == nil {
+		return p, nil
+	}
+	if st.Size() != want.Size {
+		return "", &model.InputError{File: p, Offset: -1, Msg: sizeMismatch(st.Size(), want.Size)}
+	}
+	got, err := checksum(p)
+	if err != nil {
+		return "", &model.InputError{File: p, Offset: -1, Msg: "cannot be read: " + err.Error()}
+	}
+	if got != *want {
+		return "", &model.InputError{File: p, Offset: -1, Msg: shaMismatch}
+	}
+	s.checked[rel] = *want
+	return p, nil
+}
+
+// transient is a file that could not be read now but may be later.
+type transient struct{ *model.InputError }
+
+func (t *transient) Unwrap() error { return t.InputError }
+
+func sizeMismatch(got, want int64) string {
+	return fmt.Sprintf("%d bytes, but the manifest says %d: the file was cut short or changed after it was written", got, want)
+}
+
+const shaMismatch = "its SHA-256 does not match the manifest's: the file was changed or damaged after it was written"
 
 func isHexGen(g string) bool {
 	if len(g) != 16 {
@@ -237,6 +297,10 @@ func errText(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error()
+	}
+	var be *bucket.Error
+	if errors.As(err, &be) {
+		return be.Err.Error()
 	}
 	return err.Error()
 }

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
+	"time"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bucket"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -38,37 +41,51 @@ func Write(ctx context.Context, s *data.Store, dir string, opts WriteOptions) (R
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return res, err
 	}
-	// Score tables left to build later (the built-in demo) are built now:
-	// the lake's readers query them.
-	if err := s.BuildPendingScores(ctx); err != nil {
-		return res, err
-	}
-	stored, err := s.Generations(ctx)
-	if err != nil {
-		return res, fmt.Errorf("lake: %w", err)
-	}
-	gens := make([]Generation, len(stored))
-	for i, g := range stored {
-		gens[i] = Generation(g)
-	}
-	plan, err := NewPlan(dir, old, gens, opts.Force)
+	gens, err := storeGenerations(ctx, s)
 	if err != nil {
 		return res, err
 	}
+	plan, err := newPlan(ctx, folder(dir), old, gens, opts.Force)
+	if err != nil {
+		return res, err
+	}
+	sums := map[string]File{}
 	for _, g := range plan.Write {
-		if err := writeGeneration(ctx, s, dir, g); err != nil {
+		if err := writeGeneration(ctx, s, dir, g, sums); err != nil {
 			return res, err
 		}
 		res.Written = append(res.Written, g.What())
 	}
 	res.Unchanged = plan.Unchanged
-	return res, plan.Commit(res.Written)
+	m, changed, err := plan.manifest(ctx, res.Written, sums)
+	if err != nil || !changed {
+		return res, err
+	}
+	return res, writeManifest(dir, m)
+}
+
+// storeGenerations are the store's datasets and experiments with their
+// generations. Score tables left to build later (the built-in demo) are
+// built first: the lake's readers query them.
+func storeGenerations(ctx context.Context, s *data.Store) ([]Generation, error) {
+	if err := s.BuildPendingScores(ctx); err != nil {
+		return nil, err
+	}
+	stored, err := s.Generations(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("lake: %w", err)
+	}
+	gens := make([]Generation, len(stored))
+	for i, g := range stored {
+		gens[i] = Generation(g)
+	}
+	return gens, nil
 }
 
 // writeGeneration writes every table of one dataset or experiment as a
-// generation. Each file is written beside and renamed into place, so a
-// file that is there is whole.
-func writeGeneration(ctx context.Context, s *data.Store, dir string, g Generation) error {
+// generation, adding each file's checksum to sums. Each file is written
+// beside and renamed into place, so a file that is there is whole.
+func writeGeneration(ctx context.Context, s *data.Store, dir string, g Generation, sums map[string]File) error {
 	for _, t := range Tables {
 		if t.Family != g.Family {
 			continue
@@ -86,12 +103,17 @@ func writeGeneration(ctx context.Context, s *data.Store, dir string, g Generatio
 		if err := SyncFile(tmp); err != nil {
 			return fmt.Errorf("lake: %w", err)
 		}
+		f, err := checksum(tmp)
+		if err != nil {
+			return fmt.Errorf("lake: %w", err)
+		}
 		if err := os.Rename(tmp, filepath.Join(d, "data.parquet")); err != nil {
 			return fmt.Errorf("lake: %w", err)
 		}
 		if err := SyncFile(d); err != nil {
 			return fmt.Errorf("lake: %w", err)
 		}
+		sums[FileRel(t.Name, g.Family, g.Name, g.Gen)] = f
 	}
 	return nil
 }
@@ -107,6 +129,14 @@ func writeGeneration(ctx context.Context, s *data.Store, dir string, g Generatio
 type Store struct {
 	*data.Store
 	r *Reader
+	// For a lake in a bucket: the cache, how often to look at the
+	// manifest, when to look next (Unix ns), whether a look is running, and
+	// the last look's error.
+	cache *cache
+	every time.Duration
+	next  atomic.Int64
+	busy  atomic.Bool
+	err   atomic.Pointer[string]
 }
 
 // Open opens the lake at dir for reading, with DuckDB's memory capped at
@@ -119,23 +149,94 @@ func Open(ctx context.Context, dir, memoryLimit string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lake: %w", err)
 	}
+	return open(ctx, &Store{r: NewReader(dir)}, memoryLimit)
+}
+
+// OpenBucket opens the lake under a bucket prefix for reading, as Open,
+// serving local copies of its files (opts.Cache) and following its
+// manifest in the background (opts.Every).
+func OpenBucket(ctx context.Context, b *bucket.Bucket, memoryLimit string, opts BucketOptions) (*Store, error) {
+	dir, err := filepath.Abs(opts.Cache)
+	if err != nil {
+		return nil, fmt.Errorf("lake: %w", err)
+	}
+	c, err := openCache(b, dir, opts.CacheSize)
+	if err != nil {
+		return nil, err
+	}
+	l, err := open(ctx, &Store{r: newReader(c), cache: c, every: opts.Every}, memoryLimit)
+	if err != nil {
+		c.close()
+		return nil, err
+	}
+	l.next.Store(time.Now().Add(l.every).UnixNano())
+	return l, nil
+}
+
+func open(ctx context.Context, l *Store, memoryLimit string) (*Store, error) {
 	s, err := data.Open(ctx, data.Options{MemoryLimit: memoryLimit})
 	if err != nil {
 		return nil, err
 	}
-	l := &Store{Store: s, r: NewReader(dir)}
-	if _, err := l.Refresh(ctx); err != nil {
+	l.Store = s
+	if _, err := l.sync(ctx); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return l, nil
 }
 
-// Refresh reads the lake's manifest again and, if it changed, serves the
-// generations it names; it reports whether anything changed. On an error
-// the store keeps serving what it served.
+// Close closes the store and lets its cache folder go.
+func (l *Store) Close() error {
+	err := l.Store.Close()
+	if l.cache != nil {
+		l.cache.close()
+	}
+	return err
+}
+
+// Refresh follows the lake's manifest; it reports whether what is served
+// changed. A lake in a folder is read now: if the manifest changed, the
+// generations it names are served before Refresh returns. A lake in a
+// bucket is read in the background at most every BucketOptions.Every, and
+// Refresh returns at once with the last look's error: a request never
+// waits for the bucket. On an error the store keeps serving what it
+// served.
 func (l *Store) Refresh(ctx context.Context) (bool, error) {
-	u, err := l.r.Next()
+	if l.cache == nil {
+		return l.sync(ctx)
+	}
+	var err error
+	if msg := l.err.Load(); msg != nil {
+		err = errors.New(*msg)
+	}
+	now := time.Now()
+	if now.UnixNano() < l.next.Load() || !l.busy.CompareAndSwap(false, true) {
+		return false, err
+	}
+	l.next.Store(now.Add(l.every).UnixNano())
+	go func() {
+		defer l.busy.Store(false)
+		l.Sync(context.WithoutCancel(ctx))
+	}()
+	return false, err
+}
+
+// Sync reads the manifest now and serves what it names, as Refresh does
+// for a lake in a folder.
+func (l *Store) Sync(ctx context.Context) (bool, error) {
+	changed, err := l.sync(ctx)
+	if err != nil {
+		msg := err.Error()
+		l.err.Store(&msg)
+	} else {
+		l.err.Store(nil)
+	}
+	return changed, err
+}
+
+func (l *Store) sync(ctx context.Context) (bool, error) {
+	u, err := l.r.Next(ctx)
 	if u == nil {
 		return false, err
 	}
@@ -148,7 +249,7 @@ func (l *Store) Refresh(ctx context.Context) (bool, error) {
 		views = append(views, v)
 	}
 	// Not the request's cancellation: the refresh is for every request.
-	err = l.ServeFiles(context.WithoutCancel(ctx), l.r.Dir(), views, u.Changed)
+	err = l.ServeFiles(context.WithoutCancel(ctx), l.r.Where(), views, u.Changed)
 	return err == nil, l.r.Done(u, err)
 }
 

@@ -1,11 +1,11 @@
 package lake
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
 )
@@ -61,19 +61,19 @@ func (e *RollbackError) Error() string {
 // the write makes (files still to be checksummed), the generations to
 // write and the names left as they are.
 type Plan struct {
-	dir       string
+	at        place
 	old, next Manifest
 	Write     []Generation
 	Unchanged []string // "dataset NAME" or "experiment NAME"
 }
 
-// NewPlan plans writing the store's generations gens into the lake at dir,
+// newPlan plans writing the store's generations gens into the lake at,
 // whose manifest was old (zero when there is none). Datasets and
 // experiments the store does not hold keep their entries: several machines
 // can write their results into one lake. A generation that would replace
 // a newer import than its own is refused before anything is written
 // (RollbackError), unless force.
-func NewPlan(dir string, old Manifest, gens []Generation, force bool) (*Plan, error) {
+func newPlan(ctx context.Context, at place, old Manifest, gens []Generation, force bool) (*Plan, error) {
 	if !force {
 		for _, g := range gens {
 			if err := old.rollback(g); err != nil {
@@ -90,7 +90,7 @@ func NewPlan(dir string, old Manifest, gens []Generation, force bool) (*Plan, er
 	for _, t := range Tables {
 		m.Tables[t.Name] = Table{Partition: t.Family, Key: t.Key}
 	}
-	p := &Plan{dir: dir, old: old}
+	p := &Plan{at: at, old: old}
 	for _, g := range gens {
 		target := m.Datasets
 		if g.Family == "experiment" {
@@ -114,7 +114,7 @@ func NewPlan(dir string, old Manifest, gens []Generation, force bool) (*Plan, er
 		if g.Imported != "" {
 			m.Imported[what] = g.Imported
 		}
-		if old.Gen(g.Family, g.Name) == g.Gen && genComplete(dir, g.Family, g.Name, g.Gen) {
+		if old.Gen(g.Family, g.Name) == g.Gen && complete(ctx, at, g) {
 			p.Unchanged = append(p.Unchanged, what)
 			continue
 		}
@@ -124,12 +124,13 @@ func NewPlan(dir string, old Manifest, gens []Generation, force bool) (*Plan, er
 	return p, nil
 }
 
-// Commit records every named generation's files with their checksums (those
-// of the old manifest carried over; those written now, or missing from a
-// lake written before checksums, read back) and replaces the manifest,
-// unless nothing in it changed: readers then need not look again.
-// written are the generations of p.Write that were written.
-func (p *Plan) Commit(written []string) error {
+// manifest is the manifest the write makes, with every named generation's
+// files and their checksums: those written now from sums (by path under the
+// lake), those of the old manifest carried over, the rest (missing from a
+// lake written before checksums) read from the lake. changed is false when
+// nothing in it changed: readers then need not look again. written are the
+// generations of p.Write that were written.
+func (p *Plan) manifest(ctx context.Context, written []string, sums map[string]File) (m *Manifest, changed bool, err error) {
 	m, old := &p.next, p.old
 	for _, fam := range []string{"dataset", "experiment"} {
 		for _, name := range m.Names(fam) {
@@ -138,15 +139,17 @@ func (p *Plan) Commit(written []string) error {
 					continue
 				}
 				rel := FileRel(t.Name, fam, name, m.Gen(fam, name))
-				f, ok := old.Files[rel]
+				f, ok := sums[rel]
 				wrote := slices.Contains(written, fam+" "+name)
-				if !ok || wrote {
-					var err error
-					if f, err = checksum(filepath.Join(p.dir, filepath.FromSlash(rel))); err != nil {
-						if errors.Is(err, os.ErrNotExist) && !wrote && !slices.Contains(p.Unchanged, fam+" "+name) {
+				if !ok && !wrote {
+					f, ok = old.Files[rel]
+				}
+				if !ok {
+					if f, err = p.at.sum(ctx, rel); err != nil {
+						if errors.Is(err, fs.ErrNotExist) && !wrote && !slices.Contains(p.Unchanged, fam+" "+name) {
 							continue // another writer's generation whose files are gone: its readers say so
 						}
-						return fmt.Errorf("lake: %w", err)
+						return nil, false, fmt.Errorf("lake: %w", err)
 					}
 				}
 				m.Files[rel] = f
@@ -155,9 +158,9 @@ func (p *Plan) Commit(written []string) error {
 	}
 	if len(written) == 0 && maps.Equal(m.Datasets, old.Datasets) && maps.Equal(m.Experiments, old.Experiments) &&
 		maps.Equal(m.Files, old.Files) && maps.Equal(m.Imported, old.Imported) {
-		return nil
+		return m, false, nil
 	}
-	return writeManifest(p.dir, m)
+	return m, true, nil
 }
 
 // maxSuperseded bounds the generations a manifest remembers per name.

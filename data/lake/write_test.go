@@ -1,6 +1,7 @@
 package lake
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -22,25 +23,25 @@ func TestPlanRollback(t *testing.T) {
 		g          Generation
 		superseded bool
 	}{{older, false}, {replaced, true}} {
-		_, err := NewPlan(dir, old, []Generation{c.g}, false)
+		_, err := newPlan(context.Background(), folder(dir), old, []Generation{c.g}, false)
 		var re *RollbackError
 		if !errors.As(err, &re) || re.Superseded != c.superseded || re.Gen != c.g.Gen || re.LakeGen != "bbbbbbbbbbbbbbbb" {
 			t.Errorf("%s: got %v, want a roll-back (superseded %v)", c.g.Gen, err, c.superseded)
 		}
 	}
-	p, err := NewPlan(dir, old, []Generation{older}, true)
+	p, err := newPlan(context.Background(), folder(dir), old, []Generation{older}, true)
 	if err != nil || len(p.Write) != 1 || p.next.Datasets["d"] != older.Gen {
 		t.Fatalf("forced: %+v, %v", p, err)
 	}
 	if got := p.next.Superseded["dataset d"]; !slices.Equal(got, []string{"aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"}) {
 		t.Errorf("forced: superseded %v, want the lake's generation remembered after the older one", got)
 	}
-	p, err = NewPlan(dir, old, []Generation{replaced}, true)
+	p, err = newPlan(context.Background(), folder(dir), old, []Generation{replaced}, true)
 	if err != nil || slices.Contains(p.next.Superseded["dataset d"], replaced.Gen) {
 		t.Errorf("a generation named again is current, not superseded: %v, %v", p.next.Superseded, err)
 	}
 	for _, g := range []Generation{newer, {Family: "dataset", Name: "d", Gen: "bbbbbbbbbbbbbbbb"}, {Family: "dataset", Name: "e", Gen: "eeeeeeeeeeeeeeee"}} {
-		if _, err := NewPlan(dir, old, []Generation{g}, false); err != nil {
+		if _, err := newPlan(context.Background(), folder(dir), old, []Generation{g}, false); err != nil {
 			t.Errorf("%+v: %v, want no roll-back", g, err)
 		}
 	}

@@ -1,0 +1,300 @@
+// Package bucket reads and writes objects under an s3://bucket/prefix
+// through the AWS SDK for Go v2: on AWS, or on any S3-compatible server
+// (MinIO, SeaweedFS, versitygw, Ceph, R2…). Endpoint, region and
+// credentials come from the standard AWS environment variables and config
+// files (AWS_ENDPOINT_URL or AWS_ENDPOINT_URL_S3, AWS_REGION,
+// AWS_ACCESS_KEY_ID, AWS_PROFILE…); with an endpoint of its own a server is
+// addressed path-style (http://host/bucket/key), as S3-compatible servers
+// expect, and AWS itself virtual-hosted.
+//
+// Objects are named relative to the prefix ("manifest.json"), with
+// slashes. A missing object is fs.ErrNotExist; a conditional write whose
+// condition no longer holds is ErrChanged.
+package bucket
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// ErrChanged is a conditional write refused because the object is no
+// longer what the condition named: another writer got there first.
+var ErrChanged = errors.New("the object was changed by another writer")
+
+// IsURL reports whether s names a bucket (s3://…) rather than a path.
+func IsURL(s string) bool { return strings.HasPrefix(s, "s3://") }
+
+// Bucket is a prefix of an S3 bucket.
+type Bucket struct {
+	client       *s3.Client
+	name, prefix string // prefix is "" or ends in "/"
+}
+
+// Parse splits s3://bucket/prefix into the bucket's name and the prefix
+// (without slashes at either end).
+func Parse(u string) (name, prefix string, err error) {
+	rest, ok := strings.CutPrefix(u, "s3://")
+	if !ok {
+		return "", "", fmt.Errorf("%q: want s3://bucket/prefix", u)
+	}
+	name, prefix, _ = strings.Cut(rest, "/")
+	prefix = strings.Trim(prefix, "/")
+	if name == "" || strings.ContainsAny(name, `\?#`) {
+		return "", "", fmt.Errorf("%q: want s3://bucket/prefix (a bucket's name, then the prefix)", u)
+	}
+	for _, seg := range strings.Split(prefix, "/") {
+		if prefix != "" && (seg == "" || seg == "." || seg == "..") {
+			return "", "", fmt.Errorf("%q: the prefix has an empty, . or .. part", u)
+		}
+	}
+	return name, prefix, nil
+}
+
+// Open opens the bucket prefix u (s3://bucket/prefix) with the standard
+// AWS configuration. It does not contact the server: the first request
+// tells whether it can be reached.
+func Open(ctx context.Context, u string) (*Bucket, error) {
+	name, prefix, err := Parse(u)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: AWS configuration: %w", u, err)
+	}
+	if cfg.Region == "" {
+		// S3-compatible servers mostly ignore it, but the SDK signs with it.
+		cfg.Region = "us-east-1"
+	}
+	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
+		// A server of its own (AWS_ENDPOINT_URL…) is addressed by path:
+		// S3-compatible servers rarely have a DNS name per bucket.
+		o.UsePathStyle = o.BaseEndpoint != nil
+		// Checksums only where S3 requires them: not every S3-compatible
+		// server knows the newer checksum headers. Files carry their own
+		// SHA-256 (checked by the lake's readers).
+		o.RequestChecksumCalculation = aws.RequestChecksumCalculationWhenRequired
+		o.ResponseChecksumValidation = aws.ResponseChecksumValidationWhenRequired
+	})
+	if prefix != "" {
+		prefix += "/"
+	}
+	return &Bucket{client: client, name: name, prefix: prefix}, nil
+}
+
+// String is the bucket prefix as a URL.
+func (b *Bucket) String() string { return "s3://" + b.name + "/" + b.prefix }
+
+// URL is the URL of the object rel.
+func (b *Bucket) URL(rel string) string { return "s3://" + b.name + "/" + b.prefix + rel }
+
+func (b *Bucket) key(rel string) *string { return aws.String(b.prefix + rel) }
+
+// Object describes an object: its name under the prefix, size, ETag (as
+// the server gives it, quotes included), when it was last written and its
+// user metadata.
+type Object struct {
+	Rel      string
+	Size     int64
+	ETag     string
+	Modified time.Time
+	Meta     map[string]string
+}
+
+// Head describes the object rel.
+func (b *Bucket) Head(ctx context.Context, rel string) (Object, error) {
+	out, err := b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &b.name, Key: b.key(rel)})
+	if err != nil {
+		return Object{}, b.err(rel, err)
+	}
+	return Object{Rel: rel, Size: aws.ToInt64(out.ContentLength), ETag: aws.ToString(out.ETag),
+		Modified: aws.ToTime(out.LastModified), Meta: out.Metadata}, nil
+}
+
+// ReadAll reads the object rel whole, refusing one over limit bytes.
+func (b *Bucket) ReadAll(ctx context.Context, rel string, limit int64) ([]byte, Object, error) {
+	body, o, err := b.Get(ctx, rel, "")
+	if err != nil {
+		return nil, o, err
+	}
+	defer body.Close()
+	if o.Size > limit {
+		return nil, o, &Error{URL: b.URL(rel), Err: fmt.Errorf("%d bytes, more than the %d this reads", o.Size, limit)}
+	}
+	data, err := io.ReadAll(io.LimitReader(body, limit+1))
+	if err != nil {
+		return nil, o, b.err(rel, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, o, &Error{URL: b.URL(rel), Err: fmt.Errorf("more than the %d bytes this reads", limit)}
+	}
+	return data, o, nil
+}
+
+// ErrNotModified is Get's answer when the object still has the ETag given.
+var ErrNotModified = errors.New("not modified")
+
+// Get opens the object rel for reading. With ifNoneMatch (an ETag) an
+// object that still has it is ErrNotModified, and nothing is sent.
+func (b *Bucket) Get(ctx context.Context, rel, ifNoneMatch string) (io.ReadCloser, Object, error) {
+	in := &s3.GetObjectInput{Bucket: &b.name, Key: b.key(rel)}
+	if ifNoneMatch != "" {
+		in.IfNoneMatch = aws.String(ifNoneMatch)
+	}
+	out, err := b.client.GetObject(ctx, in)
+	if err != nil {
+		if status(err) == http.StatusNotModified {
+			return nil, Object{}, ErrNotModified
+		}
+		return nil, Object{}, b.err(rel, err)
+	}
+	return out.Body, Object{Rel: rel, Size: aws.ToInt64(out.ContentLength), ETag: aws.ToString(out.ETag),
+		Modified: aws.ToTime(out.LastModified), Meta: out.Metadata}, nil
+}
+
+// PutOptions are a write's condition and metadata. With neither IfMatch
+// nor IfAbsent the object is written whatever is there.
+type PutOptions struct {
+	IfMatch  string // write only over the object with this ETag
+	IfAbsent bool   // write only if there is no object of that name
+	Meta     map[string]string
+}
+
+// Put writes body (size bytes; an io.ReadSeeker, so the request can be
+// signed and sent again) as the object rel and returns its ETag. A
+// condition that does not hold is ErrChanged.
+func (b *Bucket) Put(ctx context.Context, rel string, body io.ReadSeeker, size int64, opts PutOptions) (string, error) {
+	in := &s3.PutObjectInput{Bucket: &b.name, Key: b.key(rel), Body: body, ContentLength: aws.Int64(size), Metadata: opts.Meta}
+	if opts.IfMatch != "" {
+		in.IfMatch = aws.String(opts.IfMatch)
+	}
+	if opts.IfAbsent {
+		in.IfNoneMatch = aws.String("*")
+	}
+	out, err := b.client.PutObject(ctx, in)
+	if err != nil {
+		switch code(err) {
+		case "PreconditionFailed", "ConditionalRequestConflict":
+			return "", &Error{URL: b.URL(rel), Err: ErrChanged}
+		}
+		// If-Match on an object that is gone: some servers say 404.
+		if opts.IfMatch != "" && status(err) == http.StatusNotFound {
+			return "", &Error{URL: b.URL(rel), Err: ErrChanged}
+		}
+		return "", b.err(rel, err)
+	}
+	return aws.ToString(out.ETag), nil
+}
+
+// PutFile writes the file at p as the object rel (see Put).
+func (b *Bucket) PutFile(ctx context.Context, rel, p string, opts PutOptions) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	return b.Put(ctx, rel, f, st.Size(), opts)
+}
+
+// List lists the objects under the prefix rel ("" for all; a folder's name
+// ends in "/"), in key order.
+func (b *Bucket) List(ctx context.Context, under string) ([]Object, error) {
+	var out []Object
+	p := s3.NewListObjectsV2Paginator(b.client, &s3.ListObjectsV2Input{Bucket: &b.name, Prefix: b.key(under)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, b.err(under, err)
+		}
+		for _, o := range page.Contents {
+			rel := strings.TrimPrefix(aws.ToString(o.Key), b.prefix)
+			out = append(out, Object{Rel: rel, Size: aws.ToInt64(o.Size), ETag: aws.ToString(o.ETag), Modified: aws.ToTime(o.LastModified)})
+		}
+	}
+	return out, nil
+}
+
+// Delete removes the object rel (no error if it is not there).
+func (b *Bucket) Delete(ctx context.Context, rel string) error {
+	_, err := b.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &b.name, Key: b.key(rel)})
+	if err != nil {
+		return b.err(rel, err)
+	}
+	return nil
+}
+
+// LocalName is where the object rel goes under the folder dir, or an
+// error when its name would leave dir or is not a plain file name (a key
+// is any string: "../x", "a//b" and "/x" are all keys).
+func LocalName(dir, rel string) (string, error) {
+	if rel == "" || rel == "." || !fs.ValidPath(rel) || strings.Contains(rel, `\`) {
+		return "", fmt.Errorf("object %q: its name is not a plain relative path, so it is not copied", rel)
+	}
+	return filepath.Join(dir, filepath.FromSlash(path.Clean(rel))), nil
+}
+
+// Error is a request's error with the URL of the object it was for.
+type Error struct {
+	URL string
+	Err error
+}
+
+func (e *Error) Error() string { return e.URL + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// err is a request's error with the object's URL: fs.ErrNotExist for a
+// missing object or bucket, and a server that cannot be reached said in
+// those words rather than the SDK's.
+func (b *Bucket) err(rel string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var ne *net.OpError
+	switch c := code(err); {
+	case c == "NoSuchKey" || c == "NotFound" || c == "NoSuchBucket":
+		err = fmt.Errorf("%w (%s)", fs.ErrNotExist, c)
+	case status(err) == http.StatusNotFound:
+		err = fs.ErrNotExist
+	case errors.As(err, &ne):
+		err = fmt.Errorf("the server cannot be reached (%w)", ne)
+	}
+	return &Error{URL: b.URL(rel), Err: err}
+}
+
+// code is an S3 error's code ("NoSuchKey"), "" for other errors.
+func code(err error) string {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode()
+	}
+	return ""
+}
+
+// status is an error's HTTP status, 0 when it has none.
+func status(err error) int {
+	var re *smithyhttp.ResponseError
+	if errors.As(err, &re) {
+		return re.HTTPStatusCode()
+	}
+	return 0
+}
