@@ -124,6 +124,7 @@ func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, ha
 	var l *annotatedpairs.Loader
 	err = s.mem.Import(ctx, streamImportMemoryMiB, func() error {
 		return s.imp.Run(ctx, func(tx *imports.Tx) error {
+			tx.SourceAs(opts.Source)
 			l = annotatedpairs.NewLoader(apTx{tx}, file, hash, s.apLoadOptions(tx, opts, model.KindAnnotatedPairs, hashing))
 			defer l.Close()
 			if err := annotatedpairs.Decode(ctx, r, file, opts.MaxValue, l); err != nil {

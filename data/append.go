@@ -59,6 +59,7 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 	}
 	var res model.ImportResult
 	err = s.imp.Run(ctx, func(tx *imports.Tx) error {
+		tx.SourceAs(opts.Source)
 		res, err = appendLogs(ctx, tx, src, name, base, hash, opts)
 		return err
 	})

@@ -43,6 +43,7 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 	}
 	run := func() error {
 		return s.imp.Run(ctx, func(tx *imports.Tx) error {
+			tx.SourceAs(opts.Source)
 			res, err = bundle.Load(ctx, bundleTx{tx}, src, hash, bundleLoadOptions(opts))
 			return err
 		})

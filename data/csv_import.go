@@ -33,6 +33,7 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 	r := &countingReader{r: f, total: st.Size(), progress: opts.Progress}
 	err = s.mem.Import(ctx, streamImportMemoryMiB, func() error {
 		return s.imp.Run(ctx, func(tx *imports.Tx) error {
+			tx.SourceAs(opts.Source)
 			l := annotatedpairs.NewLoader(apTx{tx}, path, hash, s.apLoadOptions(tx, opts, model.KindPreferenceCSV, nil))
 			defer l.Close()
 			if err := preferencecsv.Decode(ctx, r, path, opts.MaxValue, l); err != nil {

@@ -55,6 +55,9 @@ type ImportOptions struct {
 	// even when the import holds one log, so that the ids do not depend on
 	// how many logs a watched folder held when they were imported.
 	PrefixLogs bool
+	// Source, when set, is what the import's source is recorded as: the
+	// URL of the bucket prefix a local copy was fetched from.
+	Source string
 	// DeferScores leaves the long audit_scores table to BuildPendingScores,
 	// which the built-in demo runs once the server is up: it is a second of
 	// start-up. Until then score filters read each audit's scores JSON.

@@ -70,5 +70,5 @@ func (s *Store) importLogs(ctx context.Context, path string, opts ImportOptions)
 
 // logOptions are an import's options that the logs reader takes.
 func logOptions(o ImportOptions) logs.Options {
-	return logs.Options{Eval: o.Eval, Behavior: o.Behavior, MaxValue: o.MaxValue, Files: o.Files, PrefixLogs: o.PrefixLogs}
+	return logs.Options{Eval: o.Eval, Behavior: o.Behavior, MaxValue: o.MaxValue, Files: o.Files, PrefixLogs: o.PrefixLogs, Source: o.Source}
 }

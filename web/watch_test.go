@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bucket"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/data/s3test"
 	"github.com/auditscope/auditscope/data/watch"
 )
 
@@ -316,5 +318,65 @@ func TestWatchKeepsWhatWasImported(t *testing.T) {
 	}
 	if n := auditCount(t, s, "lab"); n != 3 {
 		t.Errorf("%d audits after the clash, want 3", n)
+	}
+}
+
+// TestWatchBucket watches an s3:// prefix on a real S3-compatible server
+// as TestWatchFolder watches a folder: transcripts put are appended, an
+// .eval rewritten larger in stages is appended as it grows (change told by
+// ETag and size), a bad object is named by its URL on the home page
+// without holding up the others, and a server out of reach is a problem
+// of the prefix until it is back, with nothing lost.
+func TestWatchBucket(t *testing.T) {
+	srv := s3test.Start(t, "runs")
+	ctx := context.Background()
+	b, err := bucket.Open(ctx, "s3://runs/lab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(rel string, body []byte) {
+		t.Helper()
+		if _, err := b.Put(ctx, rel, bytes.NewReader(body), int64(len(body)), bucket.PutOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fixture := func(name string) []byte {
+		body, err := os.ReadFile(filepath.Join("..", "data", "testdata", "petri", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return body
+	}
+	put("legacy.json", fixture("legacy.json"))
+	s, _ := watchServer(t, "s3://runs/lab", watch.Options{Poll: 100 * time.Millisecond})
+	if n := auditCount(t, s, "lab"); n != 1 {
+		t.Fatalf("at start: %d audits, want 1", n)
+	}
+	put("reset.json", fixture("reset.json"))
+	eventually(t, "the second transcript", func() bool { return auditCount(t, s, "lab") == 2 })
+	for i, body := range streamingVersions(t) {
+		put("runs/pop.eval", body)
+		want := []int{3, 5, 6}[i]
+		eventually(t, "stage "+string(rune('1'+i))+" of the .eval", func() bool { return auditCount(t, s, "lab") == want })
+	}
+	put("broken.json", []byte(`{"metadata": {"transcript_id": "x"`))
+	eventually(t, "the bad object on the home page", func() bool {
+		return strings.Contains(get(t, s, "/").Body, "s3://runs/lab/broken.json")
+	})
+	if home := get(t, s, "/").Body; strings.Contains(home, "auditscope-watch-") {
+		i := strings.Index(home, "auditscope-watch-")
+		t.Errorf("the home page names the local copy, not the URL: …%s…", home[max(0, i-200):i+100])
+	}
+	put("rollback.json", fixture("rollback.json"))
+	eventually(t, "the transcript after the bad object", func() bool { return auditCount(t, s, "lab") == 7 })
+	srv.Stop()
+	eventually(t, "the prefix out of reach on the home page", func() bool {
+		home := get(t, s, "/").Body
+		return strings.Contains(home, "s3://runs/lab") && strings.Contains(home, "cannot be reached")
+	})
+	srv.Restart()
+	eventually(t, "the problem gone", func() bool { return !strings.Contains(get(t, s, "/").Body, "cannot be reached") })
+	if n := auditCount(t, s, "lab"); n != 7 {
+		t.Errorf("after everything: %d audits, want 7 (nothing lost)", n)
 	}
 }

@@ -148,7 +148,7 @@ func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
 func notURL(what string, paths ...string) error {
 	for _, p := range paths {
 		if isURL(p) {
-			return usageError{fmt.Sprintf("%s %q is a URL: %s reads local files and folders only (a lake can be in a bucket: lake write --lake s3://…, serve --lake s3://…); copy the files to a local folder, or mount the bucket and give its local path", what, p, what)}
+			return usageError{fmt.Sprintf("%s %q is a URL: %s is a local file (what is imported or watched, and the lake, can be in a bucket: s3://bucket/prefix)", what, p, what)}
 		}
 	}
 	return nil
@@ -184,7 +184,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	eval, behavior := logFlags(fs)
 	maxValue := maxValueFlag(fs)
 	var watchDirs []string
-	fs.Func("watch", "import every supported file under `DIR` and follow it while serving (repeatable)", func(v string) error {
+	fs.Func("watch", "import every supported file under `DIR` (or s3://bucket/prefix, listed every --poll or 2s) and follow it while serving (repeatable)", func(v string) error {
 		// interleave parses the flags again after each PATH: keep one of each.
 		if !slices.Contains(watchDirs, v) {
 			watchDirs = append(watchDirs, v)
@@ -211,7 +211,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := cmp.Or(notURL("--db", *dbPath), lakeURL(*lakeDir), notURL("--watch", watchDirs...), notURL("PATH", paths...)); err != nil {
+	if err := cmp.Or(notURL("--db", *dbPath), lakeURL(*lakeDir), bucketURLs("--watch", watchDirs), bucketURLs("PATH", paths)); err != nil {
 		return err
 	}
 	if *lakeDir != "" && (*dbPath != "" || len(paths) > 0 || len(watchDirs) > 0) {
@@ -260,22 +260,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}()
 	}
 	importOpts := data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue)}
-	if len(paths) == 1 {
-		results, err := importWithProgress(ctx, store, paths[0], importOpts, stderr)
-		if err != nil {
+	if len(paths) > 0 {
+		if err := importPaths(ctx, store, paths, importOpts, stdout, stderr); err != nil {
 			return err
-		}
-		for _, r := range results {
-			fmt.Fprintln(stdout, r.String())
-		}
-	} else if len(paths) > 1 {
-		// Several PATHs land together or not at all, as with import.
-		results, err := store.ImportAll(ctx, paths, func(string) data.ImportOptions { return importOpts })
-		if err != nil {
-			return fmt.Errorf("%w\nnothing was imported: the %d PATHs land together or not at all", err, len(paths))
-		}
-		for _, r := range results {
-			fmt.Fprintln(stdout, r.String())
 		}
 	}
 	cfg := web.Config{Slots: *slots, Wait: *wait, ClientQueue: *clientQueue, Queue: *queue}
@@ -322,7 +309,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("import", "Usage: auditscope import --db FILE [--name NAME] [--replace] [--eval KIND] [--behavior NAME] PATH...\n\nImports AnnotatedPairs .json files, preference .csv files, experiment\nbundles (folders or .zip), Petri transcripts and Inspect logs (.eval, .json;\na folder of them is one experiment) into the database, each in one\ntransaction: an import lands whole or not at all. Importing the same content\nagain is a no-op.\n", stdout, stderr)
+	fs := newFlags("import", "Usage: auditscope import --db FILE [--name NAME] [--replace] [--eval KIND] [--behavior NAME] PATH...\n\nImports AnnotatedPairs .json files, preference .csv files, experiment\nbundles (folders or .zip), Petri transcripts and Inspect logs (.eval, .json;\na folder of them is one experiment) into the database, each in one\ntransaction: an import lands whole or not at all. Importing the same content\nagain is a no-op.\n\nA PATH may be s3://bucket/prefix (a folder: every object under it) or\ns3://bucket/key (one file), read with the standard AWS settings\n(docs/OBJECT-STORAGE.md): copied to a temporary folder, then imported as a\nlocal one, and recorded under its URL.\n", stdout, stderr)
 	dbPath := fs.String("db", "", "DuckDB database `file` to import into (created if missing; required)")
 	name := fs.String("name", "", "dataset or experiment `name` (default: from the file's metadata or its file name)")
 	replace := fs.Bool("replace", false, "replace an existing dataset or experiment of the same name with different content")
@@ -341,7 +328,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if err := cmp.Or(notURL("--db", *dbPath), notURL("PATH", paths...)); err != nil {
+	if err := cmp.Or(notURL("--db", *dbPath), bucketURLs("PATH", paths)); err != nil {
 		return err
 	}
 	if *dbPath == "" {
@@ -366,26 +353,122 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer store.Close()
 	opts := data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue), Texts: merge}
-	if len(paths) > 1 {
-		// Several PATHs land together or not at all.
-		results, err := store.ImportAll(ctx, paths, func(string) data.ImportOptions { return opts })
-		if err != nil {
-			return fmt.Errorf("%w\nnothing was imported: the %d PATHs land together or not at all", err, len(paths))
-		}
-		for _, r := range results {
-			fmt.Fprintln(stdout, r.String())
-		}
-		return nil
-	}
-	results, err := importWithProgress(ctx, store, paths[0], opts, stderr)
+	return importPaths(ctx, store, paths, opts, stdout, stderr)
+}
+
+// importPaths imports the PATHs (one, or several in one transaction) and
+// prints what each did. PATHs in a bucket are copied to a temporary folder
+// first, then imported as local files; messages and the imports' records
+// name their URLs.
+func importPaths(ctx context.Context, store *data.Store, paths []string, opts data.ImportOptions, stdout, stderr io.Writer) error {
+	f, err := fetch(ctx, paths)
 	if err != nil {
 		return err
 	}
+	defer f.close()
+	optsOf := func(p string) data.ImportOptions {
+		o := opts
+		o.Source = f.urls[p]
+		return o
+	}
+	var results []model.ImportResult
+	if len(f.paths) > 1 {
+		// Several PATHs land together or not at all.
+		results, err = store.ImportAll(ctx, f.paths, optsOf)
+		if err != nil {
+			return f.errorf("%w\nnothing was imported: the %d PATHs land together or not at all", err, len(paths))
+		}
+	} else if results, err = importWithProgress(ctx, store, f.paths[0], optsOf(f.paths[0]), stderr); err != nil {
+		return f.errorf("%w", err)
+	}
 	for _, r := range results {
-		fmt.Fprintln(stdout, r.String())
+		fmt.Fprintln(stdout, f.text(r.String()))
 	}
 	return nil
 }
+
+// bucketURLs refuses paths that are URLs other than s3://bucket/prefix;
+// what names the flag or argument.
+func bucketURLs(what string, paths []string) error {
+	for _, p := range paths {
+		if !isURL(p) {
+			continue
+		}
+		if !bucket.IsURL(p) {
+			return usageError{fmt.Sprintf("%s %q: a URL to read from is s3://bucket/prefix", what, p)}
+		}
+		if _, _, err := bucket.Parse(p); err != nil {
+			return usageError{what + " " + err.Error()}
+		}
+	}
+	return nil
+}
+
+// fetched are the PATHs to import, those in a bucket copied to a local
+// folder: urls maps each copy to its URL.
+type fetched struct {
+	dir   string
+	paths []string
+	urls  map[string]string
+}
+
+// fetch copies the PATHs that are s3:// URLs into a temporary folder (one
+// folder each, so two prefixes of the same last name do not meet).
+func fetch(ctx context.Context, paths []string) (*fetched, error) {
+	f := &fetched{paths: slices.Clone(paths), urls: map[string]string{}}
+	for i, p := range paths {
+		if !bucket.IsURL(p) {
+			continue
+		}
+		if f.dir == "" {
+			dir, err := os.MkdirTemp("", "auditscope-fetch-")
+			if err != nil {
+				return nil, err
+			}
+			f.dir = dir
+		}
+		dir := filepath.Join(f.dir, strconv.Itoa(i))
+		local, err := bucket.Fetch(ctx, p, dir)
+		if err != nil {
+			f.close()
+			return nil, err
+		}
+		f.paths[i], f.urls[local] = local, strings.TrimSuffix(p, "/")
+	}
+	return f, nil
+}
+
+func (f *fetched) close() {
+	if f.dir != "" {
+		os.RemoveAll(f.dir)
+	}
+}
+
+// text is s with the local copies' paths put back as their URLs.
+func (f *fetched) text(s string) string {
+	for local, u := range f.urls {
+		s = strings.ReplaceAll(s, local, u)
+	}
+	return s
+}
+
+// errorf is fmt.Errorf with the local copies' paths put back as their
+// URLs; the error keeps its exit code (a bad input exits 1).
+func (f *fetched) errorf(format string, err error, args ...any) error {
+	e := fmt.Errorf(format, append([]any{err}, args...)...)
+	if len(f.urls) == 0 {
+		return e
+	}
+	return &urlError{msg: f.text(e.Error()), err: err}
+}
+
+type urlError struct {
+	msg string
+	err error
+}
+
+func (e *urlError) Error() string { return e.msg }
+func (e *urlError) Unwrap() error { return e.err }
 
 // logFlags declares the flags that classify imported Petri transcripts and
 // Inspect logs.
@@ -622,7 +705,7 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *dir == "" {
 		return usageError{"lake write needs --lake DIR"}
 	}
-	if err := cmp.Or(lakeURL(*dir), notURL("--db", *dbPath), notURL("PATH", paths...)); err != nil {
+	if err := cmp.Or(lakeURL(*dir), notURL("--db", *dbPath), bucketURLs("PATH", paths)); err != nil {
 		return err
 	}
 	if (*dbPath == "") == (len(paths) == 0) {
@@ -640,8 +723,8 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer store.Close()
-	for _, p := range paths {
-		if _, err := importWithProgress(ctx, store, p, data.ImportOptions{MaxValue: int64(*maxValue)}, stderr); err != nil {
+	if len(paths) > 0 {
+		if err := importPaths(ctx, store, paths, data.ImportOptions{MaxValue: int64(*maxValue)}, io.Discard, stderr); err != nil {
 			return err
 		}
 	}

@@ -6,9 +6,11 @@ import (
 	"encoding/csv"
 	"errors"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -16,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/auditscope/auditscope/data/bucket"
 	"github.com/auditscope/auditscope/data/s3test"
 )
 
@@ -275,25 +278,29 @@ func (s *syncBuffer) String() string {
 func TestRefuseURLs(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for _, args := range [][]string{
-		{"lake", "write", "--lake", "lake", "s3://bucket/logs"},
-		{"serve", "--watch", "gs://bucket/logs"},
+		{"lake", "write", "--lake", "lake", "--db", "s3://bucket/x.duckdb"},
 		{"serve", "--db", "s3://bucket/results.duckdb"},
-		{"import", "--db", "x.duckdb", "s3://bucket/logs/run.eval"},
 	} {
 		_, _, err := runCmd(t, args...)
 		if err == nil || !strings.Contains(err.Error(), "is a URL") || exitCode(err) != 2 {
 			t.Errorf("%v: %v (exit %d), want a usage error about the URL", args, err, exitCode(err))
 		}
 	}
-	// A lake can be in a bucket, but only an S3 one.
+	// A lake, and what import reads, can be in a bucket, but only an S3
+	// one.
 	for _, args := range [][]string{
 		{"lake", "write", "--lake", "gs://lakes/team", "--db", "x.duckdb"},
 		{"serve", "--lake", "https://lakes/team"},
 		{"serve", "--lake", "s3:///team"},
+		{"import", "--db", "x.duckdb", "gs://bucket/logs/run.eval"},
+		{"serve", "--watch", "gs://bucket/logs"},
+		{"serve", "gs://bucket/logs/run.eval"},
+		{"lake", "write", "--lake", "lake", "gs://bucket/logs"},
+		{"import", "--db", "x.duckdb", "s3://bucket/../run.eval"},
 	} {
 		_, _, err := runCmd(t, args...)
-		if err == nil || !strings.Contains(err.Error(), "--lake") || exitCode(err) != 2 {
-			t.Errorf("%v: %v (exit %d), want a usage error about --lake", args, err, exitCode(err))
+		if err == nil || !strings.Contains(err.Error(), "s3://bucket/prefix") || exitCode(err) != 2 {
+			t.Errorf("%v: %v (exit %d), want a usage error saying what URL is read", args, err, exitCode(err))
 		}
 	}
 	if entries, _ := os.ReadDir("."); len(entries) != 0 {
@@ -340,4 +347,66 @@ func TestLakeInBucket(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	stop()
+}
+
+// putTree copies the files under dir into the bucket under prefix.
+func putTree(t *testing.T, b *bucket.Bucket, dir, prefix string) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		_, err = b.PutFile(context.Background(), path.Join(prefix, filepath.ToSlash(rel)), p, bucket.PutOptions{})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestImportFromBucket: import reads s3:// URLs as it reads paths: a
+// prefix as a folder (a bundle, a folder of transcripts), an object as a
+// file, several URLs in one transaction. The imports are recorded under
+// their URLs (importing one again is a no-op), messages name the URL, and
+// a bad object fails the whole import, naming it.
+func TestImportFromBucket(t *testing.T) {
+	s3test.Start(t, "logs")
+	ctx := context.Background()
+	b, err := bucket.Open(ctx, "s3://logs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	putTree(t, b, filepath.Join("..", "..", "data", "testdata", "bundle-small"), "runs/small")
+	putTree(t, b, filepath.Join("..", "..", "data", "testdata", "petri"), "petri/lab")
+	putTree(t, b, apFixtures(t), "prefs")
+	db := filepath.Join(t.TempDir(), "b.duckdb")
+	out, _, err := runCmd(t, "import", "--db", db, "s3://logs/runs/small/")
+	if err != nil || !strings.Contains(out, "bundle small: 38 rows") {
+		t.Fatalf("import of a bundle prefix: %q, %v", out, err)
+	}
+	if out, _, err := runCmd(t, "import", "--db", db, "s3://logs/runs/small"); err != nil || !strings.Contains(out, "unchanged") {
+		t.Errorf("the same URL again: %q, %v; want unchanged", out, err)
+	}
+	out, _, err = runCmd(t, "import", "--db", db, "s3://logs/petri/lab", "s3://logs/prefs/icai-example-v2-models.json")
+	if err != nil || !strings.Contains(out, "lab") || !strings.Contains(out, "icai-training-dataset") {
+		t.Fatalf("import of a prefix of transcripts and an object: %q, %v", out, err)
+	}
+	// A bad object among good ones: nothing lands, and the URL is named.
+	body := `{"metadata": {"transcript_id": "x"`
+	if _, err := b.Put(ctx, "petri/bad/broken.json", strings.NewReader(body), int64(len(body)), bucket.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	putTree(t, b, filepath.Join("..", "..", "data", "testdata", "petri"), "petri/bad")
+	before, _, _ := runCmd(t, "export", "--db", db, "/audits.csv", "--out", "-")
+	_, _, err = runCmd(t, "import", "--db", db, "s3://logs/petri/bad")
+	if err == nil || !strings.Contains(err.Error(), "s3://logs/petri/bad/broken.json") || strings.Contains(err.Error(), os.TempDir()) || exitCode(err) != 1 {
+		t.Errorf("a bad object: %v (exit %d), want an input error naming its URL", err, exitCode(err))
+	}
+	if after, _, _ := runCmd(t, "export", "--db", db, "/audits.csv", "--out", "-"); after != before {
+		t.Error("a failed import changed the audits")
+	}
+	if _, _, err := runCmd(t, "import", "--db", db, "s3://logs/nothing/here"); err == nil || !strings.Contains(err.Error(), "s3://logs/nothing/here") {
+		t.Errorf("a URL with nothing there: %v", err)
+	}
 }

@@ -60,7 +60,7 @@ func Parse(u string) (name, prefix string, err error) {
 	}
 	for _, seg := range strings.Split(prefix, "/") {
 		if prefix != "" && (seg == "" || seg == "." || seg == "..") {
-			return "", "", fmt.Errorf("%q: the prefix has an empty, . or .. part", u)
+			return "", "", fmt.Errorf("%q: the prefix has an empty, . or .. part; want s3://bucket/prefix", u)
 		}
 	}
 	return name, prefix, nil
@@ -297,4 +297,180 @@ func status(err error) int {
 		return re.HTTPStatusCode()
 	}
 	return 0
+}
+
+// Download copies the object rel to the file p, written beside and renamed
+// into place (a file at p is always a whole object), with the object's
+// time as its modification time. It returns what it copied.
+func (b *Bucket) Download(ctx context.Context, rel, p string) (Object, error) {
+	body, o, err := b.Get(ctx, rel, "")
+	if err != nil {
+		return o, err
+	}
+	defer body.Close()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return o, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".fetch-*")
+	if err != nil {
+		return o, err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, nothing
+	n, err := io.Copy(tmp, body)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return o, b.err(rel, err)
+	}
+	if n != o.Size {
+		return o, &Error{URL: b.URL(rel), Err: fmt.Errorf("%d bytes read, but the object has %d", n, o.Size)}
+	}
+	if !o.Modified.IsZero() {
+		os.Chtimes(tmp.Name(), o.Modified, o.Modified)
+	}
+	return o, os.Rename(tmp.Name(), p)
+}
+
+// Fetch copies what the URL u names into the folder dir and returns the
+// local path to read: the object itself when u names one
+// (s3://bucket/logs/run.eval), else a folder holding every object under the
+// prefix, named after its last part, as a folder of files would be. A
+// prefix with nothing under it, or an object whose name is not a plain
+// relative path, is an error naming it: nothing is read in part.
+func Fetch(ctx context.Context, u, dir string) (string, error) {
+	name, prefix, err := Parse(u)
+	if err != nil {
+		return "", err
+	}
+	b, err := Open(ctx, u)
+	if err != nil {
+		return "", err
+	}
+	list, err := b.List(ctx, "")
+	if err != nil {
+		return "", err
+	}
+	if len(list) == 0 && prefix != "" {
+		// Not a prefix: one object?
+		parent, base := path.Split(prefix)
+		pb, err := Open(ctx, "s3://"+name+"/"+parent)
+		if err != nil {
+			return "", err
+		}
+		p := filepath.Join(dir, base)
+		if _, err := pb.Download(ctx, base, p); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return "", fmt.Errorf("%s: no object of that name and none under it", u)
+			}
+			return "", err
+		}
+		return p, nil
+	}
+	if len(list) == 0 {
+		return "", fmt.Errorf("%s: the bucket is empty", u)
+	}
+	root := filepath.Join(dir, cmpOr(path.Base(prefix), name))
+	if err := copyAll(ctx, b, list, root); err != nil {
+		return "", err
+	}
+	return root, nil
+}
+
+// copyAll copies the objects list of b under the folder root.
+func copyAll(ctx context.Context, b *Bucket, list []Object, root string) error {
+	for _, o := range list {
+		if strings.HasSuffix(o.Rel, "/") && o.Size == 0 {
+			continue // a folder marker
+		}
+		p, err := LocalName(root, o.Rel)
+		if err != nil {
+			return fmt.Errorf("%s: %w", b.URL(o.Rel), err)
+		}
+		if _, err := b.Download(ctx, o.Rel, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" && a != "." && a != "/" {
+		return a
+	}
+	return b
+}
+
+// Mirror keeps a local folder a copy of the objects under a bucket prefix,
+// for code that reads folders (serve --watch). What changed is told by
+// each object's ETag and size; an object fetched again gets the time it
+// was fetched, so a reader comparing sizes and times sees the change.
+type Mirror struct {
+	b    *Bucket
+	dir  string
+	seen map[string]Object // by Rel: what the local copy is of
+}
+
+// NewMirror mirrors b into the folder dir.
+func NewMirror(b *Bucket, dir string) *Mirror {
+	return &Mirror{b: b, dir: dir, seen: map[string]Object{}}
+}
+
+// Dir is the local folder.
+func (m *Mirror) Dir() string { return m.dir }
+
+// Bucket is the mirrored prefix.
+func (m *Mirror) Bucket() *Bucket { return m.b }
+
+// Sync lists the prefix and copies what changed since the last Sync: new
+// objects and objects whose ETag or size changed are fetched whole (a
+// local file is always a whole object), and the copies of objects gone
+// are removed. It reports whether anything changed. An object whose name
+// cannot be a local path is left out and reported in skipped (by URL,
+// with why), not fetched.
+func (m *Mirror) Sync(ctx context.Context) (changed bool, skipped map[string]error, err error) {
+	list, err := m.b.List(ctx, "")
+	if err != nil {
+		return false, nil, err
+	}
+	now := map[string]bool{}
+	for _, o := range list {
+		if strings.HasSuffix(o.Rel, "/") && o.Size == 0 {
+			continue // a folder marker
+		}
+		p, err := LocalName(m.dir, o.Rel)
+		if err != nil {
+			if skipped == nil {
+				skipped = map[string]error{}
+			}
+			skipped[m.b.URL(o.Rel)] = err
+			continue
+		}
+		now[o.Rel] = true
+		if s, ok := m.seen[o.Rel]; ok && s.ETag == o.ETag && s.Size == o.Size {
+			continue
+		}
+		_, err = m.b.Download(ctx, o.Rel, p)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // removed since the listing
+			}
+			return changed, skipped, err
+		}
+		t := time.Now()
+		os.Chtimes(p, t, t)
+		// What the listing said: an object changed since is fetched again.
+		m.seen[o.Rel] = Object{Rel: o.Rel, Size: o.Size, ETag: o.ETag}
+		changed = true
+	}
+	for rel := range m.seen {
+		if !now[rel] {
+			if p, err := LocalName(m.dir, rel); err == nil {
+				os.Remove(p)
+			}
+			delete(m.seen, rel)
+			changed = true
+		}
+	}
+	return changed, skipped, nil
 }

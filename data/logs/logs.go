@@ -5,6 +5,7 @@
 package logs
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,6 +37,10 @@ type Options struct {
 	// PrefixLogs starts every Inspect sample's audit id with its log's
 	// path, even when the import holds one log.
 	PrefixLogs bool
+	// Source, when set, is what the experiment's description names as
+	// where it was imported from, instead of the folder (a local copy of a
+	// bucket prefix is named by the prefix's URL).
+	Source string
 }
 
 // IDs are the audit ids of the logs, in file order.
@@ -237,7 +242,7 @@ func (s *Source) describe(x *logIndex, skipped []string) {
 		parts = append(parts, plural(x.inspect, "Inspect log")+" ("+plural(x.samples, "sample")+")")
 	}
 	read := strings.Join(parts, " and ")
-	s.exp.Description = "Imported from " + s.root + ": " + read + "."
+	s.exp.Description = "Imported from " + cmp.Or(s.opts.Source, s.root) + ": " + read + "."
 	s.notes = append(s.notes, "read "+read)
 	if len(skipped) > 0 {
 		shown := skipped

@@ -41,6 +41,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bucket"
 	"github.com/auditscope/auditscope/data/logs"
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -75,6 +76,7 @@ type Watcher struct {
 	changes  int64 // of problems
 
 	syncMu sync.Mutex // one sync at a time
+	loops  sync.WaitGroup
 	done   chan struct{}
 }
 
@@ -82,6 +84,10 @@ type Watcher struct {
 type root struct {
 	dir  string
 	name string // the experiment its logs make up
+	// mirror, for a bucket prefix (s3://…), keeps dir a copy of it; url
+	// is the prefix's URL, which problems and imports name instead of dir.
+	mirror *bucket.Mirror
+	url    string
 	// files are what was last seen of every file: logs, datasets and the
 	// files of bundles.
 	files map[string]fileState
@@ -112,6 +118,15 @@ func New(store *data.Store, logger *slog.Logger, dirs []string, opts Options) (*
 	w := &Watcher{store: store, log: logger, opts: opts, problems: map[string]Problem{}, done: make(chan struct{})}
 	seen := map[string]bool{}
 	for _, d := range dirs {
+		if bucket.IsURL(d) {
+			r, err := w.bucketRoot(d)
+			if err != nil {
+				w.removeMirrors()
+				return nil, err
+			}
+			w.roots = append(w.roots, r)
+			continue
+		}
 		abs, err := filepath.Abs(d)
 		if err != nil {
 			return nil, err
@@ -127,13 +142,70 @@ func New(store *data.Store, logger *slog.Logger, dirs []string, opts Options) (*
 			continue
 		}
 		seen[abs] = true
-		name := model.Slugify(filepath.Base(abs))
-		if name == "" {
-			name = "logs"
-		}
-		w.roots = append(w.roots, &root{dir: abs, name: name, files: map[string]fileState{}})
+		w.roots = append(w.roots, &root{dir: abs, name: rootName(abs), files: map[string]fileState{}})
 	}
 	return w, nil
+}
+
+// rootName is the experiment a folder's logs make up: its name.
+func rootName(dir string) string {
+	if name := model.Slugify(filepath.Base(dir)); name != "" {
+		return name
+	}
+	return "logs"
+}
+
+// bucketRoot is a watched bucket prefix: a temporary folder, named as the
+// prefix's last part, kept a copy of it (Options.Poll, or every 2 s).
+func (w *Watcher) bucketRoot(u string) (*root, error) {
+	name, prefix, err := bucket.Parse(u)
+	if err != nil {
+		return nil, fmt.Errorf("watch: %w", err)
+	}
+	b, err := bucket.Open(context.Background(), u)
+	if err != nil {
+		return nil, fmt.Errorf("watch: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "auditscope-watch-")
+	if err != nil {
+		return nil, fmt.Errorf("watch: %w", err)
+	}
+	base := name
+	if prefix != "" {
+		base = prefix[strings.LastIndexByte(prefix, '/')+1:]
+	}
+	dir := filepath.Join(tmp, base)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("watch: %w", err)
+	}
+	return &root{dir: dir, name: rootName(dir), files: map[string]fileState{}, mirror: bucket.NewMirror(b, dir), url: strings.TrimSuffix(b.String(), "/")}, nil
+}
+
+// removeMirrors removes the local copies of watched bucket prefixes.
+func (w *Watcher) removeMirrors() {
+	for _, r := range w.roots {
+		if r.mirror != nil {
+			os.RemoveAll(filepath.Dir(r.dir))
+		}
+	}
+}
+
+// shown is a path as problems name it: under a bucket prefix's copy, the
+// object's URL.
+func (w *Watcher) shown(p string) string {
+	for _, r := range w.roots {
+		if r.mirror == nil {
+			continue
+		}
+		if p == r.dir {
+			return r.url
+		}
+		if rel, ok := strings.CutPrefix(p, r.dir+string(filepath.Separator)); ok {
+			return r.url + "/" + filepath.ToSlash(rel)
+		}
+	}
+	return p
 }
 
 // Problems lists the files that could not be imported, by path.
@@ -142,6 +214,12 @@ func (w *Watcher) Problems() []Problem {
 	defer w.mu.Unlock()
 	out := make([]Problem, 0, len(w.problems))
 	for _, p := range w.problems {
+		// Errors name the local copy of an object in a bucket: its URL
+		// instead.
+		if u := w.shown(p.File); u != p.File {
+			p.Msg = strings.ReplaceAll(p.Msg, p.File, u)
+			p.File = u
+		}
 		out = append(out, p)
 	}
 	slices.SortFunc(out, func(a, b Problem) int { return strings.Compare(a.File, b.File) })
@@ -157,7 +235,7 @@ func (w *Watcher) setProblem(file string, err error) {
 	}
 	w.problems[file] = Problem{File: file, Msg: msg, At: time.Now().UTC()}
 	w.changes++
-	w.log.Warn("watch: cannot import", "file", file, "err", msg)
+	w.log.Warn("watch: cannot import", "file", w.shown(file), "err", msg)
 }
 
 func (w *Watcher) clearProblem(file string) {
@@ -194,10 +272,32 @@ func (w *Watcher) ProblemsVersion() int64 {
 // Start imports everything under the folders (returning once it has), then
 // watches them until ctx ends.
 func (w *Watcher) Start(ctx context.Context) error {
+	err := w.start(ctx)
+	if err != nil {
+		w.removeMirrors()
+		return err
+	}
+	go func() {
+		w.loops.Wait()
+		w.removeMirrors()
+		close(w.done)
+	}()
+	return nil
+}
+
+func (w *Watcher) start(ctx context.Context) error {
+	local := false
+	for _, r := range w.roots {
+		if r.mirror == nil {
+			local = true
+		} else if _, err := w.mirrorSync(ctx, r); err != nil {
+			return fmt.Errorf("watch: %w", err)
+		}
+	}
 	// Files written just now are read once they settle (for a few rounds:
 	// a file written without pause is left to the watching that follows).
 	for range 20 {
-		again, err := w.sync(ctx)
+		again, err := w.sync(ctx, true)
 		if err != nil {
 			return err
 		}
@@ -206,7 +306,15 @@ func (w *Watcher) Start(ctx context.Context) error {
 		}
 		time.Sleep(w.opts.Settle)
 	}
+	if slices.ContainsFunc(w.roots, func(r *root) bool { return r.mirror != nil }) {
+		w.loops.Add(1)
+		go w.bucketLoop(ctx)
+	}
+	if !local {
+		return nil
+	}
 	if w.opts.Poll > 0 {
+		w.loops.Add(1)
 		go w.pollLoop(ctx)
 		return nil
 	}
@@ -214,17 +322,81 @@ func (w *Watcher) Start(ctx context.Context) error {
 	if err != nil {
 		w.log.Warn("watch: change notifications unavailable, polling every 2s", "err", err)
 		w.opts.Poll = 2 * time.Second
+		w.loops.Add(1)
 		go w.pollLoop(ctx)
 		return nil
 	}
 	for _, r := range w.roots {
+		if r.mirror != nil {
+			continue
+		}
 		if err := addTree(fw, r.dir); err != nil {
 			fw.Close()
 			return fmt.Errorf("watch %s: %w", r.dir, err)
 		}
 	}
+	w.loops.Add(1)
 	go w.notifyLoop(ctx, fw)
 	return nil
+}
+
+// bucketLoop follows the watched bucket prefixes: every Options.Poll (2 s
+// by default) it lists each, copies what changed (by ETag and size), and
+// imports as for a folder. A prefix that cannot be listed is a problem
+// until it can.
+func (w *Watcher) bucketLoop(ctx context.Context) {
+	defer w.loops.Done()
+	every := w.opts.Poll
+	if every <= 0 {
+		every = 2 * time.Second
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			for _, r := range w.roots {
+				if r.mirror == nil {
+					continue
+				}
+				changed, err := w.mirrorSync(ctx, r)
+				if err != nil || !changed {
+					continue
+				}
+				if _, err := w.syncPaths(ctx, r, nil); err != nil && ctx.Err() == nil {
+					w.log.Error("watch: import", "prefix", r.url, "err", err)
+				}
+			}
+		}
+	}
+}
+
+// mirrorSync brings r's copy of its bucket prefix up to date; a prefix
+// that cannot be listed or read is a problem of the prefix until it can.
+func (w *Watcher) mirrorSync(ctx context.Context, r *root) (bool, error) {
+	changed, skipped, err := r.mirror.Sync(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			w.setProblem(r.dir, err)
+		}
+		return changed, err
+	}
+	w.clearProblem(r.dir)
+	for u, err := range skipped {
+		w.setProblem(u, err)
+	}
+	return changed, nil
+}
+
+// source is what an import of p is recorded as: under a bucket prefix's
+// copy, the object's URL; else "" (the path itself).
+func (w *Watcher) source(p string) string {
+	if u := w.shown(p); u != p {
+		return u
+	}
+	return ""
 }
 
 // Done is closed when the watcher has stopped.
@@ -259,7 +431,7 @@ func addTree(fw *fsnotify.Watcher, dir string) error {
 }
 
 func (w *Watcher) pollLoop(ctx context.Context) {
-	defer close(w.done)
+	defer w.loops.Done()
 	t := time.NewTicker(w.opts.Poll)
 	defer t.Stop()
 	for {
@@ -267,7 +439,7 @@ func (w *Watcher) pollLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if _, err := w.sync(ctx); err != nil && ctx.Err() == nil {
+			if _, err := w.sync(ctx, false); err != nil && ctx.Err() == nil {
 				w.log.Error("watch: scan", "err", err)
 			}
 		}
@@ -277,7 +449,7 @@ func (w *Watcher) pollLoop(ctx context.Context) {
 // notifyLoop waits for change notifications and syncs the folders they
 // name once they have been quiet for Settle. No notification, no work.
 func (w *Watcher) notifyLoop(ctx context.Context, fw *fsnotify.Watcher) {
-	defer close(w.done)
+	defer w.loops.Done()
 	defer fw.Close()
 	var timer *time.Timer
 	var fire <-chan time.Time
@@ -341,18 +513,23 @@ func (w *Watcher) rootOf(path string) *root {
 	return nil
 }
 
-// Sync scans every folder and imports what changed since the last scan.
+// Sync scans every folder and imports what changed since the last scan
+// (of a bucket prefix, what changed in its local copy since the last
+// scan: the copy is kept by the watcher's own loop).
 func (w *Watcher) Sync(ctx context.Context) error {
-	_, err := w.sync(ctx)
+	_, err := w.sync(ctx, true)
 	return err
 }
 
 // sync is Sync, reporting whether a file was left because it is still
-// being written.
-func (w *Watcher) sync(ctx context.Context) (again bool, err error) {
+// being written; bucket prefixes' copies are scanned only with mirrors.
+func (w *Watcher) sync(ctx context.Context, mirrors bool) (again bool, err error) {
 	// A folder that fails does not keep the others from being scanned.
 	var errs []error
 	for _, r := range w.roots {
+		if r.mirror != nil && !mirrors {
+			continue
+		}
 		a, err := w.syncPaths(ctx, r, nil)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", r.dir, err))
@@ -584,7 +761,8 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 			r.files[e.rel] = fileState{size: e.size, mod: e.mod, mode: e.mode, unread: true}
 			continue
 		}
-		if now.Sub(e.mod) < w.opts.Settle {
+		// (A bucket prefix's copy holds whole objects only.)
+		if r.mirror == nil && now.Sub(e.mod) < w.opts.Settle {
 			again = true // still being written
 			continue
 		}
@@ -613,7 +791,7 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 		switch kind {
 		case model.KindAnnotatedPairs, model.KindPreferenceCSV:
 			opts := w.opts.Import
-			opts.Replace = true
+			opts.Replace, opts.Source = true, w.source(e.path)
 			if _, err := w.store.Import(ctx, e.path, opts); err != nil {
 				w.setProblem(e.path, err)
 			} else {
@@ -640,7 +818,7 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 	for b := range bundles {
 		dir := filepath.Join(r.dir, filepath.FromSlash(b))
 		opts := w.opts.Import
-		opts.Replace = true
+		opts.Replace, opts.Source = true, w.source(dir)
 		if _, err := w.store.Import(ctx, dir, opts); err != nil {
 			w.setProblem(dir, err)
 		} else {
@@ -743,7 +921,7 @@ func (w *Watcher) importLogs(ctx context.Context, r *root, batch []entry, rebuil
 	whole = append(whole, batch...)
 	for len(whole) > 0 {
 		opts := w.opts.Import
-		opts.Name, opts.PrefixLogs, opts.Replace = r.name, true, true
+		opts.Name, opts.PrefixLogs, opts.Replace, opts.Source = r.name, true, true, w.source(r.dir)
 		opts.Files = make([]string, len(whole))
 		for i, e := range whole {
 			opts.Files[i] = e.rel
@@ -791,7 +969,7 @@ func (w *Watcher) appendLogs(ctx context.Context, r *root, left []entry) error {
 			rels[i] = e.rel
 		}
 		opts := w.opts.Import
-		opts.PrefixLogs = true
+		opts.PrefixLogs, opts.Source = true, w.source(r.dir)
 		_, err := w.store.AppendLogs(ctx, r.name, r.dir, rels, opts)
 		if err == nil {
 			for _, e := range left {

@@ -101,6 +101,9 @@ func (tx *Tx) Record(r *model.ImportResult) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if tx.as != "" {
+		r.Source = tx.as
+	}
 	tx.marker = &marker{kind: r.Kind, name: r.Name, source: r.Source, hash: r.Hash, result: r, detail: string(detail), at: time.Now().UTC()}
 	return tx.gen, nil
 }

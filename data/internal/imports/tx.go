@@ -30,8 +30,9 @@ type Tx struct {
 	marker     *marker // the imports row, written after the commit
 	superseded []int64 // generations a --replace deletes once marked
 	// source is the input as the imports row records it, for the claim's
-	// message when its name holds another input.
-	source string
+	// message when its name holds another input; as, when set, is what it
+	// is recorded as instead (SourceAs).
+	source, as string
 }
 
 // marker is an imports row: written once the import's rows have
@@ -132,7 +133,17 @@ func (tx *Tx) Gen() int64 { return tx.gen }
 
 func (tx *Tx) Rows() int64 { return tx.rows }
 
-func (tx *Tx) SetSource(name string) { tx.source = name }
+func (tx *Tx) SetSource(name string) {
+	if tx.as != "" {
+		name = tx.as
+	}
+	tx.source = name
+}
+
+// SourceAs records the import's source as name, whatever the loader reads
+// (a local copy of an object in a bucket is recorded as its URL, so the
+// next import of that URL is the same input). "" changes nothing.
+func (tx *Tx) SourceAs(name string) { tx.as = name }
 
 // Appender opens an appender on a table (see appender).
 func (tx *Tx) Appender(table string) (load.Appender, error) {
