@@ -18,11 +18,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bucket"
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/demo"
 	"github.com/auditscope/auditscope/data/lake"
+	"github.com/auditscope/auditscope/data/s3test"
 )
 
 // quietServer is a server without the response cache: the benchmarks
@@ -400,4 +403,67 @@ func BenchmarkPairsTableLake(b *testing.B) {
 	s := quietServer(store)
 	get(b, s, "/pairs/bench")
 	benchGet(b, s, "/pairs/bench?sort=spread&dir=desc")
+}
+
+// bucketLake writes the 100,000-audit store as a lake into a bucket of a
+// real S3-compatible server (skipped without one) and returns the bucket.
+func bucketLake(b *testing.B) *bucket.Bucket {
+	b.Helper()
+	store := mustBench100k(b)
+	s3test.Start(b, "lakes")
+	bk, err := bucket.Open(context.Background(), "s3://lakes/bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := lake.WriteBucket(context.Background(), store, bk, lake.WriteOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	return bk
+}
+
+// BenchmarkLakeWriteBucket100k: lake write of the 100,000-audit store into
+// a bucket (a new prefix each time: every file sent).
+func BenchmarkLakeWriteBucket100k(b *testing.B) {
+	store := mustBench100k(b)
+	s3test.Start(b, "lakes")
+	i := 0
+	for b.Loop() {
+		i++
+		bk, err := bucket.Open(context.Background(), "s3://lakes/w"+strconv.Itoa(i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := lake.WriteBucket(context.Background(), store, bk, lake.WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBucketLakeColdStart100k: a server on the bucket's lake from an
+// empty cache (every file fetched and checked) through its first page, the
+// audit browser.
+func BenchmarkBucketLakeColdStart100k(b *testing.B) {
+	bk := bucketLake(b)
+	for b.Loop() {
+		l, err := lake.OpenBucket(context.Background(), bk, "", lake.BucketOptions{Cache: b.TempDir(), CacheSize: 4 << 30, Every: time.Hour})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r := get(b, quietServer(l), "/audits?exp=demo&eval=production&split=benign&sort=turns&dir=desc&page=3"); r.Code != http.StatusOK {
+			b.Fatal(r.Code)
+		}
+		l.Close()
+	}
+}
+
+// BenchmarkAuditBrowser100kBucketLake is BenchmarkAuditBrowser100kLake
+// served from the bucket's lake, its cache warm.
+func BenchmarkAuditBrowser100kBucketLake(b *testing.B) {
+	bk := bucketLake(b)
+	l, err := lake.OpenBucket(context.Background(), bk, "", lake.BucketOptions{Cache: b.TempDir(), CacheSize: 4 << 30, Every: time.Hour})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	benchGet(b, quietServer(l), "/audits?exp=demo&eval=production&split=benign&sort=turns&dir=desc&page=3")
 }
