@@ -44,8 +44,13 @@ type cache struct {
 	dir   string
 	limit int64
 	lock  *os.File
-	tag   string // the manifest's ETag, to read it only when it changed
-	body  []byte
+	// checked are the copies read through and found good by this process:
+	// a copy left by an earlier one (a restart) is checked once, as a
+	// folder lake's files are, so one damaged on disk is fetched again
+	// rather than served.
+	checked map[string]bool
+	tag     string // the manifest's ETag, to read it only when it changed
+	body    []byte
 }
 
 // openCache takes the cache folder dir for the lake in b: one server at a
@@ -66,7 +71,7 @@ func openCache(b *bucket.Bucket, dir string, limit int64) (*cache, error) {
 		}
 		return nil, fmt.Errorf("lake cache %s: %w", dir, err)
 	}
-	return &cache{b: b, dir: dir, limit: limit, lock: f}, nil
+	return &cache{b: b, dir: dir, limit: limit, lock: f, checked: map[string]bool{}}, nil
 }
 
 func (c *cache) close() { c.lock.Close() }
@@ -119,10 +124,24 @@ func (c *cache) file(ctx context.Context, rel string, want *File) (string, error
 	}
 	p := c.path(*want)
 	if st, err := os.Stat(p); err == nil && st.Size() == want.Size {
+		if !c.checked[p] {
+			if got, err := checksum(p); err != nil || got != *want {
+				os.Remove(p)
+				return c.fetch(ctx, rel, *want, p)
+			}
+			c.checked[p] = true
+		}
 		now := time.Now()
 		os.Chtimes(p, now, now) // recently used
 		return p, nil
 	}
+	return c.fetch(ctx, rel, *want, p)
+}
+
+// fetch copies the object rel into the cache as p, checking it against
+// want as it is written.
+func (c *cache) fetch(ctx context.Context, rel string, want File, p string) (string, error) {
+	url := c.b.URL(rel)
 	body, _, err := c.b.Get(ctx, rel, "")
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", &model.InputError{File: url, Offset: -1, Msg: "missing: the manifest names this generation, but its file is not there (a write not finished, or files removed)"}
@@ -152,6 +171,7 @@ func (c *cache) file(ctx context.Context, rel string, want *File) (string, error
 	if err := os.Rename(tmp.Name(), p); err != nil {
 		return "", fmt.Errorf("lake cache: %w", err)
 	}
+	c.checked[p] = true
 	return p, nil
 }
 
@@ -190,6 +210,7 @@ func (c *cache) served(paths []string) {
 		}
 		if os.Remove(o.path) == nil {
 			total -= o.size
+			delete(c.checked, o.path)
 		}
 	}
 }

@@ -378,3 +378,105 @@ func TestBucketKilledWriter(t *testing.T) {
 	}
 	t.Logf("states after a kill: %v", seen)
 }
+
+// TestBucketCache: a server's cache holds the files it serves, each named
+// by its SHA-256; after a new generation is served the old files go,
+// least recently used first, until the cache is within its bound; a lake
+// whose files alone are more than the bound is refused, naming the flag,
+// and the last good state serves on; a damaged copy in the cache is
+// fetched again, not served.
+func TestBucketCache(t *testing.T) {
+	s3test.Start(t, "lakes")
+	ctx := context.Background()
+	s := lakeStore(t)
+	b := openBucket(t, "cache")
+	if _, err := lake.WriteBucket(ctx, s, b, lake.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := bucketManifest(t, b)
+	var total int64
+	for _, f := range m.Files {
+		total += f.Size
+	}
+	cacheFiles := func(dir string) (n int, size int64) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".parquet") {
+				info, _ := e.Info()
+				n, size = n+1, size+info.Size()
+			}
+		}
+		return n, size
+	}
+	// Too small for the lake: refused at open, naming the flag.
+	if _, err := lake.OpenBucket(ctx, b, "", lake.BucketOptions{Cache: t.TempDir(), CacheSize: total - 1, Every: time.Hour}); err == nil || !strings.Contains(err.Error(), "--lake-cache-size") {
+		t.Errorf("a cache smaller than the lake: %v", err)
+	}
+	// Room for the lake and a little more: once the dataset's new
+	// generation is served, the old generation's files are removed.
+	dir := t.TempDir()
+	l, err := lake.OpenBucket(ctx, b, "", lake.BucketOptions{Cache: dir, CacheSize: total + total/10, Every: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if l != nil {
+			l.Close() // the last server opened
+		}
+	}()
+	if n, size := cacheFiles(dir); n != len(m.Files) || size != total {
+		t.Errorf("cache after open: %d files, %d bytes; want %d, %d", n, size, len(m.Files), total)
+	}
+	name := m.Names("dataset")[0]
+	next := replacedStore(t)
+	if _, err := lake.WriteBucket(ctx, next, b, lake.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := l.Sync(ctx); err != nil || !changed {
+		t.Fatalf("sync: %v, %v", changed, err)
+	}
+	sameContent(t, next, l, "the new generation")
+	m2, _ := bucketManifest(t, b)
+	var total2 int64
+	for _, f := range m2.Files {
+		total2 += f.Size
+	}
+	n, size := cacheFiles(dir)
+	if size > total+total/10 || size < total2 {
+		t.Errorf("cache after the new generation: %d files, %d bytes; want the %d bytes served, within %d", n, size, total2, total+total/10)
+	}
+	for _, f := range m2.Files {
+		if _, err := os.Stat(filepath.Join(dir, f.SHA256+".parquet")); err != nil {
+			t.Errorf("a file served is not in the cache: %v", err)
+		}
+	}
+	// A copy damaged in the cache (same size) while no server runs: the
+	// next server on the cache checks it, fetches it again and serves the
+	// bucket's data.
+	l.Close()
+	copy := filepath.Join(dir, m2.Files[lake.FileRel("ap_comparisons", "dataset", name, m2.Datasets[name])].SHA256+".parquet")
+	body, _ := os.ReadFile(copy)
+	body[len(body)/2] ^= 0xff
+	os.WriteFile(copy, body, 0o644)
+	l, err = lake.OpenBucket(ctx, b, "", lake.BucketOptions{Cache: dir, CacheSize: total + total/10, Every: time.Hour})
+	if err != nil {
+		t.Fatalf("a server on a cache with a damaged copy: %v", err)
+	}
+	sameContent(t, next, l, "a damaged copy fetched again")
+	// Grown past the bound: the next manifest is refused, the last good
+	// state serves on and the home page's problem names the flag.
+	big := mustOpenStore(t)
+	if _, err := big.Import(ctx, "../testdata/bundle-small", data.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := big.Import(ctx, fixture(t, "inspect", "docent-sample.eval"), data.ImportOptions{Name: "ctf"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lake.WriteBucket(ctx, big, b, lake.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Sync(ctx); err == nil || l.LakeProblem() == nil || !strings.Contains(l.LakeProblem().Msg, "--lake-cache-size") {
+		t.Errorf("a lake grown past the cache: %v, problem %+v", err, l.LakeProblem())
+	}
+	sameContent(t, next, l, "after a lake too large for the cache")
+}
