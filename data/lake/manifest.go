@@ -1,10 +1,12 @@
 // Package lake is the Parquet lake (docs/FORMAT.md, "The Parquet lake"):
 // its layout (the manifest and its versions, where each generation's files
-// go, their checksums, the writer's lock), Write (what a write puts where,
-// the rule that it does not roll the lake back, the manifest replaced
-// last) and Store, a data.Store that serves a lake and follows its
-// manifest (Reader keeps what it served between refreshes). The DuckDB
-// statements stay in package data (Store.CopyPartition, Store.ServeFiles):
+// go, their checksums, the writer's lock), Write and WriteBucket (what a
+// write puts where, the rule that it does not roll the lake back, the
+// manifest replaced last) and Store, a data.Store that serves a lake in a
+// folder or a bucket and follows its manifest (Reader keeps what it served
+// between refreshes). The DuckDB statements stay in package data
+// (Store.CopyPartition, Store.ServeFiles). In a folder, or under a bucket
+// prefix (docs/OBJECT-STORAGE.md):
 //
 //	DIR/manifest.json
 //	DIR/TABLE/dataset=NAME/gen=G/data.parquet      (AnnotatedPairs tables)
@@ -13,8 +15,9 @@
 // A generation G names one content of a dataset or experiment: a hash of
 // the imports that made it. Its files are written once and never changed;
 // the manifest names the current generation of every dataset and
-// experiment and is replaced atomically (written beside, then renamed), so
-// a reader sees the old state or the new one, never a mix.
+// experiment and is replaced atomically (in a folder written beside, then
+// renamed; in a bucket by a conditional write over the one the writer
+// read), so a reader sees the old state or the new one, never a mix.
 package lake
 
 import (
