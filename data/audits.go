@@ -139,17 +139,26 @@ func (f auditQuery) orderBy() (string, []any, error) {
 	if f.Desc {
 		dir = " DESC"
 	}
+	// File order: within one experiment ord alone. The experiment, constant
+	// there, would still be a first sort key, and DuckDB then reads every
+	// match before it keeps the first page; by ord alone it stops early
+	// (a frequent search term's first page at a million audits: 717 ms →
+	// 24 ms).
+	file := "a.experiment, a.ord"
+	if f.Experiment != "" {
+		file = "a.ord"
+	}
 	switch {
 	case strings.HasPrefix(f.Sort, "score:"):
-		return " ORDER BY sort_score" + dir + " NULLS LAST, a.experiment, a.ord", nil, nil
+		return " ORDER BY sort_score" + dir + " NULLS LAST, " + file, nil, nil
 	case f.Sort == "":
-		return " ORDER BY a.experiment, a.ord", nil, nil
+		return " ORDER BY " + file, nil, nil
 	}
 	col, ok := auditSortColumns[f.Sort]
 	if !ok {
 		return "", nil, &model.FilterError{Param: "sort", Msg: fmt.Sprintf("unknown column %q", f.Sort)}
 	}
-	return " ORDER BY " + col + dir + " NULLS LAST, a.experiment, a.ord", nil, nil
+	return " ORDER BY " + col + dir + " NULLS LAST, " + file, nil, nil
 }
 
 const auditColumns = `a.key, a.experiment, a.id, a.auditor, coalesce(au.name, a.auditor), a.eval, coalesce(a.behavior, ''), a.split, a.seed, a.target,
@@ -184,7 +193,7 @@ func (f auditQuery) query(selectCols string) (string, []any, error) {
 		} else if f.Sort != "" {
 			key = auditSortColumns[f.Sort] // orderBy refuses any other
 		}
-		cond, cargs := keyset(*f.after, key, f.Desc, kargs)
+		cond, cargs := keyset(*f.after, key, f.Desc, kargs, f.Experiment != "")
 		if where == "" {
 			where = " WHERE " + cond
 		} else {

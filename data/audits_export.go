@@ -21,10 +21,16 @@ import (
 // keyset is the condition "after c" in the order key dir NULLS LAST,
 // experiment, ord. key is the sort expression ("" for the default order,
 // experiment and ord alone) and keyArgs its arguments, given again for
-// each use of it in the condition.
-func keyset(c model.AuditCursor, key string, desc bool, keyArgs []any) (string, []any) {
+// each use of it in the condition. oneExp says the filter selects one
+// experiment: the order is then by ord alone (auditQuery.orderBy), and so
+// is the condition, which DuckDB can then test against each row group's
+// range of ord.
+func keyset(c model.AuditCursor, key string, desc bool, keyArgs []any, oneExp bool) (string, []any) {
 	tie := "(a.experiment > ? OR (a.experiment = ? AND a.ord > ?))"
 	tieArgs := []any{c.Experiment, c.Experiment, c.Ord}
+	if oneExp {
+		tie, tieArgs = "a.ord > ?", []any{c.Ord}
+	}
 	if key == "" {
 		return tie, tieArgs
 	}

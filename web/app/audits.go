@@ -199,15 +199,27 @@ type AuditPage struct {
 // Audits reads one page of the audits a resolved filter selects. A page
 // past the last one has no rows, and its Total says how many there are.
 func (s *Service) Audits(ctx context.Context, f model.AuditFilter, page, per int) (AuditPage, error) {
-	total, err := s.countAudits(ctx, f)
-	if err != nil {
-		return AuditPage{}, err
-	}
 	var rows []model.AuditRow
-	if (page-1)*per < total {
-		if rows, err = s.r.ListAuditsPage(ctx, f, (page-1)*per, per); err != nil {
+	var total int
+	var err error
+	if page == 1 {
+		// The first page is read first: when it is not full it holds every
+		// match, and the count (a scan of every audit: for a rare search
+		// term, a second scan of the search text after the page's) is its
+		// length.
+		if rows, err = s.r.ListAuditsPage(ctx, f, 0, per); err != nil {
 			return AuditPage{}, err
 		}
+		if len(rows) < per {
+			total, err = s.countAudits(ctx, f, func(context.Context) (int, error) { return len(rows), nil })
+		} else {
+			total, err = s.countAudits(ctx, f, nil)
+		}
+	} else if total, err = s.countAudits(ctx, f, nil); err == nil && (page-1)*per < total {
+		rows, err = s.r.ListAuditsPage(ctx, f, (page-1)*per, per)
+	}
+	if err != nil {
+		return AuditPage{}, err
 	}
 	scores, err := s.r.AuditScores(ctx, keysOf(rows))
 	return AuditPage{Rows: rows, Total: total, Scores: scores}, err
@@ -215,14 +227,18 @@ func (s *Service) Audits(ctx context.Context, f model.AuditFilter, page, per int
 
 // countAudits is how many audits a filter selects, kept until the data
 // changes: it does not depend on the sort or the page, so paging through a
-// list or sorting it again counts once.
-func (s *Service) countAudits(ctx context.Context, f model.AuditFilter) (int, error) {
+// list or sorting it again counts once. known, when set, tells it without
+// counting.
+func (s *Service) countAudits(ctx context.Context, f model.AuditFilter, known func(context.Context) (int, error)) (int, error) {
 	f.Sort, f.Desc = "", false
 	key, err := json.Marshal(f)
 	if err != nil {
 		return 0, err
 	}
-	return s.counts.Get(ctx, string(key)+"@"+strconv.FormatInt(s.r.Version(), 10), func(ctx context.Context) (int, error) { return s.r.CountAudits(ctx, f) })
+	if known == nil {
+		known = func(ctx context.Context) (int, error) { return s.r.CountAudits(ctx, f) }
+	}
+	return s.counts.Get(ctx, string(key)+"@"+strconv.FormatInt(s.r.Version(), 10), known)
 }
 
 // HasAudits says whether an experiment holds audits (not only plain

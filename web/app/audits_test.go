@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -204,3 +205,55 @@ func TestJudgments(t *testing.T) {
 }
 
 func (f *fakeAudits) Version() int64 { return 1 }
+
+// listReader is a list of audits, paged and counted as the store does;
+// counts is how often it was counted.
+type listReader struct {
+	Reader
+	n, counts int
+}
+
+func (r *listReader) Version() int64 { return 1 }
+func (r *listReader) CountAudits(context.Context, model.AuditFilter) (int, error) {
+	r.counts++
+	return r.n, nil
+}
+func (r *listReader) ListAuditsPage(_ context.Context, _ model.AuditFilter, offset, limit int) ([]model.AuditRow, error) {
+	var out []model.AuditRow
+	for i := offset; i < min(r.n, offset+limit); i++ {
+		out = append(out, model.AuditRow{Key: "x:" + strconv.Itoa(i)})
+	}
+	return out, nil
+}
+func (r *listReader) AuditScores(context.Context, []string) (map[string]map[string]float64, error) {
+	return nil, nil
+}
+
+// TestAuditsCount: a first page that is not full holds every match, so its
+// total is its length and nothing is counted (a rare search term is one
+// scan of the search text, not two); a full first page, and later pages,
+// are counted, once per filter; a page past the end has no rows and the
+// total.
+func TestAuditsCount(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		n, page, rows, counts int
+	}{
+		{0, 1, 0, 0}, {7, 1, 7, 0}, {49, 1, 49, 0},
+		{50, 1, 50, 1}, {120, 1, 50, 1}, {120, 3, 20, 1}, {120, 4, 0, 1},
+	} {
+		r := &listReader{n: c.n}
+		s := New(r)
+		p, err := s.Audits(ctx, model.AuditFilter{Text: "rare"}, c.page, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Total != c.n || len(p.Rows) != c.rows || r.counts != c.counts {
+			t.Errorf("%d audits, page %d: total %d, %d rows, counted %d times; want %d, %d, %d", c.n, c.page, p.Total, len(p.Rows), r.counts, c.n, c.rows, c.counts)
+		}
+		// The same filter again: the count is kept.
+		if _, err := s.Audits(ctx, model.AuditFilter{Text: "rare"}, 2, 50); err != nil || r.counts > 1 {
+			t.Errorf("%d audits: counted %d times after a second page", c.n, r.counts)
+		}
+	}
+}
