@@ -54,6 +54,19 @@ var plainNumber = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-
 // formula, and some read the fullwidth ＝ ＋ － ＠ as the ASCII ones, so
 // those are looked past and counted too.
 func neutralizeCell(cell string) string {
+	// Most cells start with a plain ASCII letter or digit: nothing to look
+	// past or guard (a large export has millions of cells).
+	if cell == "" {
+		return cell
+	}
+	if c := cell[0]; c < utf8.RuneSelf && c > ' ' && !strings.ContainsRune("+-=@", rune(c)) {
+		return cell
+	}
+	return neutralizeFull(cell)
+}
+
+// neutralizeFull is neutralizeCell without its shortcut.
+func neutralizeFull(cell string) string {
 	rest := strings.TrimLeftFunc(cell, func(r rune) bool {
 		return r != '\t' && r != '\r' && (unicode.IsSpace(r) || unicode.Is(unicode.Cf, r))
 	})

@@ -79,3 +79,17 @@ func TestCSVFloat(t *testing.T) {
 		}
 	}
 }
+
+// TestNeutralizeCellFastPath: the shortcut for cells that start with a
+// plain ASCII character answers as the full check does, for every ASCII
+// first byte followed by text, a number, a formula and nothing.
+func TestNeutralizeCellFastPath(t *testing.T) {
+	for c := range 128 {
+		for _, tail := range []string{"", "x", "1", "=1+1", "@A1", "-2"} {
+			cell := string(rune(c)) + tail
+			if got, want := neutralizeCell(cell), neutralizeFull(cell); got != want {
+				t.Errorf("neutralizeCell(%q) = %q, the full check %q", cell, got, want)
+			}
+		}
+	}
+}
