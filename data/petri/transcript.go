@@ -15,6 +15,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
 
 // Transcript is one Petri transcript file.
@@ -173,11 +175,11 @@ func (v *Views) UnmarshalJSON(b []byte) error {
 		*v = Views{s}
 		return nil
 	}
-	var list []string
-	if err := json.Unmarshal(b, &list); err != nil {
+	list, err := jsonin.Decode[[]string](b, json.Unmarshal)
+	if err != nil {
 		return fmt.Errorf("view: want a string or a list of strings")
 	}
-	*v = list
+	*v = *list
 	return nil
 }
 
@@ -215,16 +217,16 @@ func (t *ToolCallIDs) UnmarshalJSON(b []byte) error {
 		*t = nil
 	case len(b) > 0 && b[0] == '"':
 		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
+		if err := unquote(b, &s); err != nil {
 			return err
 		}
 		*t = ToolCallIDs{s}
 	default:
-		var list []string
-		if err := json.Unmarshal(b, &list); err != nil {
+		list, err := jsonin.Decode[[]string](b, json.Unmarshal)
+		if err != nil {
 			return fmt.Errorf("tool_call_id: want a string or a list of strings")
 		}
-		*t = list
+		*t = *list
 	}
 	return nil
 }
@@ -359,5 +361,12 @@ func unquote(b []byte, s *string) error {
 			return nil
 		}
 	}
-	return json.Unmarshal(b, s)
+	// The fast decoder, with encoding/json's answer when it fails (the
+	// errors stay the standard library's).
+	v, err := jsonin.Decode[string](b, json.Unmarshal)
+	if err != nil {
+		return err
+	}
+	*s = *v
+	return nil
 }
