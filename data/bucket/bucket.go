@@ -30,6 +30,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/logging"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
@@ -74,7 +75,9 @@ func Open(ctx context.Context, u string) (*Bucket, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := config.LoadDefaultConfig(ctx)
+	// The SDK's own log lines (an instance-metadata fallback when no
+	// credentials are set) would go to stderr unasked: the errors say it.
+	cfg, err := config.LoadDefaultConfig(ctx, config.WithLogger(logging.Nop{}))
 	if err != nil {
 		return nil, fmt.Errorf("%s: AWS configuration: %w", u, err)
 	}
@@ -277,6 +280,8 @@ func (b *Bucket) err(rel string, err error) error {
 		err = fs.ErrNotExist
 	case errors.As(err, &ne):
 		err = fmt.Errorf("the server cannot be reached (%w)", ne)
+	case strings.Contains(err.Error(), "get credentials"):
+		err = fmt.Errorf("no AWS credentials were found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or run where an instance role gives them (%w)", err)
 	}
 	return &Error{URL: b.URL(rel), Err: err}
 }
