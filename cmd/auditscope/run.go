@@ -718,7 +718,7 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if limit == "" && *dbPath != "" {
 		limit = lakeWriteMemory
 	}
-	store, err := data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: *dbPath != "", MemoryLimit: limit})
+	store, err := data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: *dbPath != "", WriteOut: *dbPath != "", MemoryLimit: limit})
 	if err != nil {
 		return err
 	}
