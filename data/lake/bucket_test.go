@@ -480,3 +480,41 @@ func TestBucketCache(t *testing.T) {
 	}
 	sameContent(t, next, l, "after a lake too large for the cache")
 }
+
+// TestBucketManifestChecksums: a manifest whose checksum for a file is not
+// 64 hex digits is refused, naming it, before anything is fetched: a
+// server's cache names its copies by the checksum, and "../x" would name a
+// path outside it.
+func TestBucketManifestChecksums(t *testing.T) {
+	s3test.Start(t, "lakes")
+	ctx := context.Background()
+	b := openBucket(t, "sha")
+	if _, err := lake.WriteBucket(ctx, lakeStore(t), b, lake.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	body, _, err := b.ReadAll(ctx, "manifest.json", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := bucketManifest(t, b)
+	var sha string
+	for _, f := range m.Files {
+		sha = f.SHA256
+		break
+	}
+	base := t.TempDir()
+	cache := filepath.Join(base, "cache")
+	for _, bad := range []string{"../../escaped", strings.ToUpper(sha), sha[:63]} {
+		evil := strings.Replace(string(body), sha, bad, 1)
+		if _, err := b.Put(ctx, "manifest.json", strings.NewReader(evil), int64(len(evil)), bucket.PutOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := lake.OpenBucket(ctx, b, "", lake.BucketOptions{Cache: cache, CacheSize: 1 << 30, Every: time.Hour})
+		if err == nil || !strings.Contains(err.Error(), "SHA-256 of 64") {
+			t.Errorf("checksum %q: %v", bad, err)
+		}
+	}
+	if entries, _ := os.ReadDir(base); len(entries) != 1 {
+		t.Errorf("the cache's parent holds %d entries, want the cache alone", len(entries))
+	}
+}

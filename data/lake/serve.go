@@ -140,6 +140,11 @@ func (l *Reader) update(ctx context.Context, p string, b []byte) (*Update, error
 			if !ok && len(m.Files) > 0 {
 				return nil, &model.InputError{File: l.src.String() + "/" + rel, Offset: -1, Msg: "the manifest records no checksum for this file"}
 			}
+			// A bucket's cache names its copies by the checksum: one that is
+			// not 64 hex digits would name a path anywhere.
+			if ok && (!isHexSHA(f.SHA256) || f.Size < 0) {
+				return nil, &model.InputError{File: p, Offset: -1, Msg: fmt.Sprintf("files[%q]: want a size and a SHA-256 of 64 lower-case hex digits", rel)}
+			}
 			want[rel] = f
 		}
 	}
