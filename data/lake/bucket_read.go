@@ -71,6 +71,12 @@ func openCache(b *bucket.Bucket, dir string, limit int64) (*cache, error) {
 		}
 		return nil, fmt.Errorf("lake cache %s: %w", dir, err)
 	}
+	// Copies a server killed mid-fetch left (the folder is ours now).
+	if left, err := filepath.Glob(filepath.Join(dir, ".fetch-*")); err == nil {
+		for _, p := range left {
+			os.Remove(p)
+		}
+	}
 	return &cache{b: b, dir: dir, limit: limit, lock: f, checked: map[string]bool{}}, nil
 }
 

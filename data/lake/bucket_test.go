@@ -413,8 +413,10 @@ func TestBucketCache(t *testing.T) {
 		t.Errorf("a cache smaller than the lake: %v", err)
 	}
 	// Room for the lake and a little more: once the dataset's new
-	// generation is served, the old generation's files are removed.
+	// generation is served, the old generation's files are removed. A
+	// partial copy a killed server left goes when the next one opens.
 	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".fetch-123"), []byte("half a file"), 0o644)
 	l, err := lake.OpenBucket(ctx, b, "", lake.BucketOptions{Cache: dir, CacheSize: total + total/10, Every: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -426,6 +428,9 @@ func TestBucketCache(t *testing.T) {
 	}()
 	if n, size := cacheFiles(dir); n != len(m.Files) || size != total {
 		t.Errorf("cache after open: %d files, %d bytes; want %d, %d", n, size, len(m.Files), total)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".fetch-123")); err == nil {
+		t.Error("a partial copy left by a killed server stays in the cache")
 	}
 	name := m.Names("dataset")[0]
 	next := replacedStore(t)
