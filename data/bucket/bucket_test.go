@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -105,5 +107,33 @@ func TestConditionalPut(t *testing.T) {
 	list, err := b.List(ctx, "")
 	if err != nil || len(list) != 1 || list[0].Rel != "manifest.json" {
 		t.Errorf("list: %+v, %v", list, err)
+	}
+}
+
+// TestConfigFiles: with no AWS variables set, the endpoint, region and
+// credentials come from the AWS config and credentials files, as the AWS
+// CLI reads them (a profile chosen by AWS_PROFILE).
+func TestConfigFiles(t *testing.T) {
+	srv := s3test.Start(t, "lakes")
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config")
+	creds := filepath.Join(dir, "credentials")
+	os.WriteFile(config, []byte("[profile team]\nregion = us-east-1\nendpoint_url = "+srv.Endpoint+"\n"), 0o600)
+	os.WriteFile(creds, []byte("[team]\naws_access_key_id = "+s3test.AccessKey+"\naws_secret_access_key = "+s3test.SecretKey+"\n"), 0o600)
+	t.Setenv("AWS_CONFIG_FILE", config)
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", creds)
+	t.Setenv("AWS_PROFILE", "team")
+	for _, v := range []string{"AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "AWS_SESSION_TOKEN"} {
+		os.Unsetenv(v) // Start set them; t.Setenv puts them back after the test
+	}
+	b, err := bucket.Open(context.Background(), "s3://lakes/team")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Put(context.Background(), "x.json", strings.NewReader("{}"), 2, bucket.PutOptions{IfAbsent: true}); err != nil {
+		t.Fatalf("a write with the config files' settings: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(srv.Root, "lakes", "team", "x.json")); err != nil {
+		t.Errorf("the object is not on the server: %v", err)
 	}
 }

@@ -43,9 +43,10 @@ type Server struct {
 	cmd      *exec.Cmd
 }
 
+// The server's credentials, which Start puts in the environment.
 const (
-	accessKey = "auditscope-test"
-	secretKey = "auditscope-test-secret"
+	AccessKey = "auditscope-test"
+	SecretKey = "auditscope-test-secret"
 )
 
 // Start starts a server for the test, with one bucket (name), and points
@@ -73,8 +74,8 @@ func Start(t testing.TB, buckets ...string) *Server {
 		}
 	}
 	t.Setenv("AWS_ENDPOINT_URL", s.Endpoint)
-	t.Setenv("AWS_ACCESS_KEY_ID", accessKey)
-	t.Setenv("AWS_SECRET_ACCESS_KEY", secretKey)
+	t.Setenv("AWS_ACCESS_KEY_ID", AccessKey)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", SecretKey)
 	t.Setenv("AWS_REGION", "us-east-1")
 	t.Setenv("AWS_SESSION_TOKEN", "")
 	t.Setenv("AWS_PROFILE", "")
@@ -89,7 +90,7 @@ func Start(t testing.TB, buckets ...string) *Server {
 func (s *Server) start() {
 	s.t.Helper()
 	cmd := exec.Command(s.prog, "--port", s.addr, "--region", "us-east-1", "--quiet", "posix", s.Root)
-	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY_ID="+accessKey, "ROOT_SECRET_ACCESS_KEY="+secretKey)
+	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY_ID="+AccessKey, "ROOT_SECRET_ACCESS_KEY="+SecretKey)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
