@@ -154,20 +154,6 @@ func notURL(what string, paths ...string) error {
 	return nil
 }
 
-// lakeURL refuses a --lake that is a URL other than s3://bucket/prefix.
-func lakeURL(p string) error {
-	if !isURL(p) {
-		return nil
-	}
-	if !bucket.IsURL(p) {
-		return usageError{fmt.Sprintf("--lake %q: a lake is a local folder or s3://bucket/prefix", p)}
-	}
-	if _, _, err := bucket.Parse(p); err != nil {
-		return usageError{"--lake " + err.Error()}
-	}
-	return nil
-}
-
 func isURL(p string) bool {
 	scheme, _, ok := strings.Cut(p, "://")
 	return ok && scheme != "" && !strings.ContainsAny(scheme, `/\.`)
@@ -211,7 +197,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := cmp.Or(notURL("--db", *dbPath), lakeURL(*lakeDir), bucketURLs("--watch", watchDirs), bucketURLs("PATH", paths)); err != nil {
+	if err := cmp.Or(notURL("--db", *dbPath), bucketURLs("--lake", []string{*lakeDir}), bucketURLs("--watch", watchDirs), bucketURLs("PATH", paths)); err != nil {
 		return err
 	}
 	if *lakeDir != "" && (*dbPath != "" || len(paths) > 0 || len(watchDirs) > 0) {
@@ -387,15 +373,16 @@ func importPaths(ctx context.Context, store *data.Store, paths []string, opts da
 	return nil
 }
 
-// bucketURLs refuses paths that are URLs other than s3://bucket/prefix;
-// what names the flag or argument.
+// bucketURLs refuses paths that are URLs other than s3://bucket/prefix
+// (imports, --watch, --lake: local paths or a bucket); what names the flag
+// or argument.
 func bucketURLs(what string, paths []string) error {
 	for _, p := range paths {
 		if !isURL(p) {
 			continue
 		}
 		if !bucket.IsURL(p) {
-			return usageError{fmt.Sprintf("%s %q: a URL to read from is s3://bucket/prefix", what, p)}
+			return usageError{fmt.Sprintf("%s %q: a local path, or a bucket as s3://bucket/prefix", what, p)}
 		}
 		if _, _, err := bucket.Parse(p); err != nil {
 			return usageError{what + " " + err.Error()}
@@ -705,7 +692,7 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *dir == "" {
 		return usageError{"lake write needs --lake DIR"}
 	}
-	if err := cmp.Or(lakeURL(*dir), notURL("--db", *dbPath), bucketURLs("PATH", paths)); err != nil {
+	if err := cmp.Or(bucketURLs("--lake", []string{*dir}), notURL("--db", *dbPath), bucketURLs("PATH", paths)); err != nil {
 		return err
 	}
 	if (*dbPath == "") == (len(paths) == 0) {

@@ -375,7 +375,12 @@ func Fetch(ctx context.Context, u, dir string) (string, error) {
 	if len(list) == 0 {
 		return "", fmt.Errorf("%s: the bucket is empty", u)
 	}
-	root := filepath.Join(dir, cmpOr(path.Base(prefix), name))
+	// A folder named as the prefix's last part (the bucket's for none), as
+	// a local folder of that name would be.
+	root := filepath.Join(dir, name)
+	if prefix != "" {
+		root = filepath.Join(dir, path.Base(prefix))
+	}
 	if err := copyAll(ctx, b, list, root); err != nil {
 		return "", err
 	}
@@ -397,13 +402,6 @@ func copyAll(ctx context.Context, b *Bucket, list []Object, root string) error {
 		}
 	}
 	return nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" && a != "." && a != "/" {
-		return a
-	}
-	return b
 }
 
 // Mirror keeps a local folder a copy of the objects under a bucket prefix,
