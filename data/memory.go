@@ -5,10 +5,13 @@ package data
 // CSV) reads nothing back; a bundle also builds its judge-score table with
 // an INSERT ... SELECT over its audits, and is imported again at the default
 // limit should that run out (ImportBundle). Limits in MiB; variables so that
-// tests can force the retry.
+// tests can force the retry. A bundle's 192 MiB: with the allocator keeping
+// freed pages for 50 ms (memlimit.ImportPageDecay), 256 MiB held the
+// 100,000-audit import at 590–610 MiB resident, 192 at 515–535 MiB, in the
+// same time; 128 was slower (docs/PERFORMANCE.md).
 var (
 	streamImportMemoryMiB int64 = 96
-	bundleImportMemoryMiB int64 = 256
+	bundleImportMemoryMiB int64 = 192
 )
 
 // Serving tells the store that queries now run beside imports (serve

@@ -45,7 +45,7 @@ func memoryLimit(t testing.TB, s *Store) string {
 }
 
 // A streaming import into a file database runs under the low memory limit
-// with the allocator returning freed pages at once, writes row groups of
+// with the allocator returning freed pages soon, writes row groups of
 // rowGroupSize, and puts both settings back when it ends.
 func TestStreamingImportFileStore(t *testing.T) {
 	ctx := context.Background()
@@ -164,7 +164,7 @@ func TestStreamingImportUserLimit(t *testing.T) {
 
 // Overlapping imports share the allocator setting: it returns to what it
 // was only when the last one ends.
-func TestReturnPagesAtOnceNested(t *testing.T) {
+func TestReturnPagesSoonNested(t *testing.T) {
 	orig, ok := memlimit.SetPageDecay(memlimit.PageDecay{Dirty: 700, Muzzy: 800})
 	if !ok {
 		t.Skip("DuckDB has no jemalloc here")
@@ -176,14 +176,14 @@ func TestReturnPagesAtOnceNested(t *testing.T) {
 		memlimit.SetPageDecay(d)
 		return d
 	}
-	releaseA := memlimit.ReturnPagesAtOnce()
-	releaseB := memlimit.ReturnPagesAtOnce()
-	if d := current(); d != (memlimit.PageDecay{}) {
-		t.Fatalf("during two imports: %+v, want 0", d)
+	releaseA := memlimit.ReturnPagesSoon()
+	releaseB := memlimit.ReturnPagesSoon()
+	if d := current(); d != memlimit.ImportPageDecay {
+		t.Fatalf("during two imports: %+v, want %+v", d, memlimit.ImportPageDecay)
 	}
 	releaseA()
-	if d := current(); d != (memlimit.PageDecay{}) {
-		t.Errorf("one import still running: %+v, want 0", d)
+	if d := current(); d != memlimit.ImportPageDecay {
+		t.Errorf("one import still running: %+v, want %+v", d, memlimit.ImportPageDecay)
 	}
 	releaseB()
 	if d := current(); d != want {
