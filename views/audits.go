@@ -90,6 +90,16 @@ func (v AuditListView) AuditLink(key string) templ.SafeURL {
 // CSVLink exports the filter.
 func (v AuditListView) CSVLink() templ.SafeURL { return PathQuery(v.Query, "audits.csv") }
 
+// ClearLink is the audit list of the same experiment without the other
+// filters.
+func (v AuditListView) ClearLink() templ.SafeURL {
+	q := url.Values{}
+	if exp := v.Query.Get("exp"); exp != "" {
+		q.Set("exp", exp)
+	}
+	return PathQuery(q, "audits")
+}
+
 // SortLink sorts by a column, flipping the direction when it already
 // sorts. A score sorts worst (highest) first on the first click: triage
 // starts from the audits the judge flagged most.

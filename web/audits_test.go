@@ -308,6 +308,21 @@ func TestBackLinkKeepsPage(t *testing.T) {
 	}
 }
 
+// TestAuditsNoMatch: a filter that matches nothing says so with a way back
+// to the experiment's list, and draws no empty table, pager or download.
+func TestAuditsNoMatch(t *testing.T) {
+	s := mustDemo(t)
+	r := mustGet(t, s, "/audits?exp=demo&q=zzqqxxnothing", http.StatusOK, "text/html")
+	contains(t, "no match", r.Body, `data-testid="nothing-matches"`, "no audits match</strong> these filters", `href="/audits?exp=demo">Clear the filters</a>`)
+	for _, gone := range []string{`data-testid="audit-table"`, `data-testid="audits-csv"`, `class="pager"`} {
+		if strings.Contains(r.Body, gone) {
+			t.Errorf("the page with no match has %s", gone)
+		}
+	}
+	some := mustGet(t, s, "/audits?exp=demo&q=refund", http.StatusOK, "text/html")
+	contains(t, "a match", some.Body, `data-testid="audit-table"`, `data-testid="audits-csv"`, `class="pager"`)
+}
+
 // TestAuditPickers: the id filters offer their values by name, a filter
 // given by the name the page shows finds the audits, and a partial or
 // wrong one offers the choices it may mean as links on the page (a 400
