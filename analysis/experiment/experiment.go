@@ -13,17 +13,10 @@ import (
 	"github.com/auditscope/auditscope/data/model"
 )
 
-// Audit is what the dimensions read of one audit. A nil outcome is one the
-// audit does not carry.
-type Audit struct {
-	ID                  string // the audit's id, for the units a comparison lists
-	Auditor, Eval, Seed string
-	Behavior            string   // "" for benign and production targets
-	Quality             *float64 // 0–100, audit_quality
-	ProductionValue     *float64 // 0–100, production
-	FalsePositive       *bool    // fp_calibration
-	Detected            *bool    // auditbench_*
-}
+// Audit is what the dimensions read of one audit, as the store reads it:
+// the same type, so that an experiment's audits (a million of them, 112
+// MB) are not copied for each computation that reads them.
+type Audit = model.EvalAudit
 
 // RealismJudgment is a realism judgment seen from one auditor's side.
 type RealismJudgment struct {

@@ -238,12 +238,17 @@ type Auditor struct {
 	RefreshSteps        *int64
 }
 
-// EvalAudit is the part of an audit the evaluation dimensions need; a nil
-// outcome is one the audit does not carry.
+// EvalAudit is the part of an audit the evaluation dimensions need
+// (analysis/experiment.Audit); a nil outcome is one the audit does not
+// carry.
 type EvalAudit struct {
-	ID, Auditor, Eval, Seed, Behavior string
-	Quality, ProductionValue          *float64
-	FalsePositive, Detected           *bool
+	ID                  string // the audit's id, for the units a comparison lists
+	Auditor, Eval, Seed string
+	Behavior            string   // "" for benign and production targets
+	Quality             *float64 // 0–100, audit_quality
+	ProductionValue     *float64 // 0–100, production
+	FalsePositive       *bool    // fp_calibration
+	Detected            *bool    // auditbench_*
 }
 
 // InspectLog is an imported Inspect log's header: what it ran and what it

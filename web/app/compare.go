@@ -21,7 +21,7 @@ func (s *Service) Compare(ctx context.Context, st *ExperimentStats, a string, bs
 	}
 	key := st.Exp.ID + "\x00" + a + "\x00" + strings.Join(bs, "\x00") + "@" + strconv.FormatInt(st.Version, 10)
 	return s.compare.Get(ctx, key, func(ctx context.Context) ([]experiment.Comparison, error) {
-		audits := EvalAudits(st.Audits)
+		audits := st.Audits
 		out := make([]experiment.Comparison, len(bs))
 		for i, b := range bs {
 			c, err := experiment.Compare(a, b, audits, st.Realism, BootstrapResamples, experiment.Seed(st.Exp.ID, a+"\x00"+b, "compare"))

@@ -70,7 +70,7 @@ func (st *ExperimentStats) sameUnit(eval, behavior, seed string) []int32 {
 // units are the comparison units of every auditor of the experiment.
 func (st *ExperimentStats) units() (*experiment.Units, error) {
 	st.unitsOnce.Do(func() {
-		st.unitsVal, st.unitsErr = experiment.GatherUnits(EvalAudits(st.Audits), st.Realism, nil)
+		st.unitsVal, st.unitsErr = experiment.GatherUnits(st.Audits, st.Realism, nil)
 	})
 	return st.unitsVal, st.unitsErr
 }
@@ -158,16 +158,6 @@ func auditorStats(exp string, a model.Auditor, in *experiment.Inputs) (AuditorSc
 	return AuditorScores{Auditor: a, Score: sc.Score, N: sc.N}, err
 }
 
-// EvalAudits maps the store's audit outcomes to the domain's.
-func EvalAudits(in []model.EvalAudit) []experiment.Audit {
-	out := make([]experiment.Audit, len(in))
-	for i, a := range in {
-		out[i] = experiment.Audit{ID: a.ID, Auditor: a.Auditor, Eval: a.Eval, Seed: a.Seed, Behavior: a.Behavior,
-			Quality: a.Quality, ProductionValue: a.ProductionValue, FalsePositive: a.FalsePositive, Detected: a.Detected}
-	}
-	return out
-}
-
 // computeStats reads an experiment and scores every auditor; each auditor's
 // bootstrap runs on its own core.
 func computeStats(ctx context.Context, store Reader, exp string) (*ExperimentStats, error) {
@@ -211,7 +201,7 @@ func computeStats(ctx context.Context, store Reader, exp string) (*ExperimentSta
 	for i, j := range realism {
 		judgments[i] = experiment.RealismJudgment{Auditor: j.Auditor, Audit: j.Audit, OtherAuditor: j.OtherAuditor, Outcome: j.Outcome, Seed: seedOf[j.Audit]}
 	}
-	per := experiment.Gather(ids, EvalAudits(audits), judgments)
+	per := experiment.Gather(ids, audits, judgments)
 	scores, err := scoreAll(exp, auditors, per)
 	if err != nil {
 		return nil, err
