@@ -120,7 +120,7 @@ func (v AuditListView) SortLink(key string) templ.SafeURL {
 func (v AuditListView) Range() string {
 	noun := strings.ToLower(v.Noun())
 	if v.Total == 0 {
-		return "no " + noun + " match"
+		return "No " + noun + " match" // the start of a sentence (auditTable)
 	}
 	if v.Total == 1 {
 		return "1 " + strings.TrimSuffix(noun, "s") // "1 audit", not "1–1 of 1 audits"

@@ -313,7 +313,7 @@ func TestBackLinkKeepsPage(t *testing.T) {
 func TestAuditsNoMatch(t *testing.T) {
 	s := mustDemo(t)
 	r := mustGet(t, s, "/audits?exp=demo&q=zzqqxxnothing", http.StatusOK, "text/html")
-	contains(t, "no match", r.Body, `data-testid="nothing-matches"`, "no audits match</strong> these filters", `href="/audits?exp=demo">Clear the filters</a>`)
+	contains(t, "no match", r.Body, `data-testid="nothing-matches"`, "No audits match</strong> these filters", `href="/audits?exp=demo">Clear the filters</a>`)
 	for _, gone := range []string{`data-testid="audit-table"`, `data-testid="audits-csv"`, `class="pager"`} {
 		if strings.Contains(r.Body, gone) {
 			t.Errorf("the page with no match has %s", gone)
@@ -332,7 +332,7 @@ func TestAuditPickers(t *testing.T) {
 	r := mustGet(t, s, "/audits?exp=demo", http.StatusOK, "text/html")
 	contains(t, "pickers", r.Body, `list="dl-auditor"`, `<datalist id="dl-auditor">`, `label="Claude Opus 4.6"`, `<datalist id="dl-run">`, `<datalist id="dl-target">`)
 	byName := mustGet(t, s, "/audits?exp=demo&auditor="+url.QueryEscape("Claude Opus 4.6"), http.StatusOK, "text/html")
-	if strings.Contains(byName.Body, "no audits match") {
+	if strings.Contains(byName.Body, "No audits match") {
 		t.Error("the auditor's display name matches no audits")
 	}
 	// A partial name: the auditors whose id or name contains it, as links.
