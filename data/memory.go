@@ -1,5 +1,7 @@
 package data
 
+import "github.com/auditscope/auditscope/data/internal/memlimit"
+
 // Memory limits while an import fills a file database (package memlimit
 // lowers and restores it). A streaming import (AnnotatedPairs, preference
 // CSV) reads nothing back; a bundle also builds its judge-score table with
@@ -19,3 +21,9 @@ var (
 // database's memory limit, which every query shares, only to its own bound
 // plus what the pages hold and need (memlimit.Governor).
 func (s *Store) Serving() { s.mem.Serving() }
+
+// KeepFreedPages has DuckDB's allocator, the process's, keep the pages it
+// frees for a while (memlimit.ServePageDecay) in a process that serves
+// pages; an import in it still returns them soon while it runs, then puts
+// this back.
+func KeepFreedPages() { memlimit.SetPageDecay(memlimit.ServePageDecay) }

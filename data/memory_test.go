@@ -191,6 +191,33 @@ func TestReturnPagesSoonNested(t *testing.T) {
 	}
 }
 
+// A serving process keeps freed pages for ServePageDecay; an import in it
+// returns them soon while it runs, then puts the serving setting back.
+func TestKeepFreedPages(t *testing.T) {
+	orig, ok := memlimit.SetPageDecay(memlimit.PageDecay{Dirty: 700, Muzzy: 800})
+	if !ok {
+		t.Skip("DuckDB has no jemalloc here")
+	}
+	defer memlimit.SetPageDecay(orig)
+	current := func() memlimit.PageDecay {
+		d, _ := memlimit.SetPageDecay(memlimit.PageDecay{})
+		memlimit.SetPageDecay(d)
+		return d
+	}
+	KeepFreedPages()
+	if d := current(); d != memlimit.ServePageDecay {
+		t.Fatalf("serving: %+v, want %+v", d, memlimit.ServePageDecay)
+	}
+	release := memlimit.ReturnPagesSoon()
+	if d := current(); d != memlimit.ImportPageDecay {
+		t.Errorf("during an import: %+v, want %+v", d, memlimit.ImportPageDecay)
+	}
+	release()
+	if d := current(); d != memlimit.ServePageDecay {
+		t.Errorf("after the import: %+v, want %+v", d, memlimit.ServePageDecay)
+	}
+}
+
 // An error inside a comparison names the line the comparison starts on,
 // not the line of the comma before it.
 func TestAnnotatedPairsErrorLine(t *testing.T) {

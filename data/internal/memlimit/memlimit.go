@@ -182,6 +182,12 @@ var pageDecayState struct {
 // (docs/PERFORMANCE.md).
 var ImportPageDecay = PageDecay{Dirty: 50, Muzzy: 0}
 
+// ServePageDecay is how long DuckDB's allocator keeps freed pages in a
+// process that serves pages: dirty for 10 s (DuckDB's default is 1 s), so
+// that the buffers a query frees are there for the next one instead of
+// being returned and faulted in again (docs/PERFORMANCE.md).
+var ServePageDecay = PageDecay{Dirty: 10000, Muzzy: 0}
+
 // ReturnPagesSoon sets DuckDB's allocator to ImportPageDecay until the
 // returned function is called.
 func ReturnPagesSoon() (restore func()) {
