@@ -201,12 +201,19 @@ func computeStats(ctx context.Context, store Reader, exp string) (*ExperimentSta
 	for i, j := range realism {
 		judgments[i] = experiment.RealismJudgment{Auditor: j.Auditor, Audit: j.Audit, OtherAuditor: j.OtherAuditor, Outcome: j.Outcome, Seed: seedOf[j.Audit]}
 	}
+	st := &ExperimentStats{Exp: e, Runs: runs, Audits: audits, Realism: judgments}
+	// The ranking, the overview's next need, reads every auditor's units:
+	// gathered meanwhile, on the core that Gather (one goroutine) leaves
+	// idle (0.3–0.4 s at a million audits; the overview's first request
+	// 2.50–2.61 → 2.40–2.48 s there). An error is the ranking's to report.
+	go st.units()
 	per := experiment.Gather(ids, audits, judgments)
 	scores, err := scoreAll(exp, auditors, per)
 	if err != nil {
 		return nil, err
 	}
-	return &ExperimentStats{Exp: e, Runs: runs, Auditors: scores, Audits: audits, Realism: judgments}, nil
+	st.Auditors = scores
+	return st, nil
 }
 
 // scoreAll scores every auditor; each auditor's bootstrap is independent,
