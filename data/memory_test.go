@@ -162,6 +162,14 @@ func TestStreamingImportUserLimit(t *testing.T) {
 	}
 }
 
+// currentPageDecay reads DuckDB's allocator setting (by setting one and
+// putting it back: jemalloc answers a write with the value before it).
+func currentPageDecay() memlimit.PageDecay {
+	d, _ := memlimit.SetPageDecay(memlimit.PageDecay{})
+	memlimit.SetPageDecay(d)
+	return d
+}
+
 // Overlapping imports share the allocator setting: it returns to what it
 // was only when the last one ends.
 func TestReturnPagesSoonNested(t *testing.T) {
@@ -171,22 +179,17 @@ func TestReturnPagesSoonNested(t *testing.T) {
 	}
 	defer memlimit.SetPageDecay(orig)
 	want := memlimit.PageDecay{Dirty: 700, Muzzy: 800}
-	current := func() memlimit.PageDecay {
-		d, _ := memlimit.SetPageDecay(memlimit.PageDecay{})
-		memlimit.SetPageDecay(d)
-		return d
-	}
 	releaseA := memlimit.ReturnPagesSoon()
 	releaseB := memlimit.ReturnPagesSoon()
-	if d := current(); d != memlimit.ImportPageDecay {
+	if d := currentPageDecay(); d != memlimit.ImportPageDecay {
 		t.Fatalf("during two imports: %+v, want %+v", d, memlimit.ImportPageDecay)
 	}
 	releaseA()
-	if d := current(); d != memlimit.ImportPageDecay {
+	if d := currentPageDecay(); d != memlimit.ImportPageDecay {
 		t.Errorf("one import still running: %+v, want %+v", d, memlimit.ImportPageDecay)
 	}
 	releaseB()
-	if d := current(); d != want {
+	if d := currentPageDecay(); d != want {
 		t.Errorf("after both: %+v, want %+v", d, want)
 	}
 }
@@ -199,21 +202,16 @@ func TestKeepFreedPages(t *testing.T) {
 		t.Skip("DuckDB has no jemalloc here")
 	}
 	defer memlimit.SetPageDecay(orig)
-	current := func() memlimit.PageDecay {
-		d, _ := memlimit.SetPageDecay(memlimit.PageDecay{})
-		memlimit.SetPageDecay(d)
-		return d
-	}
 	KeepFreedPages()
-	if d := current(); d != memlimit.ServePageDecay {
+	if d := currentPageDecay(); d != memlimit.ServePageDecay {
 		t.Fatalf("serving: %+v, want %+v", d, memlimit.ServePageDecay)
 	}
 	release := memlimit.ReturnPagesSoon()
-	if d := current(); d != memlimit.ImportPageDecay {
+	if d := currentPageDecay(); d != memlimit.ImportPageDecay {
 		t.Errorf("during an import: %+v, want %+v", d, memlimit.ImportPageDecay)
 	}
 	release()
-	if d := current(); d != memlimit.ServePageDecay {
+	if d := currentPageDecay(); d != memlimit.ServePageDecay {
 		t.Errorf("after the import: %+v, want %+v", d, memlimit.ServePageDecay)
 	}
 }
