@@ -26,4 +26,4 @@ func (s *Store) Serving() { s.mem.Serving() }
 // frees for a while (memlimit.ServePageDecay) in a process that serves
 // pages; an import in it still returns them soon while it runs, then puts
 // this back.
-func KeepFreedPages() { memlimit.SetPageDecay(memlimit.ServePageDecay) }
+func KeepFreedPages() { memlimit.SetPageDecayOutsideImports(memlimit.ServePageDecay) }

@@ -214,6 +214,18 @@ func TestKeepFreedPages(t *testing.T) {
 	if d := currentPageDecay(); d != memlimit.ServePageDecay {
 		t.Errorf("after the import: %+v, want %+v", d, memlimit.ServePageDecay)
 	}
+	// Set while an import runs: the import keeps its own setting, and the
+	// serving one follows it, rather than the one from before.
+	memlimit.SetPageDecay(memlimit.PageDecay{Dirty: 700, Muzzy: 800})
+	release = memlimit.ReturnPagesSoon()
+	KeepFreedPages()
+	if d := currentPageDecay(); d != memlimit.ImportPageDecay {
+		t.Errorf("set during an import: %+v, want the import's %+v", d, memlimit.ImportPageDecay)
+	}
+	release()
+	if d := currentPageDecay(); d != memlimit.ServePageDecay {
+		t.Errorf("after an import it was set during: %+v, want %+v", d, memlimit.ServePageDecay)
+	}
 }
 
 // An error inside a comparison names the line the comparison starts on,

@@ -188,6 +188,22 @@ var ImportPageDecay = PageDecay{Dirty: 50, Muzzy: 0}
 // being returned and faulted in again (docs/PERFORMANCE.md).
 var ServePageDecay = PageDecay{Dirty: 10000, Muzzy: 0}
 
+// SetPageDecayOutsideImports sets DuckDB's allocator to d for the process
+// outside imports: at once when none runs, else when the last one ends
+// (which would otherwise put back the setting from before it).
+func SetPageDecayOutsideImports(d PageDecay) {
+	st := &pageDecayState
+	st.Lock()
+	defer st.Unlock()
+	if st.users > 0 {
+		if st.ok {
+			st.prev = d
+		}
+		return
+	}
+	SetPageDecay(d)
+}
+
 // ReturnPagesSoon sets DuckDB's allocator to ImportPageDecay until the
 // returned function is called.
 func ReturnPagesSoon() (restore func()) {
