@@ -100,20 +100,36 @@ func TestRunReportsMemory(t *testing.T) {
 func TestLoadAddressesAndSlow(t *testing.T) {
 	var mu sync.Mutex
 	addrs := map[string]bool{}
+	light := map[string]bool{}
+	// Light requests wait until all three clients have asked: on a busy
+	// machine one client's goroutine could otherwise send all 30 before
+	// the others are first scheduled (it did once in CI), and the test
+	// would be about the scheduler, not the addresses.
+	allIn := make(chan struct{})
 	body := bytes.Repeat([]byte("x"), 64<<10)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, _, _ := net.SplitHostPort(r.RemoteAddr)
 		mu.Lock()
 		addrs[host] = true
+		if r.URL.Path != "/export" && !light[host] {
+			light[host] = true
+			if len(light) == 3 {
+				close(allIn)
+			}
+		}
 		mu.Unlock()
 		if r.URL.Path == "/export" {
 			w.Write(body)
 			return
 		}
+		select {
+		case <-allIn:
+		case <-time.After(3 * time.Second):
+		}
 		w.Write([]byte("ok"))
 	}))
 	defer srv.Close()
-	res, err := Load(context.Background(), Config{Base: srv.URL, Light: []string{"/"}, Clients: 3, Duration: 200 * time.Millisecond,
+	res, err := Load(context.Background(), Config{Base: srv.URL, Light: []string{"/"}, Clients: 3, Duration: 5 * time.Second,
 		MaxRequests: 30, Addresses: true, Slow: 2, SlowPath: "/export", SlowRate: 256 << 10})
 	if err != nil {
 		t.Fatal(err)
