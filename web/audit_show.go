@@ -41,10 +41,7 @@ func (s *Server) showAudit(c echo.Context) error {
 	if vm.SameUnit, err = s.app.SameUnit(ctx, a.Detail); err != nil {
 		return err
 	}
-	t, err := s.app.Transcript(ctx, a.Detail.Experiment, a.Detail.ID)
-	if err != nil {
-		return err
-	}
+	t := a.Transcript
 	if t.Cause != nil {
 		s.log.Warn("read transcript", "audit", a.Key, "err", t.Cause)
 	}

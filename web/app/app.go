@@ -60,6 +60,7 @@ type Reader interface {
 	SampleScores(ctx context.Context, exp, audit string) ([]model.SampleScore, error)
 	AuditJudgments(ctx context.Context, exp, audit string) ([]model.SideJudgment, error)
 	Transcript(ctx context.Context, exp, audit string) ([]byte, error)
+	TranscriptOfKey(ctx context.Context, key string) ([]byte, error)
 	Judgment(ctx context.Context, key string) (model.Judgment, error)
 
 	// Summary is the home page's: every experiment and dataset.

@@ -33,11 +33,7 @@ func (s *Service) SideBySide(ctx context.Context, a, b string) (SideOf, SideOf, 
 		if err != nil {
 			return sides[0], sides[1], err
 		}
-		t, err := s.Transcript(ctx, au.Detail.Experiment, au.Detail.ID)
-		if err != nil {
-			return sides[0], sides[1], err
-		}
-		sides[i] = SideOf{Audit: au, Transcript: t}
+		sides[i] = SideOf{Audit: au, Transcript: au.Transcript}
 	}
 	return sides[0], sides[1], nil
 }

@@ -101,6 +101,12 @@ type ToolCall struct{ ID, Function, Arguments string }
 // is an error.
 func (s *Service) Transcript(ctx context.Context, exp, id string) (*Transcript, error) {
 	body, err := s.r.Transcript(ctx, exp, id)
+	return readTranscript(body, err)
+}
+
+// readTranscript replays a transcript as the store returned it (body) or
+// failed to (err).
+func readTranscript(body []byte, err error) (*Transcript, error) {
 	if err != nil {
 		// A transcript that is missing or bad stays so: the page says why,
 		// with the rest of the audit. Any other failure (the database, a
