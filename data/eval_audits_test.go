@@ -66,6 +66,25 @@ func TestEvalAudits(t *testing.T) {
 		t.Fatal(err)
 	}
 	exps = append(exps, "gaps")
+	// Stored out of the order of ord (as no import stores them): read in
+	// storage order, they are sorted.
+	for _, order := range []string{"hash(id)", "ord DESC"} {
+		name := "shuffled" + strconv.Itoa(len(exps))
+		if _, err := s.db.Exec(`INSERT INTO audits SELECT * REPLACE (? AS experiment, ? || id AS key) FROM audits WHERE experiment = 'small' ORDER BY `+order, name, name+":"); err != nil {
+			t.Fatal(err)
+		}
+		exps = append(exps, name)
+	}
+	check(t, s, exps, want)
+	// Names that share a hash: the strings are read instead.
+	defer func(h func(string) string) { nameHash = h }(nameHash)
+	nameHash = func(string) string { return "0::BIGINT" }
+	check(t, s, exps, want)
+}
+
+func check(t *testing.T, s *Store, exps []string, want func(string) []EvalAudit) {
+	t.Helper()
+	ctx := context.Background()
 	for _, exp := range exps {
 		got, err := s.EvalAudits(ctx, exp)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
 
 	"golang.org/x/sync/errgroup"
 
@@ -110,13 +111,17 @@ func (s *Store) evalAuditsOnce(ctx context.Context, exp string) ([]EvalAudit, er
 	if err != nil {
 		return nil, fmt.Errorf("data: eval audits: %w", err)
 	}
+	names, err := s.evalNames(ctx, where, exp)
+	if err != nil {
+		return nil, fmt.Errorf("data: eval audits: %w", err)
+	}
 	out := make([]EvalAudit, n)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		return s.evalAudits(gctx, out[:low], where+` AND ord <= ? ORDER BY ord`, exp, mid.Int64)
+		return s.evalAudits(gctx, out[:low], names, where+` AND ord <= ?`, exp, mid.Int64)
 	})
 	g.Go(func() error {
-		return s.evalAudits(gctx, out[low:], where+` AND ord > ? ORDER BY ord`, exp, mid.Int64)
+		return s.evalAudits(gctx, out[low:], names, where+` AND ord > ?`, exp, mid.Int64)
 	})
 	if err := g.Wait(); err != nil {
 		return nil, fmt.Errorf("data: eval audits: %w", err)
@@ -125,16 +130,29 @@ func (s *Store) evalAuditsOnce(ctx context.Context, exp string) ([]EvalAudit, er
 }
 
 // evalAudits reads the audits the query rest selects into out, which must
-// have room for exactly them.
-func (s *Store) evalAudits(ctx context.Context, out []EvalAudit, rest string, args ...any) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, auditor, eval, seed, coalesce(behavior, ''), quality, production_value, false_positive, detected`+rest, args...)
+// have room for exactly them, in the order of ord.
+//
+// DuckDB returns a table's rows in the order they were stored, which for
+// one experiment is the order of ord (an import appends its audits in file
+// order, and an append after the ones before): they are read so and sorted
+// here only when they are not, rather than sorted by DuckDB, which held
+// every row, strings and all, before it returned the first.
+func (s *Store) evalAudits(ctx context.Context, out []EvalAudit, names map[int64]string, rest string, args ...any) error {
+	// Auditors, evals, behaviors and seeds repeat across the rows: they
+	// are read as their hashes, named by names, one string each (a
+	// million rows' four strings each were a third of the read, and the
+	// rows hold a fraction of the memory the collector scans). Without
+	// names (two strings with one hash) they are read as strings and
+	// interned.
+	cols := `auditor, eval, seed, coalesce(behavior, '')`
+	if names != nil {
+		cols = nameHash("auditor") + ", " + nameHash("eval") + ", " + nameHash("seed") + ", " + nameHash("coalesce(behavior, '')")
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT ord, id, `+cols+`, quality, production_value, false_positive, detected`+rest, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	// Auditors, evals, behaviors and seeds repeat across the rows: one
-	// string each is kept, so the rows hold a fraction of the memory the
-	// collector scans.
 	intern := map[string]string{}
 	one := func(s string) string {
 		if v, ok := intern[s]; ok {
@@ -143,6 +161,16 @@ func (s *Store) evalAudits(ctx context.Context, out []EvalAudit, rest string, ar
 		intern[s] = s
 		return s
 	}
+	var h [4]int64
+	var hs [4]any
+	name := func(h int64, s *string) error {
+		v, ok := names[h]
+		if !ok { // a string the names were read without: an import came between
+			return errRecounted
+		}
+		*s = v
+		return nil
+	}
 	// The outcomes the rows point to live in four arrays, one allocation
 	// each, not one per value.
 	n := len(out)
@@ -150,16 +178,35 @@ func (s *Store) evalAudits(ctx context.Context, out []EvalAudit, rest string, ar
 	fp, detected := make([]bool, n), make([]bool, n)
 	var q, pv sql.NullFloat64
 	var f, d sql.NullBool
+	ords := make([]int32, n)
+	sorted := true
 	i := 0
 	for ; rows.Next(); i++ {
 		if i == n {
 			return errRecounted
 		}
 		a := &out[i]
-		if err := rows.Scan(&a.ID, &a.Auditor, &a.Eval, &a.Seed, &a.Behavior, &q, &pv, &f, &d); err != nil {
-			return err
+		if names == nil {
+			if err := rows.Scan(&ords[i], &a.ID, &a.Auditor, &a.Eval, &a.Seed, &a.Behavior, &q, &pv, &f, &d); err != nil {
+				return err
+			}
+			a.Auditor, a.Eval, a.Seed, a.Behavior = one(a.Auditor), one(a.Eval), one(a.Seed), one(a.Behavior)
+		} else {
+			if hs[0] == nil {
+				hs = [4]any{&h[0], &h[1], &h[2], &h[3]}
+			}
+			if err := rows.Scan(&ords[i], &a.ID, hs[0], hs[1], hs[2], hs[3], &q, &pv, &f, &d); err != nil {
+				return err
+			}
+			for k, p := range []*string{&a.Auditor, &a.Eval, &a.Seed, &a.Behavior} {
+				if err := name(h[k], p); err != nil {
+					return err
+				}
+			}
 		}
-		a.Auditor, a.Eval, a.Seed, a.Behavior = one(a.Auditor), one(a.Eval), one(a.Seed), one(a.Behavior)
+		if i > 0 && ords[i] < ords[i-1] {
+			sorted = false
+		}
 		if q.Valid {
 			quality[i], a.Quality = q.Float64, &quality[i]
 		}
@@ -179,7 +226,54 @@ func (s *Store) evalAudits(ctx context.Context, out []EvalAudit, rest string, ar
 	if i != n {
 		return errRecounted
 	}
+	if !sorted {
+		sort.Sort(byOrd{out, ords})
+	}
 	return nil
+}
+
+// nameHash is the SQL of a string column's hash as evalAudits reads it: a
+// BIGINT, which the driver returns without parsing. (A variable: a test
+// makes every string collide.)
+var nameHash = func(col string) string { return "(hash(" + col + ") >> 1)::BIGINT" }
+
+// evalNames reads the auditors, evals, seeds and behaviors of the audits
+// the query where selects, by their hashes (nameHash); nil when two share
+// a hash.
+func (s *Store) evalNames(ctx context.Context, where string, exp string) (map[int64]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT v, `+nameHash("v")+` FROM (
+		SELECT DISTINCT auditor AS v`+where+` UNION SELECT DISTINCT eval`+where+`
+		UNION SELECT DISTINCT seed`+where+` UNION SELECT DISTINCT coalesce(behavior, '')`+where+`)`, exp, exp, exp, exp)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	names := map[int64]string{}
+	for rows.Next() {
+		var v string
+		var h int64
+		if err := rows.Scan(&v, &h); err != nil {
+			return nil, err
+		}
+		if w, ok := names[h]; ok && w != v {
+			return nil, rows.Err()
+		}
+		names[h] = v
+	}
+	return names, rows.Err()
+}
+
+// byOrd sorts audits by their ords.
+type byOrd struct {
+	a   []EvalAudit
+	ord []int32
+}
+
+func (b byOrd) Len() int           { return len(b.a) }
+func (b byOrd) Less(i, j int) bool { return b.ord[i] < b.ord[j] }
+func (b byOrd) Swap(i, j int) {
+	b.a[i], b.a[j] = b.a[j], b.a[i]
+	b.ord[i], b.ord[j] = b.ord[j], b.ord[i]
 }
 
 // SideJudgment is model.SideJudgment.
