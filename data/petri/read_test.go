@@ -249,3 +249,60 @@ func TestUnquote(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchTextOnce: the search text holds every message's text and
+// string tool-call arguments, each distinct text once (what the auditor
+// sends is also the target's message, so repeats are the rule).
+func TestSearchTextOnce(t *testing.T) {
+	for _, name := range []string{"legacy.json", "reset.json", "rollback.json"} {
+		tr, _ := mustParse(t, name)
+		texts := map[string]bool{}
+		n := 0
+		collect := func(m *Message) {
+			parts := []string{m.Content.String()}
+			for _, tc := range m.ToolCalls {
+				for _, v := range tc.Arguments {
+					if s, ok := v.(string); ok {
+						parts = append(parts, s)
+					}
+				}
+			}
+			for _, p := range parts {
+				if p != "" {
+					n++
+					texts[p] = true
+				}
+			}
+		}
+		for i := range tr.Events {
+			if e := tr.Events[i].Edit; e != nil {
+				if e.Message != nil {
+					collect(e.Message)
+				}
+				for j := range e.NewMessages {
+					collect(&e.NewMessages[j])
+				}
+			}
+		}
+		for i := range tr.Messages {
+			collect(&tr.Messages[i])
+		}
+		for i := range tr.TargetMessages {
+			collect(&tr.TargetMessages[i])
+		}
+		got := tr.SearchText()
+		want := 0
+		for s := range texts {
+			if !strings.Contains(got, s) {
+				t.Errorf("%s: the search text lacks %q", name, s)
+			}
+			want += len(s) + 1
+		}
+		if len(got) != want {
+			t.Errorf("%s: search text of %d bytes, want %d: each of the %d distinct texts once (of %d)", name, len(got), want, len(texts), n)
+		}
+		if n == len(texts) {
+			t.Errorf("%s: no text repeats: the fixture does not test the point", name)
+		}
+	}
+}
