@@ -274,22 +274,7 @@ func TestSearchTextOnce(t *testing.T) {
 				}
 			}
 		}
-		for i := range tr.Events {
-			if e := tr.Events[i].Edit; e != nil {
-				if e.Message != nil {
-					collect(e.Message)
-				}
-				for j := range e.NewMessages {
-					collect(&e.NewMessages[j])
-				}
-			}
-		}
-		for i := range tr.Messages {
-			collect(&tr.Messages[i])
-		}
-		for i := range tr.TargetMessages {
-			collect(&tr.TargetMessages[i])
-		}
+		tr.eachMessage(collect)
 		got := tr.SearchText()
 		want := 0
 		for s := range texts {

@@ -18,7 +18,6 @@ import (
 // bytes).
 func (t *Transcript) SearchText() string {
 	var b strings.Builder
-	seen := map[string]bool{}
 	texts := map[string]bool{}
 	write := func(s string) {
 		if s == "" || texts[s] {
@@ -28,13 +27,7 @@ func (t *Transcript) SearchText() string {
 		b.WriteString(s)
 		b.WriteByte('\n')
 	}
-	add := func(m *Message) {
-		if m.ID != "" {
-			if seen[m.ID] {
-				return
-			}
-			seen[m.ID] = true
-		}
+	t.eachMessage(func(m *Message) {
 		write(m.Content.String())
 		for _, tc := range m.ToolCalls {
 			// In key order: the same transcript gives the same text.
@@ -44,56 +37,46 @@ func (t *Transcript) SearchText() string {
 				}
 			}
 		}
-	}
-	for i := range t.Events {
-		e := &t.Events[i]
-		if e.Edit == nil {
-			continue
-		}
-		if e.Edit.Message != nil {
-			add(e.Edit.Message)
-		}
-		for j := range e.Edit.NewMessages {
-			add(&e.Edit.NewMessages[j])
-		}
-	}
-	for i := range t.Messages {
-		add(&t.Messages[i])
-	}
-	for i := range t.TargetMessages {
-		add(&t.TargetMessages[i])
-	}
+	})
 	return b.String()
 }
 
 // MessageCount returns the number of distinct messages in the transcript.
 func (t *Transcript) MessageCount() int {
-	seen := map[string]bool{}
 	n := 0
-	count := func(m *Message) {
+	t.eachMessage(func(*Message) { n++ })
+	return n
+}
+
+// eachMessage calls f with each message of the transcript once: those of
+// its events' edits in order, then its legacy message lists. A message
+// with an id is met again in every view that holds it; only the first is
+// passed.
+func (t *Transcript) eachMessage(f func(*Message)) {
+	seen := map[string]bool{}
+	visit := func(m *Message) {
 		if m.ID != "" {
 			if seen[m.ID] {
 				return
 			}
 			seen[m.ID] = true
 		}
-		n++
+		f(m)
 	}
 	for i := range t.Events {
 		if e := t.Events[i].Edit; e != nil {
 			if e.Message != nil {
-				count(e.Message)
+				visit(e.Message)
 			}
 			for j := range e.NewMessages {
-				count(&e.NewMessages[j])
+				visit(&e.NewMessages[j])
 			}
 		}
 	}
 	for i := range t.Messages {
-		count(&t.Messages[i])
+		visit(&t.Messages[i])
 	}
 	for i := range t.TargetMessages {
-		count(&t.TargetMessages[i])
+		visit(&t.TargetMessages[i])
 	}
-	return n
 }
