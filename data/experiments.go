@@ -162,15 +162,6 @@ func (s *Store) evalAudits(ctx context.Context, out []EvalAudit, names map[int64
 		return s
 	}
 	var h [4]int64
-	var hs [4]any
-	name := func(h int64, s *string) error {
-		v, ok := names[h]
-		if !ok { // a string the names were read without: an import came between
-			return errRecounted
-		}
-		*s = v
-		return nil
-	}
 	// The outcomes the rows point to live in four arrays, one allocation
 	// each, not one per value.
 	n := len(out)
@@ -192,16 +183,16 @@ func (s *Store) evalAudits(ctx context.Context, out []EvalAudit, names map[int64
 			}
 			a.Auditor, a.Eval, a.Seed, a.Behavior = one(a.Auditor), one(a.Eval), one(a.Seed), one(a.Behavior)
 		} else {
-			if hs[0] == nil {
-				hs = [4]any{&h[0], &h[1], &h[2], &h[3]}
-			}
-			if err := rows.Scan(&ords[i], &a.ID, hs[0], hs[1], hs[2], hs[3], &q, &pv, &f, &d); err != nil {
+			if err := rows.Scan(&ords[i], &a.ID, &h[0], &h[1], &h[2], &h[3], &q, &pv, &f, &d); err != nil {
 				return err
 			}
-			for k, p := range []*string{&a.Auditor, &a.Eval, &a.Seed, &a.Behavior} {
-				if err := name(h[k], p); err != nil {
-					return err
-				}
+			var ok [4]bool
+			a.Auditor, ok[0] = names[h[0]]
+			a.Eval, ok[1] = names[h[1]]
+			a.Seed, ok[2] = names[h[2]]
+			a.Behavior, ok[3] = names[h[3]]
+			if ok != [4]bool{true, true, true, true} {
+				return errRecounted // a string the names were read without: an import came between
 			}
 		}
 		if i > 0 && ords[i] < ords[i-1] {
