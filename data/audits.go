@@ -33,6 +33,9 @@ type auditQuery struct {
 	// after, when set, selects only the audits after it in the filter's
 	// order (an export's next chunk).
 	after *model.AuditCursor
+	// upto, with after, ends the selection at this ord (an export's chunk
+	// in file order; AuditCursor.Until).
+	upto *int64
 }
 
 // ScoreCond is model.ScoreCond.
@@ -194,6 +197,9 @@ func (f auditQuery) query(selectCols string) (string, []any, error) {
 			key = auditSortColumns[f.Sort] // orderBy refuses any other
 		}
 		cond, cargs := keyset(*f.after, key, f.Desc, kargs, f.Experiment != "")
+		if f.upto != nil {
+			cond, cargs = cond+" AND a.ord <= ?", append(cargs, *f.upto)
+		}
 		if where == "" {
 			where = " WHERE " + cond
 		} else {

@@ -11,6 +11,7 @@ import (
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/demo"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/data/storetest"
 )
 
 // TestExportAuditsChunks reads every filter's audits chunk by chunk (the
@@ -113,9 +114,10 @@ func TestExportAuditsChunks(t *testing.T) {
 						t.Fatalf("%s: chunk %d has %d rows, %d scores, next %v", name, chunks, len(c.Rows), len(c.Scores), c.Next)
 					}
 					for i, r := range c.Rows {
+						got := storetest.ExportScores(t, c, i, len(dims))
 						for j, d := range dims {
 							w, ok := scores[r.Key][d]
-							if g := c.Scores[i][j]; ok != !math.IsNaN(g) || (ok && g != w) {
+							if g := got[j]; ok != !math.IsNaN(g) || (ok && g != w) {
 								t.Fatalf("%s: %s %s = %v, want %v (%v)", name, r.Key, d, g, w, ok)
 							}
 						}

@@ -1,10 +1,11 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"math"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -57,8 +58,8 @@ func (s *Server) auditsCSV(c echo.Context) error {
 	resp.Header().Set("Content-Disposition", `attachment; filename="audits.csv"`)
 	resp.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 	resp.WriteHeader(http.StatusOK)
-	w := newCSVWriter(resp)
-	if err := w.Write(header); err != nil {
+	w := newExportWriter(resp)
+	if err := w.csv.Write(header); err != nil {
 		return err
 	}
 	return s.streamExport(ctx, clientOf(c.Request()), w, resp, export, rows)
@@ -69,9 +70,9 @@ func (s *Server) auditsCSV(c echo.Context) error {
 // DuckDB's threads and the writing on this one, which took the full
 // export's time from their sum to about the larger of the two. One chunk
 // is read ahead at most, so memory stays two chunks.
-func (s *Server) streamExport(ctx context.Context, client string, w csvWriter, resp http.Flusher, export *app.Export, rows []app.ExportRow) error {
+func (s *Server) streamExport(ctx context.Context, client string, w *exportWriter, resp http.Flusher, export *app.Export, rows []app.ExportRow) error {
 	if export.Done() {
-		return writeExportRows(w, rows, export.Dims)
+		return w.rows(rows, export.Dims)
 	}
 	ahead := make(chan exportChunk, 1)
 	rctx, stop := context.WithCancel(ctx)
@@ -84,7 +85,7 @@ func (s *Server) streamExport(ctx context.Context, client string, w csvWriter, r
 	// only once the reader has stopped.
 	defer func() { stop(); <-done }()
 	for {
-		if err := writeExportRows(w, rows, export.Dims); err != nil {
+		if err := w.rows(rows, export.Dims); err != nil {
 			return err // the client went away
 		}
 		resp.Flush()
@@ -146,24 +147,52 @@ func (s *Server) chunkInSlot(ctx context.Context, client string, export *app.Exp
 	}
 }
 
-// writeExportRows writes one chunk of the export and flushes it to the
-// response, with the chunk's score columns in the order of dims.
-func writeExportRows(w csvWriter, rows []app.ExportRow, dims []string) error {
+// exportWriter writes an export's rows to out, a chunk at a time: the
+// audit's own cells through the CSV writer, and its score cells as the
+// store wrote them when it did (ExportRow.Cells: digits, minus signs and
+// commas, which need neither quotes nor the formula guard).
+type exportWriter struct {
+	out io.Writer
+	buf *bytes.Buffer
+	csv csvWriter // into buf
+}
+
+func newExportWriter(out io.Writer) *exportWriter {
+	buf := new(bytes.Buffer)
+	return &exportWriter{out: out, buf: buf, csv: newCSVWriter(buf)}
+}
+
+// rows writes one chunk of the export to out, with the chunk's score
+// columns in the order of dims.
+func (w *exportWriter) rows(rows []app.ExportRow, dims []string) error {
 	for _, r := range rows {
 		rec := append(auditCSVRecord(r.AuditRow), r.AuditorName, r.Run, r.RunName, r.BehaviorDescription)
-		for i := range dims {
-			v := math.NaN() // an audit without scores has no slice
-			if i < len(r.Scores) {
-				v = r.Scores[i]
+		if r.Scores == nil && len(dims) > 0 {
+			// The record, then its line end replaced by the score cells.
+			if err := w.csv.Write(rec); err != nil {
+				return err
 			}
-			rec = append(rec, csvFloat(v)) // "" for NaN
+			w.csv.Flush()
+			w.buf.Truncate(w.buf.Len() - 1)
+			w.buf.WriteByte(',')
+			w.buf.WriteString(r.Cells)
+			w.buf.WriteByte('\n')
+			continue
 		}
-		if err := w.Write(rec); err != nil {
+		for i := range dims {
+			rec = append(rec, csvFloat(r.Scores[i])) // "" for NaN
+		}
+		if err := w.csv.Write(rec); err != nil {
 			return err
 		}
 	}
-	w.Flush()
-	return w.Error()
+	w.csv.Flush()
+	if err := w.csv.Error(); err != nil {
+		return err
+	}
+	_, err := w.out.Write(w.buf.Bytes())
+	w.buf.Reset()
+	return err
 }
 
 func auditCSVRecord(r model.AuditRow) []string {

@@ -14,6 +14,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/demo"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/web/app"
@@ -398,4 +401,43 @@ func TestAuditListNameLinks(t *testing.T) {
 		t.Errorf("CSV by name (%d lines) differs from CSV by id (%d lines)", strings.Count(byName.Body, "\n"), strings.Count(byID.Body, "\n"))
 	}
 	mustGet(t, s, "/audits.csv?exp=nope", http.StatusBadRequest, "")
+}
+
+// TestAuditsCSVScoreCells: an export whose rows mix whole scores (which
+// DuckDB writes as the rows' cells) with fractions (which Go formats), in
+// every chunk size, matches the old export byte for byte; the whole
+// numbers are cells and the fractions keep theirs.
+func TestAuditsCSVScoreCells(t *testing.T) {
+	store := mustStore(t)
+	b := demo.Experiment(demo.Options{Audits: 1})
+	audits := b.Audits[:12]
+	for i := range audits {
+		a := &audits[i]
+		switch i % 4 {
+		case 1:
+			a.Scores["concerning"] = 2.5
+		case 2:
+			a.Scores = nil
+		case 3:
+			a.Scores = map[string]float64{"admirable": 10}
+		}
+	}
+	b.Audits, b.Judgments = audits, nil
+	if _, err := store.ImportBundle(context.Background(), bundle.FromBundle(b, "cells", false), "cells", data.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s := New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{NoResponseCache: true})
+	defer func(n int) { app.ExportChunk = n }(app.ExportChunk)
+	for _, n := range []int{1, 2, 5, 100} {
+		app.ExportChunk = n
+		for _, q := range []string{"exp=demo", "exp=demo&sort=score:concerning&dir=desc"} {
+			r := mustGet(t, s, "/audits.csv?"+q, http.StatusOK, "text/csv")
+			if want := oldAuditsCSV(t, s, q); r.Body != want {
+				t.Errorf("%q (chunk %d): export differs from the old one:\n%s\nwant\n%s", q, n, r.Body, want)
+			}
+			if !strings.Contains(r.Body, ",2.5,") {
+				t.Errorf("%q: no fraction in the export", q)
+			}
+		}
+	}
 }

@@ -164,15 +164,25 @@ type AuditCursor struct {
 	Sort       any
 	Experiment string
 	Ord        int64
+	// Until, in an export of one experiment in file order, are the ords
+	// its chunks end at, ascending: each chunk reads only up to the first
+	// past Ord (the store's ExportAudits sets them).
+	Until []int64
 }
 
 // ExportChunk is one chunk of the audits a filter selects, in its order,
 // each with its judge scores in the order of the dimensions asked for (NaN
 // where an audit has none), and where the next chunk starts (nil after the
 // last).
+//
+// A row whose scores are all whole numbers below a million or missing may
+// have them in Cells instead, already written as the export's cells: the
+// integers, "" for none, joined by commas. Its Scores entry is then nil,
+// and only then.
 type ExportChunk struct {
 	Rows   []AuditRow
 	Scores [][]float64
+	Cells  []string
 	Next   *AuditCursor
 }
 
