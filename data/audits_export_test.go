@@ -212,3 +212,71 @@ func TestExportAcrossImport(t *testing.T) {
 		t.Fatalf("export across an import: %d audits, want %d", len(got), len(keys))
 	}
 }
+
+// TestExportRangeGrows: when an import between two chunks puts more of the
+// filter's audits into a range than its bounds counted (an experiment
+// replaced by one whose audits all match), the chunks stay at their limit,
+// and every audit after the first chunk's last comes once, in file order.
+func TestExportRangeGrows(t *testing.T) {
+	ctx := context.Background()
+	s, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b := demo.Experiment(demo.Options{Audits: 1})
+	b.Audits, b.Judgments = b.Audits[:300], nil
+	tr := func(string) ([]byte, error) { return []byte(`{"metadata":{}}`), nil }
+	if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, "x", false), "x", data.ImportOptions{Transcripts: tr}); err != nil {
+		t.Fatal(err)
+	}
+	eval := b.Audits[0].Eval
+	f := model.AuditFilter{Experiment: "demo", Eval: eval}
+	const limit = 7
+	c, err := s.ExportAudits(ctx, f, nil, limit, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Next == nil || len(c.Next.Until) < 3 {
+		t.Fatalf("the first chunk's cursor %+v has too few ranges", c.Next)
+	}
+	var got []string
+	for _, r := range c.Rows {
+		got = append(got, r.Key)
+	}
+	first := got[len(got)-1]
+	all := slices.Clone(b.Audits)
+	for i := range all {
+		all[i].Eval = eval
+	}
+	b.Audits = all
+	if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, "x", false), "x2", data.ImportOptions{Transcripts: tr, Replace: true}); err != nil {
+		t.Fatal(err)
+	}
+	for c.Next != nil {
+		if c, err = s.ExportAudits(ctx, f, c.Next, limit, nil); err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Rows) > limit {
+			t.Fatalf("chunk of %d rows, limit %d", len(c.Rows), limit)
+		}
+		for _, r := range c.Rows {
+			got = append(got, r.Key)
+		}
+	}
+	now, err := s.ListAudits(ctx, f, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for i, r := range now {
+		if r.Key == first {
+			for _, r := range now[i+1:] {
+				want = append(want, r.Key)
+			}
+		}
+	}
+	if len(want) < 200 || !slices.Equal(got[limit:], want) {
+		t.Fatalf("after the first chunk: %d audits, want %d (first difference at %d)", len(got)-limit, len(want), firstDiffKeys(got[limit:], want))
+	}
+}
