@@ -156,17 +156,7 @@ func firstDiff(a, b []model.AuditRow) int {
 // chunks ranges of ord found at the first.
 func TestExportAcrossImport(t *testing.T) {
 	ctx := context.Background()
-	s, err := data.Open(ctx, data.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	b := demo.Experiment(demo.Options{Audits: 1})
-	b.Audits, b.Judgments = b.Audits[:300], nil
-	tr := func(string) ([]byte, error) { return []byte(`{"metadata":{}}`), nil }
-	if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, "x", false), "x", data.ImportOptions{Transcripts: tr}); err != nil {
-		t.Fatal(err)
-	}
+	s, b := exportStore(t)
 	f := model.AuditFilter{Experiment: "demo"}
 	want, err := s.ListAudits(ctx, f, 0, -1)
 	if err != nil || len(want) < 60 {
@@ -188,12 +178,12 @@ func TestExportAcrossImport(t *testing.T) {
 			break
 		}
 		if i == 0 {
-			if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, "x", false), "x2", data.ImportOptions{Transcripts: tr, Replace: true}); err != nil {
+			if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, "x", false), "x2", data.ImportOptions{Transcripts: emptyTranscript, Replace: true}); err != nil {
 				t.Fatal(err)
 			}
 			other := demo.Experiment(demo.Options{Audits: 1})
 			other.Experiment.ID, other.Audits, other.Judgments = "other", other.Audits[:50], nil
-			if _, err := s.ImportBundle(ctx, bundle.FromBundle(other, "o", false), "o", data.ImportOptions{Transcripts: tr}); err != nil {
+			if _, err := s.ImportBundle(ctx, bundle.FromBundle(other, "o", false), "o", data.ImportOptions{Transcripts: emptyTranscript}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -219,17 +209,7 @@ func TestExportAcrossImport(t *testing.T) {
 // and every audit after the first chunk's last comes once, in file order.
 func TestExportRangeGrows(t *testing.T) {
 	ctx := context.Background()
-	s, err := data.Open(ctx, data.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	b := demo.Experiment(demo.Options{Audits: 1})
-	b.Audits, b.Judgments = b.Audits[:300], nil
-	tr := func(string) ([]byte, error) { return []byte(`{"metadata":{}}`), nil }
-	if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, "x", false), "x", data.ImportOptions{Transcripts: tr}); err != nil {
-		t.Fatal(err)
-	}
+	s, b := exportStore(t)
 	eval := b.Audits[0].Eval
 	f := model.AuditFilter{Experiment: "demo", Eval: eval}
 	const limit = 7
@@ -250,7 +230,7 @@ func TestExportRangeGrows(t *testing.T) {
 		all[i].Eval = eval
 	}
 	b.Audits = all
-	if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, "x", false), "x2", data.ImportOptions{Transcripts: tr, Replace: true}); err != nil {
+	if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, "x", false), "x2", data.ImportOptions{Transcripts: emptyTranscript, Replace: true}); err != nil {
 		t.Fatal(err)
 	}
 	for c.Next != nil {
@@ -280,3 +260,22 @@ func TestExportRangeGrows(t *testing.T) {
 		t.Fatalf("after the first chunk: %d audits, want %d (first difference at %d)", len(got)-limit, len(want), firstDiffKeys(got[limit:], want))
 	}
 }
+
+// exportStore is a store holding the demo's first 300 audits (experiment
+// "demo"), and the bundle they came from.
+func exportStore(t *testing.T) (*data.Store, *bundle.Bundle) {
+	t.Helper()
+	s, err := data.Open(context.Background(), data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	b := demo.Experiment(demo.Options{Audits: 1})
+	b.Audits, b.Judgments = b.Audits[:300], nil
+	if _, err := s.ImportBundle(context.Background(), bundle.FromBundle(b, "x", false), "x", data.ImportOptions{Transcripts: emptyTranscript}); err != nil {
+		t.Fatal(err)
+	}
+	return s, b
+}
+
+func emptyTranscript(string) ([]byte, error) { return []byte(`{"metadata":{}}`), nil }
