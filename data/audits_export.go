@@ -161,9 +161,10 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 			named[i], bare[i] = sc+" AS "+c, c
 			scores[i] = "c." + c
 			fits[i] = "(b." + c + " IS NULL OR (b." + c + " BETWEEN 1 AND 15 AND b." + c + " = trunc(b." + c + ")))"
-			// A row that does not fit has its list; TRY_CAST keeps its
-			// numbers (NaN, 1e300) from failing the query.
-			term := "coalesce(TRY_CAST(c." + c + " AS BIGINT), 0)"
+			// A row that does not fit has its list, and its packs are
+			// ignored: TRY_CAST and the mask keep its numbers (NaN, 1e300,
+			// -4, which DuckDB refuses to shift) from failing the query.
+			term := "coalesce(TRY_CAST(c." + c + " AS BIGINT) & 15, 0)"
 			if k := i % perPack; k > 0 {
 				packs[i/perPack] += " + (" + term + " << " + strconv.Itoa(4*k) + ")"
 			} else {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/auditscope/auditscope/data"
@@ -279,3 +281,78 @@ func exportStore(t *testing.T) (*data.Store, *bundle.Bundle) {
 }
 
 func emptyTranscript(string) ([]byte, error) { return []byte(`{"metadata":{}}`), nil }
+
+// TestExportOddScores: score columns holding what no bundle import writes
+// (negative, past 15, huge, NaN, infinite, -0, 0, a fraction) are exported
+// as they are, from each row's list, and do not fail the query that packs
+// the whole ones.
+func TestExportOddScores(t *testing.T) {
+	ctx := context.Background()
+	s, _ := exportStore(t)
+	db := s.DB()
+	var slots []int
+	rows, err := db.Query(`SELECT slot FROM experiment_dimensions WHERE experiment = 'demo' AND slot IS NOT NULL ORDER BY slot`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n int
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		slots = append(slots, n)
+	}
+	if rows.Close(); len(slots) < 2 {
+		t.Fatalf("%d score columns", len(slots))
+	}
+	odd := []float64{-4, 16, 1e300, math.NaN(), math.Inf(1), math.Copysign(0, -1), 0, 2.5, 1e15}
+	oddOf := map[string]float64{} // by key
+	for i, v := range odd {
+		set := make([]string, len(slots))
+		args := make([]any, 0, len(slots)+1)
+		for j, n := range slots {
+			set[j] = "score_" + strconv.Itoa(n) + " = ?"
+			args = append(args, v)
+		}
+		var key string
+		if err := db.QueryRow(`UPDATE audits SET `+strings.Join(set, ", ")+` WHERE experiment = 'demo' AND ord = ? RETURNING key`,
+			append(args, 10*i+3)...).Scan(&key); err != nil {
+			t.Fatal(err)
+		}
+		oddOf[key] = v
+	}
+	dims, err := s.ScoreDimensions(ctx, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, sort := range []string{"", "turns"} {
+		f := model.AuditFilter{Experiment: "demo", Sort: sort}
+		for c, err := s.ExportAudits(ctx, f, nil, 25, dims); ; c, err = s.ExportAudits(ctx, f, c.Next, 25, dims) {
+			if err != nil {
+				t.Fatalf("sort %q: %v", sort, err)
+			}
+			for i, r := range c.Rows {
+				v, ok := oddOf[r.Key]
+				if !ok {
+					continue
+				}
+				seen++
+				if c.Scores[i] == nil {
+					t.Fatalf("%s (every score %v) was packed as %q", r.Key, v, c.Cells[i])
+				}
+				for j, g := range c.Scores[i] {
+					if g != v && !(math.IsNaN(g) && math.IsNaN(v)) || math.Signbit(g) != math.Signbit(v) {
+						t.Fatalf("%s: %s = %v, want %v", r.Key, dims[j], g, v)
+					}
+				}
+			}
+			if c.Next == nil {
+				break
+			}
+		}
+	}
+	if seen != 2*len(odd) {
+		t.Fatalf("saw %d of the odd audits, want %d", seen, 2*len(odd))
+	}
+}
