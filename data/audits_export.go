@@ -54,9 +54,9 @@ func keyset(c model.AuditCursor, key string, desc bool, keyArgs []any, oneExp bo
 
 // ExportAudits reads the chunk of at most limit audits a filter selects
 // that follows after (nil: the first chunk), with each audit's scores in
-// the dimensions dims. DuckDB picks the scores out of each audit's JSON
-// (decoding it into maps in Go was half the full demo export's time), and
-// only for the chunk's audits.
+// the dimensions dims, read by DuckDB for the chunk's audits alone (from
+// the score columns, or each audit's JSON: decoding it into maps in Go was
+// half the full demo export's time).
 func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.AuditCursor, limit int, dims []string) (model.ExportChunk, error) {
 	aq, err := s.withScoreSource(ctx, f)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -149,8 +150,8 @@ func (s *Server) chunkInSlot(ctx context.Context, client string, export *app.Exp
 
 // exportWriter writes an export's rows to out, a chunk at a time: the
 // audit's own cells through the CSV writer, and its score cells as the
-// store wrote them when it did (ExportRow.Cells: digits, minus signs and
-// commas, which need neither quotes nor the formula guard).
+// store wrote them when it did (ExportRow.Cells: digits and commas, which
+// need neither quotes nor the formula guard).
 type exportWriter struct {
 	out io.Writer
 	buf *bytes.Buffer
@@ -180,7 +181,11 @@ func (w *exportWriter) rows(rows []app.ExportRow, dims []string) error {
 			continue
 		}
 		for i := range dims {
-			rec = append(rec, csvFloat(r.Scores[i])) // "" for NaN
+			v := math.NaN() // a reader may give fewer scores than dims
+			if i < len(r.Scores) {
+				v = r.Scores[i]
+			}
+			rec = append(rec, csvFloat(v)) // "" for NaN
 		}
 		if err := w.csv.Write(rec); err != nil {
 			return err

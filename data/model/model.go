@@ -175,7 +175,7 @@ type AuditCursor struct {
 // where an audit has none), and where the next chunk starts (nil after the
 // last).
 //
-// A row whose scores are all whole numbers below a million or missing may
+// A row whose scores are all whole numbers from 1 to 15 or missing may
 // have them in Cells instead, already written as the export's cells: the
 // integers, "" for none, joined by commas. Its Scores entry is then nil,
 // and only then.

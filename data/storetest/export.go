@@ -12,8 +12,8 @@ import (
 // ExportScores returns the scores of row i of an export's chunk in the
 // order of its n dimensions, NaN for none: its Scores, or its Cells read
 // back. Cells must be what the export's CSV would write for each score:
-// the integer as strconv.Itoa writes it (whole numbers below a million in
-// size, not -0), or "" for none; a row has one or the other, never both.
+// the integer from 1 to 15 as strconv.Itoa writes it, or "" for none; a
+// row has one or the other, never both.
 func ExportScores(t testing.TB, c model.ExportChunk, i, n int) []float64 {
 	t.Helper()
 	if len(c.Cells) != len(c.Rows) || len(c.Scores) != len(c.Rows) {
@@ -39,8 +39,8 @@ func ExportScores(t testing.TB, c model.ExportChunk, i, n int) []float64 {
 			continue
 		}
 		v, err := strconv.Atoi(cell)
-		if err != nil || strconv.Itoa(v) != cell || v <= -1e6 || v >= 1e6 {
-			t.Fatalf("row %d: cell %d is %q, not an integer below a million as Itoa writes it", i, j, cell)
+		if err != nil || strconv.Itoa(v) != cell || v < 1 || v > 15 {
+			t.Fatalf("row %d: cell %d is %q, not an integer from 1 to 15 as Itoa writes it", i, j, cell)
 		}
 		out[j] = float64(v)
 	}
