@@ -390,6 +390,14 @@ func (it *auditItem) prepare() {
 		it.body = b
 	}
 	if it.t == nil {
+		// One pass for the two columns the store derives from the body;
+		// what the pass does not settle is decoded whole, as before.
+		if search, n, ok := petri.Index(it.body); ok {
+			it.search = strings.ToLower(it.a.Summary + "\n" + search)
+			it.messages = n
+			it.finish()
+			return
+		}
 		t, err := jsonin.Decode[petri.Transcript](it.body, json.Unmarshal)
 		if err != nil {
 			it.err = fieldErr(it.pos, "transcript", "not a Petri transcript: %s", describeErr(err))
@@ -402,6 +410,11 @@ func (it *auditItem) prepare() {
 	// than ILIKE over hundreds of MB).
 	it.search = strings.ToLower(it.a.Summary + "\n" + it.t.SearchText())
 	it.messages = it.t.MessageCount()
+	it.finish()
+}
+
+// finish compresses the body and writes the scores' JSON.
+func (it *auditItem) finish() {
 	if it.body != nil {
 		// Stored compressed; the text is not needed after this.
 		it.zbody, it.size, it.body = ztext.Compress(it.body), len(it.body), nil
