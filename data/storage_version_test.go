@@ -59,3 +59,40 @@ func TestStorageVersion(t *testing.T) {
 	}
 	s.Close()
 }
+
+// TestTranscriptsStoredAsIs: a new file keeps the transcripts' S2 blocks as
+// they are (migration 008), not compressed again by DuckDB on the import's
+// appending thread. The audits repeat one transcript, which DuckDB's
+// dictionary compression would take if it were allowed to.
+func TestTranscriptsStoredAsIs(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, Options{Path: filepath.Join(t.TempDir(), "t.duckdb")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Import(ctx, manyAudits(t, 3000, func(_ int, l string) string { return l }), ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB().Exec(`CHECKPOINT`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.DB().Query(`SELECT compression, count(*) FROM pragma_storage_info('audit_transcripts')
+		WHERE column_name = 'zjson' AND segment_type <> 'VALIDITY' GROUP BY ALL ORDER BY ALL`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var c string
+		var n int
+		if err := rows.Scan(&c, &n); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, c)
+	}
+	if strings.Join(got, ",") != "Uncompressed" {
+		t.Errorf("zjson's segments are stored as %v, want Uncompressed only", got)
+	}
+}
