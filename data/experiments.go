@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/auditscope/auditscope/data/internal/hugepage"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -116,6 +117,7 @@ func (s *Store) evalAuditsOnce(ctx context.Context, exp string) ([]EvalAudit, er
 		return nil, fmt.Errorf("data: eval audits: %w", err)
 	}
 	out := make([]EvalAudit, n)
+	hugepage.Advise(out) // 112 MB at a million audits: a fault every 2 MB, not every 4 KB
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		return s.evalAudits(gctx, out[:low], names, where+` AND ord <= ?`, exp, mid.Int64)
