@@ -524,54 +524,59 @@ func (w *indexer) skip(floats bool) bool {
 
 // list walks the array at w.i, calling elem at each element.
 func (w *indexer) list(elem func() bool) bool {
-	if w.depth++; w.depth > maxDepth {
-		return false
-	}
-	w.i++ // [
-	w.ws()
-	if w.i < len(w.b) && w.b[w.i] == ']' {
-		w.i++
-		w.depth--
-		return true
-	}
-	for {
+	more, ok := w.open(']')
+	for more && ok {
 		if !elem() {
 			return false
 		}
-		w.ws()
-		if w.i >= len(w.b) {
-			return false
-		}
-		switch w.b[w.i] {
-		case ',':
-			w.i++
-		case ']':
-			w.i++
-			w.depth--
-			return true
-		default:
-			return false
-		}
+		more, ok = w.next(']')
 	}
+	return ok
+}
+
+// open steps into the array or object at w.i: more is false for an empty
+// one, which it steps past too.
+func (w *indexer) open(end byte) (more, ok bool) {
+	if w.depth++; w.depth > maxDepth {
+		return false, false
+	}
+	w.i++ // [ or {
+	w.ws()
+	if w.i < len(w.b) && w.b[w.i] == end {
+		w.i++
+		w.depth--
+		return false, true
+	}
+	return true, true
+}
+
+// next steps past the comma after an element or a member (more), or past
+// the end of their array or object.
+func (w *indexer) next(end byte) (more, ok bool) {
+	w.ws()
+	if w.i >= len(w.b) {
+		return false, false
+	}
+	switch w.b[w.i] {
+	case ',':
+		w.i++
+		return true, true
+	case end:
+		w.i++
+		w.depth--
+		return false, true
+	}
+	return false, false
 }
 
 // members walks the object at w.i, calling member with each key (between
 // its quotes) when w.i is at the key's value.
 func (w *indexer) members(member func(key []byte, escaped bool) bool) bool {
-	if w.depth++; w.depth > maxDepth {
-		return false
-	}
-	w.i++ // {
-	w.ws()
-	if w.i < len(w.b) && w.b[w.i] == '}' {
-		w.i++
-		w.depth--
-		return true
-	}
-	for {
+	more, ok := w.open('}')
+	for more && ok {
 		w.ws()
-		key, escaped, ok := w.str()
-		if !ok {
+		key, escaped, isKey := w.str()
+		if !isKey {
 			return false
 		}
 		if w.ws(); w.i >= len(w.b) || w.b[w.i] != ':' {
@@ -581,21 +586,9 @@ func (w *indexer) members(member func(key []byte, escaped bool) bool) bool {
 		if !member(key, escaped) {
 			return false
 		}
-		w.ws()
-		if w.i >= len(w.b) {
-			return false
-		}
-		switch w.b[w.i] {
-		case ',':
-			w.i++
-		case '}':
-			w.i++
-			w.depth--
-			return true
-		default:
-			return false
-		}
+		more, ok = w.next('}')
 	}
+	return ok
 }
 
 // maxDepth is far below encoding/json's 10,000: deeper is left to it.
