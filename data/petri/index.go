@@ -228,9 +228,8 @@ type indexer struct {
 	cur                 *rec
 	keys                []string // a tool call's argument names
 	args                []arg
-	texts               map[string]bool
 	ids                 map[string]bool
-	out                 strings.Builder
+	out                 textWriter // its map kept from one transcript to the next
 }
 
 // rec is one message as eachMessage meets it: sorted by where it sits, as
@@ -245,7 +244,7 @@ type rec struct {
 type arg struct{ key, val string }
 
 var indexers = sync.Pool{New: func() any {
-	return &indexer{texts: map[string]bool{}, ids: map[string]bool{}}
+	return &indexer{ids: map[string]bool{}}
 }}
 
 func (w *indexer) release() {
@@ -253,9 +252,9 @@ func (w *indexer) release() {
 	w.recs = w.recs[:0]
 	w.cur, w.b = nil, nil
 	w.depth, w.section, w.event, w.sub = 0, 0, 0, 0
-	clear(w.texts)
 	clear(w.ids)
-	w.out.Reset()
+	clear(w.out.seen)
+	w.out.b.Reset()
 	indexers.Put(w)
 }
 
@@ -270,27 +269,16 @@ func (w *indexer) text() (string, int) {
 		}
 		return a.sub - b.sub
 	})
-	write := func(s string) {
-		if s == "" || w.texts[s] {
-			return
-		}
-		w.texts[s] = true
-		w.out.WriteString(s)
-		w.out.WriteByte('\n')
-	}
 	n := 0
 	for i := range w.recs {
 		r := &w.recs[i]
-		if r.id != "" {
-			if w.ids[r.id] {
-				continue
-			}
-			w.ids[r.id] = true
+		if !firstSight(w.ids, r.id) {
+			continue
 		}
 		n++
-		write(r.content)
+		w.out.write(r.content)
 		for _, a := range r.args {
-			write(a)
+			w.out.write(a)
 		}
 	}
 	return w.out.String(), n
