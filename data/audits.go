@@ -164,7 +164,10 @@ func (f auditQuery) orderBy() (string, []any, error) {
 	return " ORDER BY " + col + dir + " NULLS LAST, " + file, nil, nil
 }
 
-const auditColumns = `a.key, a.experiment, a.id, a.auditor, coalesce(au.name, a.auditor), a.eval, coalesce(a.behavior, ''), a.split, a.seed, a.target,
+const auditColumns = `a.key, a.experiment, a.id, a.auditor, coalesce(au.name, a.auditor), ` + auditColumnsAfterName
+
+// auditColumnsAfterName are auditColumns after the auditor's name.
+const auditColumnsAfterName = `a.eval, coalesce(a.behavior, ''), a.split, a.seed, a.target,
  a.turns, a.n_messages, a.detected, a.false_positive, a.quality, a.production_value, a.summary, coalesce(a.strategy, '')`
 
 func (f auditQuery) query(selectCols string) (string, []any, error) {

@@ -2,8 +2,10 @@ package data
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -132,9 +134,27 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 	// and key; sorting the wide ones, summaries and scores included, took
 	// twice as long), then joined to their columns; in a range of ord
 	// (file order) they are read at once.
+	//
+	// A range is read without an ORDER BY when nothing joins the audits to
+	// another table: DuckDB then returns them in the order they were
+	// stored (preserve_insertion_order), which for one experiment is the
+	// order of ord, and sorting a chunk's wide rows was a third of its
+	// query. A join (the auditors', whose names are then looked up here
+	// instead, or a filter's) may return them otherwise. readChunk checks
+	// the order; rows that come otherwise are read again sorted.
+	var names map[string]string
+	if aq.upto != nil && aq.auditorsJoin("") == "" {
+		if names, err = s.auditorNames(ctx, f.Experiment); err != nil {
+			return model.ExportChunk{}, fmt.Errorf("data: export audits: %w", err)
+		}
+	}
 	src := func(extra string, extraArgs []any) (string, []any, error) {
 		if aq.upto != nil {
-			wide, wargs, err := aq.query(auditColumns + ", a.ord AS ord, NULL AS sort_key, " + extra)
+			wideCols := auditColumns
+			if names != nil {
+				wideCols = auditorIDColumns
+			}
+			wide, wargs, err := aq.query(wideCols + ", a.ord AS ord, NULL AS sort_key, " + extra)
 			return wide, append(extraArgs, wargs...), err
 		}
 		return `SELECT ` + auditColumns + `, p.ord, p.sort_key, p.sort_score, ` + extra + `
@@ -192,63 +212,24 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 		qargs = append([]any{dims}, fargs...)
 	}
 	// The outer ORDER BY keeps the chunk's order through the join.
-	q += ` ORDER BY c.` + cursorCol + dir + ` NULLS LAST, c.experiment, c.ord`
-	if aq.upto != nil {
-		q += ` LIMIT ?`
-		qargs = append(qargs, limit)
-	}
-	rows, err := s.db.QueryContext(ctx, q, qargs...)
-	if err != nil {
-		return model.ExportChunk{}, fmt.Errorf("data: export audits: %w", err)
-	}
-	defer rows.Close()
+	order = ` ORDER BY c.` + cursorCol + dir + ` NULLS LAST, c.experiment, c.ord`
+	byScore := cursorCol == "sort_score"
 	var out model.ExportChunk
 	var last model.AuditCursor
-	var r model.AuditRow
-	var list any // NULL when the row's scores are packed
-	var packed bool
-	var sortKey any
-	packs := make([]int64, (len(dims)+perPack-1)/perPack)
-	dest := []any{&r.Key, &r.Experiment, &r.ID, &r.Auditor, &r.AuditorName, &r.Eval, &r.Behavior, &r.Split, &r.Seed, &r.Target,
-		&r.Turns, &r.Messages, &r.Detected, &r.FalsePositive, &r.Quality, &r.ProductionValue, &r.Summary, &r.Strategy,
-		&last.Ord, &sortKey, &r.SortScore, &packed}
-	for i := range packs {
-		dest = append(dest, zeroIfNull{&packs[i]})
+	switch {
+	case aq.upto == nil:
+		out, last, err = s.readChunk(ctx, q+order, qargs, limit, len(dims), byScore, nil, false)
+	case names == nil:
+		out, last, err = s.readChunk(ctx, q+order+` LIMIT ?`, append(qargs, limit), limit, len(dims), byScore, nil, false)
+	default:
+		// A range holds one chunk's audits, unless they changed since its
+		// bounds were found: one more is asked for, to tell.
+		out, last, err = s.readChunk(ctx, q+` LIMIT ?`, append(slices.Clip(qargs), limit+1), limit, len(dims), byScore, names, true)
+		if errors.Is(err, errUnordered) {
+			out, last, err = s.readChunk(ctx, q+order+` LIMIT ?`, append(qargs, limit), limit, len(dims), byScore, names, false)
+		}
 	}
-	dest = append(dest, &list)
-	for rows.Next() {
-		r, list = model.AuditRow{}, nil
-		if err := rows.Scan(dest...); err != nil {
-			return model.ExportChunk{}, fmt.Errorf("data: export audits: %w", err)
-		}
-		last.Experiment, last.Sort = r.Experiment, sortKey
-		if cursorCol == "sort_score" {
-			last.Sort = nil
-			if r.SortScore != nil {
-				last.Sort = *r.SortScore
-			}
-		}
-		if packed {
-			out.Rows = append(out.Rows, r)
-			out.Scores = append(out.Scores, nil)
-			out.Cells = append(out.Cells, packedCells(packs, len(dims)))
-			continue
-		}
-		vals, _ := list.([]any)
-		sc := make([]float64, len(dims))
-		for i := range sc {
-			sc[i] = math.NaN()
-			if i < len(vals) {
-				if v, ok := vals[i].(float64); ok {
-					sc[i] = v
-				}
-			}
-		}
-		out.Rows = append(out.Rows, r)
-		out.Scores = append(out.Scores, sc)
-		out.Cells = append(out.Cells, "")
-	}
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return model.ExportChunk{}, fmt.Errorf("data: export audits: %w", err)
 	}
 	switch {
@@ -259,6 +240,161 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 		out.Next = &model.AuditCursor{Experiment: f.Experiment, Ord: until[0], Until: until[1:]}
 	}
 	return out, nil
+}
+
+// auditorIDColumns are auditColumns with the auditor's id in place of its
+// name (coalesce(au.name, a.auditor)), for a query without the auditors.
+const auditorIDColumns = `a.key, a.experiment, a.id, a.auditor, a.auditor, ` + auditColumnsAfterName
+
+// auditorNames returns the names of an experiment's auditors that have
+// one, by id.
+func (s *Store) auditorNames(ctx context.Context, exp string) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, name FROM auditors WHERE experiment = ? AND name IS NOT NULL`, exp)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	names := map[string]string{}
+	for rows.Next() {
+		var id, name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, err
+		}
+		names[id] = name
+	}
+	return names, rows.Err()
+}
+
+// errUnordered is a range of ord whose rows did not come in the order of
+// ord (readChunk).
+var errUnordered = errors.New("the rows are not in the order of ord")
+
+// readChunk runs an export chunk's query q and reads its rows: the audits,
+// each with its scores packed (n of them) or as a list, and the cursor of
+// the last. byScore says the cursor's sort value is the row's sort score;
+// names, when not nil, are the auditors' names by id (auditorNames): q
+// reads each audit's auditor id in place of its name (auditorIDColumns).
+// checkOrder says q has no ORDER BY and its rows must come in the order of
+// ord, at most limit of them, else errUnordered: with more, its LIMIT may
+// have left out audits of the range that come before the ones it kept.
+func (s *Store) readChunk(ctx context.Context, q string, args []any, limit, n int, byScore bool, names map[string]string, checkOrder bool) (model.ExportChunk, model.AuditCursor, error) {
+	var out model.ExportChunk
+	var last model.AuditCursor
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return out, last, err
+	}
+	defer rows.Close()
+	// A range's slices have room for its chunk at once (growing them by
+	// appends was a tenth of its reading); others', which may hold a few
+	// audits, grow.
+	size := min(limit, 1024)
+	if checkOrder {
+		size = limit
+	}
+	out.Rows, out.Scores, out.Cells = make([]model.AuditRow, 0, size), make([][]float64, 0, size), make([]string, 0, size)
+	// The nullable columns are scanned by nullable's type switch, and
+	// point into arrays of one allocation each: database/sql scans a
+	// pointer by reflection, allocating each value.
+	detected, fp := make([]bool, 0, size), make([]bool, 0, size)
+	quality, production, sortScore := make([]float64, 0, size), make([]float64, 0, size), make([]float64, 0, size)
+	var r model.AuditRow
+	var list any // NULL when the row's scores are packed
+	var packed bool
+	var sortKey any
+	var d, f nullable[bool]
+	var qv, pv, ss nullable[float64]
+	packs := make([]int64, (n+perPack-1)/perPack)
+	dest := []any{&r.Key, &r.Experiment, &r.ID, &r.Auditor, &r.AuditorName, &r.Eval, &r.Behavior, &r.Split, &r.Seed, &r.Target,
+		&r.Turns, &r.Messages, &d, &f, &qv, &pv, &r.Summary, &r.Strategy,
+		&last.Ord, &sortKey, &ss, &packed}
+	for i := range packs {
+		dest = append(dest, zeroIfNull{&packs[i]})
+	}
+	dest = append(dest, &list)
+	prev := int64(math.MinInt64)
+	for rows.Next() {
+		r, list = model.AuditRow{}, nil
+		if err := rows.Scan(dest...); err != nil {
+			return out, last, err
+		}
+		if checkOrder {
+			if last.Ord <= prev || len(out.Rows) == limit {
+				return out, last, errUnordered
+			}
+			prev = last.Ord
+		}
+		if names != nil {
+			if name, ok := names[r.AuditorName]; ok {
+				r.AuditorName = name
+			}
+		}
+		r.Detected, detected = d.point(detected)
+		r.FalsePositive, fp = f.point(fp)
+		r.Quality, quality = qv.point(quality)
+		r.ProductionValue, production = pv.point(production)
+		r.SortScore, sortScore = ss.point(sortScore)
+		last.Experiment, last.Sort = r.Experiment, sortKey
+		if byScore {
+			last.Sort = nil
+			if r.SortScore != nil {
+				last.Sort = *r.SortScore
+			}
+		}
+		out.Rows = append(out.Rows, r)
+		if packed {
+			out.Scores = append(out.Scores, nil)
+			out.Cells = append(out.Cells, packedCells(packs, n))
+			continue
+		}
+		vals, _ := list.([]any)
+		sc := make([]float64, n)
+		for i := range sc {
+			sc[i] = math.NaN()
+			if i < len(vals) {
+				if v, ok := vals[i].(float64); ok {
+					sc[i] = v
+				}
+			}
+		}
+		out.Scores = append(out.Scores, sc)
+		out.Cells = append(out.Cells, "")
+	}
+	return out, last, rows.Err()
+}
+
+// nullable scans a nullable column of type T (as the driver gives it)
+// without reflection.
+type nullable[T bool | float64] struct {
+	v     T
+	valid bool
+}
+
+func (n *nullable[T]) Scan(v any) error {
+	switch v := v.(type) {
+	case nil:
+		n.valid = false
+	case T:
+		n.v, n.valid = v, true
+	default:
+		var want T
+		return fmt.Errorf("a nullable column is %T, want %T", v, want)
+	}
+	return nil
+}
+
+// point returns a pointer to the value, appended to arr, or nil for NULL.
+// A full arr is not grown but followed by a new array, so the pointers
+// into it stay where they are.
+func (n *nullable[T]) point(arr []T) (*T, []T) {
+	if !n.valid {
+		return nil, arr
+	}
+	if len(arr) == cap(arr) {
+		arr = make([]T, 0, max(cap(arr), 1024))
+	}
+	arr = append(arr, n.v)
+	return &arr[len(arr)-1], arr
 }
 
 // perPack is how many scores a BIGINT of an export's chunk holds: 4 bits

@@ -263,6 +263,97 @@ func TestExportRangeGrows(t *testing.T) {
 	}
 }
 
+// TestExportStorageOrder: a file-order chunk is read without an ORDER BY,
+// in the order DuckDB stored the rows. Rows stored out of the order of ord
+// (a third of them deleted and put back at the end, reversed) are read
+// again sorted: the export is still every audit once, in file order, with
+// its scores.
+func TestExportStorageOrder(t *testing.T) {
+	ctx := context.Background()
+	s, _ := exportStore(t)
+	f := model.AuditFilter{Experiment: "demo"}
+	want, err := s.ListAudits(ctx, f, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dims, err := s.ScoreDimensions(ctx, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantScores := exportScores(t, s, f, len(want), dims)
+	db := s.DB()
+	for _, q := range []string{
+		`CREATE TEMP TABLE moved AS SELECT * FROM audits WHERE experiment = 'demo' AND ord % 3 = 1`,
+		`DELETE FROM audits WHERE experiment = 'demo' AND ord % 3 = 1`,
+		`INSERT INTO audits SELECT * FROM moved ORDER BY ord DESC`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var stored []int64
+	rows, err := db.QueryContext(ctx, `SELECT ord FROM audits WHERE experiment = 'demo'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var o int64
+		rows.Scan(&o)
+		stored = append(stored, o)
+	}
+	if rows.Close(); slices.IsSorted(stored) {
+		t.Fatal("the rows are still stored in the order of ord: the test tests nothing")
+	}
+	for _, limit := range []int{7, 100, 1000} {
+		var got []string
+		var c model.ExportChunk
+		for i := 0; i == 0 || c.Next != nil; i++ {
+			if c, err = s.ExportAudits(ctx, f, c.Next, limit, dims); err != nil {
+				t.Fatal(err)
+			}
+			if len(c.Rows) > limit {
+				t.Fatalf("limit %d: a chunk of %d", limit, len(c.Rows))
+			}
+			for j, r := range c.Rows {
+				got = append(got, r.Key)
+				if g, w := storetest.ExportScores(t, c, j, len(dims)), wantScores[r.Key]; !sameScores(g, w) {
+					t.Fatalf("limit %d: %s scores %v, want %v", limit, r.Key, g, w)
+				}
+			}
+		}
+		keys := make([]string, len(want))
+		for i, r := range want {
+			keys[i] = r.Key
+		}
+		if !slices.Equal(got, keys) {
+			t.Fatalf("limit %d: %d audits, want %d (first difference at %d)", limit, len(got), len(keys), firstDiffKeys(got, keys))
+		}
+	}
+}
+
+// exportScores reads every audit's scores by one export of n audits in a
+// single chunk, by key.
+func exportScores(t *testing.T, s *data.Store, f model.AuditFilter, n int, dims []string) map[string][]float64 {
+	t.Helper()
+	c, err := s.ExportAudits(context.Background(), f, nil, n+1, dims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]float64{}
+	for i, r := range c.Rows {
+		out[r.Key] = storetest.ExportScores(t, c, i, len(dims))
+	}
+	if len(out) != n || len(dims) == 0 {
+		t.Fatalf("%d audits' scores in %d dimensions, want %d audits", len(out), len(dims), n)
+	}
+	return out
+}
+
+// sameScores compares scores with NaN equal to NaN.
+func sameScores(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) })
+}
+
 // exportStore is a store holding the demo's first 300 audits (experiment
 // "demo"), and the bundle they came from.
 func exportStore(t *testing.T) (*data.Store, *bundle.Bundle) {
