@@ -97,6 +97,9 @@ type Service struct {
 	// data version, apart from choices so that many filters (searches)
 	// do not push the choices out.
 	counts *Memo[string, int]
+	// searched are the experiments, by data version, whose search text
+	// Warm has read (warmSearch).
+	searched *Memo[string, int]
 }
 
 // statsCacheSize bounds the experiments whose statistics are kept, with
@@ -117,7 +120,7 @@ func New(r Reader) *Service {
 		compare: NewMemo[string, []experiment.Comparison](compareCacheSize),
 		ranks:   NewMemo[string, CompositeRanking](ranksCacheSize),
 		pairs:   NewMemo[pairsKey, *pairsEntry](pairsCacheSize), choices: NewMemo[string, any](choicesCacheSize),
-		counts: NewMemo[string, int](countsCacheSize)}
+		counts: NewMemo[string, int](countsCacheSize), searched: NewMemo[string, int](statsCacheSize)}
 }
 
 // Experiment reads one experiment's header; a missing one is

@@ -99,9 +99,10 @@ func (s *Service) Stats(ctx context.Context, exp string) (*ExperimentStats, erro
 // calls it in the background at start-up and after each import lands), so
 // no visitor waits for it: every experiment's statistics, the overview's
 // ranking of all its auditors and the paper's comparisons its presets offer, and the explorer's default table of the
-// datasets whose votes fit the cache. It reports each failure to warn and
-// goes on; a page would report it again. What is computed already is not
-// computed again.
+// datasets whose votes fit the cache; then it reads each experiment's
+// search text (warmSearch). It reports each failure to warn and goes on; a
+// page would report it again. What is computed already is not computed
+// again.
 func (s *Service) Warm(ctx context.Context, warn func(what string, err error)) {
 	exps, err := s.r.ExperimentList(ctx)
 	if err != nil {
@@ -150,6 +151,35 @@ func (s *Service) Warm(ctx context.Context, warn func(what string, err error)) {
 			}
 		}
 	}
+	for _, e := range exps {
+		if ctx.Err() != nil {
+			return
+		}
+		if err := s.warmSearch(ctx, e.ID); err != nil {
+			warn(e.ID+" search text", err)
+		}
+	}
+}
+
+// warmSearchText is what warmSearch looks for: text no transcript is
+// likely to hold (what it finds does not matter).
+const warmSearchText = "auditscope reads the search text ahead"
+
+// warmSearch reads the search text of every audit of an experiment once
+// per version of its data, as a full-text search does. DuckDB keeps what
+// it read in its buffer pool, so the first search a visitor makes need not
+// wait for the disk: at a million audits the text is 1.3 GB (210 MB
+// compressed in the file), and a first search took 0.65–1.7 s when the
+// system had dropped the file from its cache, against 0.3 s after.
+func (s *Service) warmSearch(ctx context.Context, exp string) error {
+	has, err := s.HasAudits(ctx, exp)
+	if err != nil || !has {
+		return err
+	}
+	_, err = s.searched.Get(ctx, exp+"@"+strconv.FormatInt(s.r.NameVersion(exp), 10), func(ctx context.Context) (int, error) {
+		return s.r.CountAudits(ctx, model.AuditFilter{Experiment: exp, Text: warmSearchText})
+	})
+	return err
 }
 
 // auditorStats computes one auditor's dimensions and detection rates.

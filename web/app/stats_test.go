@@ -20,9 +20,20 @@ type fakeReader struct {
 	logs     []model.InspectLog
 	values   []model.ScorerValues
 	reads    int
+	searches []model.AuditFilter // the filters CountAudits was asked with a text
 }
 
 func (f *fakeReader) NameVersion(string) int64 { return f.version }
+func (f *fakeReader) Version() int64           { return f.version }
+func (f *fakeReader) HasAudits(context.Context, string) (bool, error) {
+	return len(f.audits) > 0, nil
+}
+func (f *fakeReader) CountAudits(_ context.Context, filter model.AuditFilter) (int, error) {
+	if filter.Text != "" {
+		f.searches = append(f.searches, filter)
+	}
+	return 0, nil
+}
 func (f *fakeReader) DatasetList(context.Context) ([]model.DatasetSummary, error) {
 	return nil, nil
 }
@@ -148,6 +159,20 @@ func TestWarm(t *testing.T) {
 	}
 	if _, err := s.Stats(context.Background(), "x"); err != nil || r.reads != 1 {
 		t.Errorf("the page after warming: %v, %d reads; want the warmed statistics", err, r.reads)
+	}
+	// The search text is read once per version of the experiment's data,
+	// as a search of all its audits reads it.
+	if len(r.searches) != 1 || r.searches[0].Experiment != "x" || r.searches[0].Text == "" {
+		t.Errorf("searches while warming: %+v, want one of experiment x", r.searches)
+	}
+	s.Warm(context.Background(), func(what string, err error) { t.Errorf("%s: %v", what, err) })
+	if len(r.searches) != 1 {
+		t.Errorf("warmed again with nothing changed: %d searches, want 1", len(r.searches))
+	}
+	r.version++
+	s.Warm(context.Background(), func(what string, err error) { t.Errorf("%s: %v", what, err) })
+	if len(r.searches) != 2 {
+		t.Errorf("warmed after the data changed: %d searches, want 2", len(r.searches))
 	}
 	f := &fakePairs{importID: 1}
 	ps := New(warmPairs{fakePairs: f})
