@@ -792,12 +792,12 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 		case model.KindAnnotatedPairs, model.KindPreferenceCSV:
 			opts := w.opts.Import
 			opts.Replace, opts.Source = true, w.source(e.path)
-			if _, err := w.store.Import(ctx, e.path, opts); err != nil {
+			if res, err := w.store.Import(ctx, e.path, opts); err != nil {
 				w.setProblem(e.path, err)
 			} else {
 				w.clearProblem(e.path)
 				state.ok = true
-				w.log.Info("watch: imported", "file", e.path)
+				w.log.Info("watch: imported", "file", e.path, "size", e.size, "result", summary(res))
 			}
 			r.files[e.rel] = state
 		case model.KindPetri, model.KindInspect:
@@ -819,11 +819,11 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 		dir := filepath.Join(r.dir, filepath.FromSlash(b))
 		opts := w.opts.Import
 		opts.Replace, opts.Source = true, w.source(dir)
-		if _, err := w.store.Import(ctx, dir, opts); err != nil {
+		if res, err := w.store.Import(ctx, dir, opts); err != nil {
 			w.setProblem(dir, err)
 		} else {
 			w.clearProblem(dir)
-			w.log.Info("watch: imported", "bundle", dir)
+			w.log.Info("watch: imported", "bundle", dir, "result", summary(res))
 		}
 	}
 	if len(logFiles) > 0 {
@@ -832,6 +832,17 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 		}
 	}
 	return again, nil
+}
+
+// summary is what an import did, for the log: each result's line, which
+// says "unchanged" when the same content was imported before (a file seen
+// twice while it was written is imported once).
+func summary(res []model.ImportResult) string {
+	lines := make([]string, len(res))
+	for i, r := range res {
+		lines[i] = r.String()
+	}
+	return strings.Join(lines, "; ")
 }
 
 // clearStale clears the problems of paths under the given ones (each a
