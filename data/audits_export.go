@@ -139,9 +139,11 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 	// another table: DuckDB then returns them in the order they were
 	// stored (preserve_insertion_order), which for one experiment is the
 	// order of ord, and sorting a chunk's wide rows was a third of its
-	// query. A join (the auditors', whose names are then looked up here
-	// instead, or a filter's) may return them otherwise. readChunk checks
-	// the order; rows that come otherwise are read again sorted.
+	// query. A join may return them out of that order, so the auditors'
+	// names are then looked up here (names) instead of joined; a filter
+	// by run or epoch needs the join, and its ranges stay sorted. readChunk
+	// checks the order; a range that does not come as stored is read again
+	// sorted.
 	var names map[string]string
 	if aq.upto != nil && aq.auditorsJoin("") == "" {
 		if names, err = s.auditorNames(ctx, f.Experiment); err != nil {
@@ -212,21 +214,21 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 		qargs = append([]any{dims}, fargs...)
 	}
 	// The outer ORDER BY keeps the chunk's order through the join.
-	order = ` ORDER BY c.` + cursorCol + dir + ` NULLS LAST, c.experiment, c.ord`
+	sorted := ` ORDER BY c.` + cursorCol + dir + ` NULLS LAST, c.experiment, c.ord`
 	byScore := cursorCol == "sort_score"
 	var out model.ExportChunk
 	var last model.AuditCursor
 	switch {
 	case aq.upto == nil:
-		out, last, err = s.readChunk(ctx, q+order, qargs, limit, len(dims), byScore, nil, false)
+		out, last, err = s.readChunk(ctx, q+sorted, qargs, limit, len(dims), byScore, nil, false)
 	case names == nil:
-		out, last, err = s.readChunk(ctx, q+order+` LIMIT ?`, append(qargs, limit), limit, len(dims), byScore, nil, false)
+		out, last, err = s.readChunk(ctx, q+sorted+` LIMIT ?`, append(qargs, limit), limit, len(dims), byScore, nil, false)
 	default:
 		// A range holds one chunk's audits, unless they changed since its
 		// bounds were found: one more is asked for, to tell.
 		out, last, err = s.readChunk(ctx, q+` LIMIT ?`, append(slices.Clip(qargs), limit+1), limit, len(dims), byScore, names, true)
-		if errors.Is(err, errUnordered) {
-			out, last, err = s.readChunk(ctx, q+order+` LIMIT ?`, append(qargs, limit), limit, len(dims), byScore, names, false)
+		if errors.Is(err, errNotAsStored) {
+			out, last, err = s.readChunk(ctx, q+sorted+` LIMIT ?`, append(qargs, limit), limit, len(dims), byScore, names, false)
 		}
 	}
 	if err != nil {
@@ -265,9 +267,9 @@ func (s *Store) auditorNames(ctx context.Context, exp string) (map[string]string
 	return names, rows.Err()
 }
 
-// errUnordered is a range of ord whose rows did not come in the order of
-// ord (readChunk).
-var errUnordered = errors.New("the rows are not in the order of ord")
+// errNotAsStored is a range of ord read in storage order whose rows did
+// not come in the order of ord, or were more than a chunk (readChunk).
+var errNotAsStored = errors.New("the range's rows are not one chunk in the order of ord")
 
 // readChunk runs an export chunk's query q and reads its rows: the audits,
 // each with its scores packed (n of them) or as a list, and the cursor of
@@ -275,8 +277,9 @@ var errUnordered = errors.New("the rows are not in the order of ord")
 // names, when not nil, are the auditors' names by id (auditorNames): q
 // reads each audit's auditor id in place of its name (auditorIDColumns).
 // checkOrder says q has no ORDER BY and its rows must come in the order of
-// ord, at most limit of them, else errUnordered: with more, its LIMIT may
-// have left out audits of the range that come before the ones it kept.
+// ord, at most limit of them (with more, its LIMIT may have left out
+// audits of the range that come before the ones it kept), else
+// errNotAsStored.
 func (s *Store) readChunk(ctx context.Context, q string, args []any, limit, n int, byScore bool, names map[string]string, checkOrder bool) (model.ExportChunk, model.AuditCursor, error) {
 	var out model.ExportChunk
 	var last model.AuditCursor
@@ -320,7 +323,7 @@ func (s *Store) readChunk(ctx context.Context, q string, args []any, limit, n in
 		}
 		if checkOrder {
 			if last.Ord <= prev || len(out.Rows) == limit {
-				return out, last, errUnordered
+				return out, last, errNotAsStored
 			}
 			prev = last.Ord
 		}
