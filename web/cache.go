@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"strconv"
 
@@ -54,33 +53,80 @@ func newResponseCache() *responseCache {
 	return &responseCache{m: m}
 }
 
-// recorder captures a response while it is written.
+// recorder captures a response while it is written. A leader's recorder
+// holds the response back from its client until the waiters have it: the
+// waiters are handed the response when the handler ends, or told to
+// compute their own (handed nil) once it is too big to keep or the handler
+// flushes (a streamed export); only then are the held bytes sent and the
+// rest passed through. So no waiter waits on the leader's client reading
+// (a reader at 4 KB/s held another client of the same URL for a minute).
 type recorder struct {
 	http.ResponseWriter
 	status int
 	buf    bytes.Buffer
 	over   bool
+	// hand, when set, passes the recorded response (nil: none) to the
+	// requests waiting for it; it is cleared once called. While it is set,
+	// nothing has been sent to the client.
+	hand        func(*cachedResponse)
+	wroteHeader bool
 }
 
 func (r *recorder) WriteHeader(code int) {
 	r.status = code
-	r.ResponseWriter.WriteHeader(code)
+	r.wroteHeader = true
+	if r.hand == nil {
+		r.ResponseWriter.WriteHeader(code)
+	}
 }
 
 func (r *recorder) Write(b []byte) (int, error) {
-	if !r.over {
-		if r.buf.Len()+len(b) > cacheMaxEntry {
-			r.over = true
-			r.buf = bytes.Buffer{}
-		} else {
-			r.buf.Write(b)
+	if !r.over && r.buf.Len()+len(b) > cacheMaxEntry {
+		r.over = true
+		if r.hand != nil {
+			if err := r.release(nil); err != nil {
+				return 0, err
+			}
 		}
+		r.buf = bytes.Buffer{}
+	}
+	if !r.over {
+		r.buf.Write(b)
+	}
+	if r.hand != nil {
+		return len(b), nil
 	}
 	return r.ResponseWriter.Write(b)
 }
 
-// Unwrap lets http.ResponseController (echo's Flush) reach the connection,
-// so a streamed response is flushed through the recorder.
+// release hands resp to the waiters, then sends the client what was held.
+func (r *recorder) release(resp *cachedResponse) error {
+	hand := r.hand
+	r.hand = nil
+	hand(resp)
+	if r.wroteHeader {
+		r.ResponseWriter.WriteHeader(r.status)
+	}
+	if r.buf.Len() == 0 {
+		return nil
+	}
+	_, err := r.ResponseWriter.Write(r.buf.Bytes())
+	return err
+}
+
+// Flush ends the holding (a flushed response streams: its waiters compute
+// their own) and flushes the connection.
+func (r *recorder) Flush() {
+	if r.hand != nil {
+		if err := r.release(nil); err != nil {
+			return
+		}
+	}
+	http.NewResponseController(r.ResponseWriter).Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection (its write
+// deadlines).
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // key is the cache key of a URL: the URL with the data's version.
@@ -100,45 +146,55 @@ func (rc *responseCache) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		key := rc.key(req.URL.RequestURI())
-		// The first request of a URL (the leader) runs the handler,
-		// answering its own client as it goes; the memo holds the others
-		// until it is done and hands them the recorded response.
-		var led bool
-		var leaderErr error
-		var leaderPanic any
-		resp, err := rc.m.Get(req.Context(), key, func(context.Context) (*cachedResponse, error) {
-			led = true
-			// The handler's error and panic are the leader's alone: the
-			// requests that waited run the handler themselves (below).
-			defer func() { leaderPanic = recover() }()
-			var r *cachedResponse
-			r, leaderErr = record(c, next)
-			return r, nil
-		})
+		// The first request of a URL (the leader) runs the handler; the
+		// memo holds the others until the leader hands them its response
+		// (see recorder).
+		resp, hand, err := rc.m.Begin(req.Context(), key)
 		switch {
-		case leaderPanic != nil:
-			panic(leaderPanic)
-		case led:
-			return leaderErr
+		case hand != nil:
+			return lead(c, next, hand)
 		case err != nil: // this request ended while it waited
 			return err
 		case resp != nil:
 			return serveCached(c, resp)
 		}
-		// The leader's response was an error, too big, or refused for
-		// load: compute this one separately (and keep it if it can be).
-		resp, err = record(c, next)
+		// The leader's response was an error, too big, streamed, or
+		// refused for load: compute this one separately (and keep it if
+		// it can be).
+		resp, err = record(c, next, nil)
 		rc.m.Put(key, resp)
 		return err
 	}
 }
 
+// lead runs next as the leader of its URL: hand gets the response, or nil
+// when it cannot be kept, before the client is sent anything but what a
+// stream flushed. The handler's error and panic are the leader's alone:
+// the requests that waited run the handler themselves.
+func lead(c echo.Context, next echo.HandlerFunc, hand func(*cachedResponse, error)) error {
+	handed := func(r *cachedResponse) { hand(r, nil) }
+	defer handed(nil) // after a panic; a second call does nothing
+	_, err := record(c, next, handed)
+	return err
+}
+
 // record runs next with the response recorded, and returns the response
 // when it can be cached: a 200 without error no larger than cacheMaxEntry.
-func record(c echo.Context, next echo.HandlerFunc) (*cachedResponse, error) {
-	rec := &recorder{ResponseWriter: c.Response().Writer, status: http.StatusOK}
+// With hand, the response is held back from the client until hand has it
+// (see recorder).
+func record(c echo.Context, next echo.HandlerFunc, hand func(*cachedResponse)) (resp *cachedResponse, err error) {
+	rec := &recorder{ResponseWriter: c.Response().Writer, status: http.StatusOK, hand: hand}
 	c.Response().Writer = rec
-	defer func() { c.Response().Writer = rec.ResponseWriter }()
+	defer func() {
+		// Whatever ends the handler (an error page, a panic), the waiters
+		// are let go and the client gets what was written.
+		if rec.hand != nil {
+			if rerr := rec.release(resp); err == nil {
+				err = rerr
+			}
+		}
+		c.Response().Writer = rec.ResponseWriter
+	}()
 	if err := next(c); err != nil {
 		return nil, err
 	}

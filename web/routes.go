@@ -8,6 +8,7 @@ import (
 // routes is the map of the app: every route is listed in this file, one
 // line each, grouped by the part of the app it belongs to.
 func (s *Server) routes(e *echo.Echo) {
+	e.Pre(s.idleWrites)
 	e.Pre(headAsGet)
 	e.Use(middleware.Recover())
 	e.Use(securityHeaders)

@@ -52,6 +52,9 @@ type Config struct {
 	Wait        time.Duration
 	ClientQueue int
 	Queue       int
+	// WriteIdle is how long a response may make no progress on its
+	// connection before it is dropped (0: writeIdle).
+	WriteIdle time.Duration
 }
 
 // Server holds the dependencies of every handler.
@@ -109,10 +112,12 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Lo
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		// No WriteTimeout: it bounds a whole response, and cut slow
+		// clients' exports mid-row. Each response has an idle write
+		// deadline instead (idleWrites).
+		IdleTimeout:    120 * time.Second,
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

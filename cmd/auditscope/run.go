@@ -722,9 +722,12 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	opts := lake.WriteOptions{Force: *force, Log: func(msg string) { fmt.Fprintln(stderr, "auditscope: "+msg) }}
 	var res lake.Result
 	if bucket.IsURL(*dir) {
-		b, err := bucket.Open(ctx, *dir)
-		if err != nil {
-			return err
+		// b's err must not shadow the outer one: the write's error is
+		// checked below, and a shadowed one made every failed bucket
+		// write exit 0 ("0 written, 0 unchanged").
+		b, openErr := bucket.Open(ctx, *dir)
+		if openErr != nil {
+			return openErr
 		}
 		res, err = lake.WriteBucket(ctx, store, b, opts)
 	} else {

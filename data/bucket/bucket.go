@@ -274,8 +274,13 @@ func (b *Bucket) err(rel string, err error) error {
 	}
 	var ne *net.OpError
 	switch c := code(err); {
-	case c == "NoSuchKey" || c == "NotFound" || c == "NoSuchBucket":
+	case c == "NoSuchBucket":
+		err = fmt.Errorf("the bucket %q does not exist (%w)", b.name, fs.ErrNotExist)
+	case c == "NoSuchKey" || c == "NotFound":
 		err = fmt.Errorf("%w (%s)", fs.ErrNotExist, c)
+	case c == "SignatureDoesNotMatch" || c == "InvalidAccessKeyId" || c == "AccessDenied" || c == "InvalidToken" || c == "ExpiredToken":
+		// The SDK's text buries the code after request ids.
+		err = fmt.Errorf("the server refused the credentials or the access (%s): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY or AWS_PROFILE", c)
 	case status(err) == http.StatusNotFound:
 		err = fs.ErrNotExist
 	case errors.As(err, &ne):

@@ -95,6 +95,13 @@ type root struct {
 	// the first sync of a folder imports them whole (a no-op when nothing
 	// changed since), which also makes the ids follow the watcher's rules.
 	synced bool
+	// rebuild is a whole import of the logs that is due but put off while
+	// a file whose audits are in the experiment cannot be read (held): the
+	// import would leave its audits out.
+	rebuild bool
+	// gone is set while the folder itself is not there (deleted or moved
+	// away); it is looked for again until it is back.
+	gone bool
 }
 
 type fileState struct {
@@ -108,6 +115,25 @@ type fileState struct {
 	// unread: a link or a path that could not be read (entry.err), not a
 	// file whose import failed.
 	unread bool
+	// held: a log whose audits an earlier import put in the experiment,
+	// and which cannot be imported as it is now (emptied, cut short,
+	// broken, unreadable). Its audits are kept, and no whole import runs
+	// without it, until it can be read again or is deleted.
+	held bool
+}
+
+// imported reports whether the audits of the log last seen as st are in
+// the experiment.
+func (st fileState) imported() bool { return (st.ok || st.held) && st.kind != "" }
+
+// heldNote ends the problem of a held file.
+const heldNote = "; the audits imported from it before are kept until it can be read again or is deleted"
+
+// hold sets e aside as held (see fileState.held): its problem says why
+// and that its audits are kept.
+func (w *Watcher) hold(r *root, e entry, prev fileState, err error) {
+	w.setProblem(e.path, fmt.Errorf("%w%s", err, heldNote))
+	r.files[e.rel] = fileState{size: e.size, mod: e.mod, mode: e.mode, kind: prev.kind, held: true, unread: e.err != nil}
 }
 
 // New prepares a watcher of dirs; Start imports and begins watching.
@@ -454,13 +480,58 @@ func (w *Watcher) notifyLoop(ctx context.Context, fw *fsnotify.Watcher) {
 	var timer *time.Timer
 	var fire <-chan time.Time
 	dirty := map[*root][]string{}
+	// A watched folder that is removed loses its notifications: it is
+	// looked for every second until it is back, then watched and scanned
+	// again.
+	var recheck *time.Ticker
+	var rechecks <-chan time.Time
+	defer func() {
+		if recheck != nil {
+			recheck.Stop()
+		}
+	}()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-rechecks:
+			missing := false
+			for _, r := range w.roots {
+				w.syncMu.Lock()
+				gone := r.gone // (set under syncMu)
+				w.syncMu.Unlock()
+				if !gone {
+					continue
+				}
+				if st, err := os.Lstat(r.dir); err != nil || !st.IsDir() {
+					missing = true
+					continue
+				}
+				if err := addTree(fw, r.dir); err != nil {
+					missing = true
+					continue
+				}
+				if _, err := w.syncPaths(ctx, r, nil); err != nil && ctx.Err() == nil {
+					w.log.Error("watch: import", "dir", r.dir, "err", err)
+				}
+			}
+			if !missing {
+				recheck.Stop()
+				recheck, rechecks = nil, nil
+			}
 		case ev, ok := <-fw.Events:
 			if !ok {
 				return
+			}
+			if r := w.rootOf(ev.Name); r != nil && ev.Name == r.dir && (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
+				w.syncMu.Lock()
+				w.setGone(r, true)
+				w.syncMu.Unlock()
+				if recheck == nil {
+					recheck = time.NewTicker(time.Second)
+					rechecks = recheck.C
+				}
+				continue
 			}
 			// A new folder, or one made readable: watched from now on
 			// (Lstat: a link to a folder is not).
@@ -551,6 +622,8 @@ type entry struct {
 	// err is why the path is not read: a symbolic link, a file or folder
 	// that cannot be read. It is a problem until the path changes.
 	err error
+	// imported: its audits from an earlier import are in the experiment.
+	imported bool
 }
 
 // errLink is a symbolic link in a watched folder: never followed, at start
@@ -655,8 +728,17 @@ func (r *root) entries(paths []string) (out []entry, gone []string, err error) {
 		}
 		// Lstat: a link is reported as one, never followed.
 		info, err := os.Lstat(p)
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			gone = append(gone, p)
+			continue
+		}
+		if err != nil {
+			// Not gone: a folder above it cannot be searched (its
+			// permissions). A problem until it changes.
+			if !seen[rel] {
+				seen[rel] = true
+				out = append(out, entry{rel: rel, path: p, err: unreadable(err), bundle: r.bundleOf(rel)})
+			}
 			continue
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
@@ -734,11 +816,20 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 	var gone []string
 	if paths == nil {
 		list, err = r.scan()
+		if errors.Is(err, fs.ErrNotExist) && r.mirror == nil {
+			if _, serr := os.Lstat(r.dir); errors.Is(serr, fs.ErrNotExist) {
+				w.setGone(r, true)
+				return false, nil
+			}
+		}
 	} else {
 		list, gone, err = r.entries(paths)
 	}
 	if err != nil {
 		return false, err
+	}
+	if paths == nil {
+		w.setGone(r, false)
 	}
 	// Problems of paths gone, or of links and folders that are no longer
 	// links or unreadable, are cleared; those still there are kept.
@@ -757,6 +848,10 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 			continue // as last seen: imported, or failed and waiting for a change
 		}
 		if e.err != nil {
+			if seen && st.imported() {
+				w.hold(r, e, st, e.err)
+				continue
+			}
 			w.setProblem(e.path, e.err)
 			r.files[e.rel] = fileState{size: e.size, mod: e.mod, mode: e.mode, unread: true}
 			continue
@@ -784,6 +879,10 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 			kind, err = data.DetectKind(e.path)
 		}
 		if err != nil {
+			if seen && st.imported() {
+				w.hold(r, e, st, err)
+				continue
+			}
 			w.setProblem(e.path, err)
 			r.files[e.rel] = state
 			continue
@@ -804,11 +903,13 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 			// An imported file that changed other than by growing (a
 			// transcript rewritten, a .json log, an .eval that shrank: a new
 			// run in its place) makes the experiment be imported whole.
-			if seen && st.ok && st.kind != "" &&
-				(kind == model.KindPetri || !strings.EqualFold(filepath.Ext(e.rel), ".eval") || e.size < st.size) {
+			// A held file readable again is imported whole with the rest.
+			if seen && st.imported() &&
+				(st.held || kind == model.KindPetri || !strings.EqualFold(filepath.Ext(e.rel), ".eval") || e.size < st.size) {
 				rebuild = true
 			}
 			e.kind = kind
+			e.imported = seen && st.imported()
 			logFiles = append(logFiles, e)
 		default:
 			state.ok = true // not ours
@@ -826,12 +927,30 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 			w.log.Info("watch: imported", "bundle", dir, "result", summary(res))
 		}
 	}
-	if len(logFiles) > 0 {
-		if err := w.importLogs(ctx, r, logFiles, rebuild); err != nil {
+	// A whole import put off for a held file runs once none is held (it
+	// was read again, or deleted).
+	if len(logFiles) > 0 || r.rebuild {
+		if err := w.importLogs(ctx, r, logFiles, rebuild || r.rebuild); err != nil {
 			return again, err
 		}
 	}
 	return again, nil
+}
+
+// errGone is the problem of a watched folder that is not there.
+var errGone = errors.New("the watched folder is gone (deleted or moved away): what was imported from it is kept, and it is looked for every second and followed again when it is back")
+
+// setGone records whether r's folder is gone, as a problem of the folder.
+func (w *Watcher) setGone(r *root, gone bool) {
+	if gone == r.gone {
+		return
+	}
+	r.gone = gone
+	if gone {
+		w.setProblem(r.dir, errGone)
+		return
+	}
+	w.clearProblem(r.dir)
 }
 
 // summary is what an import did, for the log: each result's line, which
@@ -870,8 +989,16 @@ func (w *Watcher) clearStale(r *root, list []entry, under, gone []string) {
 	for rel, st := range r.files {
 		p := filepath.Join(r.dir, filepath.FromSlash(rel))
 		if st.unread && !keep[p] && (within(p, under) || within(p, gone)) {
-			delete(r.files, rel)
 			w.clearProblem(p)
+			if st.held && !within(p, gone) {
+				// Readable again: its audits are still in the experiment,
+				// so it is not forgotten (it would be a new file, and its
+				// audit ids taken) but seen as changed.
+				st.unread, st.size = false, -1
+				r.files[rel] = st
+				continue
+			}
+			delete(r.files, rel)
 		}
 	}
 	w.mu.Lock()
@@ -898,10 +1025,12 @@ func (w *Watcher) exists(p string) bool {
 // from every log file of the folder when it does not exist yet, on the
 // folder's first sync, and when an imported file changed (rebuild).
 //
-// A file that cannot be read is set aside as a problem and the others go
-// ahead, but a whole import never leaves out a file whose audits are in
-// the experiment: it would delete them. When one fails, the whole import
-// is given up (what is there stays) and the new files are appended.
+// A whole import never leaves out a file whose audits are in the
+// experiment: it would delete them. While such a file cannot be read
+// (held), the whole import is put off (r.rebuild) and the new files are
+// appended; one that fails during the import is held, and the same
+// happens. A new file that fails is set aside as a problem and the others
+// go ahead.
 func (w *Watcher) importLogs(ctx context.Context, r *root, batch []entry, rebuild bool) error {
 	_, err := w.store.Experiment(ctx, r.name)
 	exists := err == nil
@@ -918,16 +1047,26 @@ func (w *Watcher) importLogs(ctx context.Context, r *root, batch []entry, rebuil
 		inBatch[e.rel] = true
 	}
 	var whole []entry
+	held := false
 	for rel, st := range r.files {
-		if !st.ok || st.kind == "" || inBatch[rel] {
+		if !st.imported() || inBatch[rel] {
 			continue
 		}
 		p := filepath.Join(r.dir, filepath.FromSlash(rel))
-		if _, err := os.Stat(p); err != nil {
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 			delete(r.files, rel) // deleted: what it gave stays until a whole import
 			continue
+		} else if err != nil && !st.held {
+			w.hold(r, entry{rel: rel, path: p, size: st.size, mod: st.mod, mode: st.mode, err: unreadable(err)}, st, unreadable(err))
 		}
-		whole = append(whole, entry{rel: rel, path: p, size: st.size, mod: st.mod, mode: st.mode, kind: st.kind})
+		if r.files[rel].held {
+			held = true
+			continue
+		}
+		whole = append(whole, entry{rel: rel, path: p, size: st.size, mod: st.mod, mode: st.mode, kind: st.kind, imported: true})
+	}
+	if held && exists {
+		return w.putOff(ctx, r, batch)
 	}
 	whole = append(whole, batch...)
 	for len(whole) > 0 {
@@ -944,7 +1083,7 @@ func (w *Watcher) importLogs(ctx context.Context, r *root, batch []entry, rebuil
 				r.files[e.rel] = fileState{size: e.size, mod: e.mod, mode: e.mode, ok: true, kind: e.kind}
 				w.clearProblem(e.path)
 			}
-			r.synced = true
+			r.synced, r.rebuild = true, false
 			w.log.Info("watch: imported", "experiment", r.name, "files", len(whole))
 			return nil
 		}
@@ -952,23 +1091,35 @@ func (w *Watcher) importLogs(ctx context.Context, r *root, batch []entry, rebuil
 		if !ok {
 			return w.setAside(r, whole, err)
 		}
-		w.setProblem(whole[bad].path, err)
-		r.files[whole[bad].rel] = fileState{size: whole[bad].size, mod: whole[bad].mod, mode: whole[bad].mode}
-		if exists {
+		e := whole[bad]
+		if exists && e.imported {
 			// Give the whole import up rather than lose the file's audits;
 			// the new files are appended meanwhile.
-			r.synced = true
-			var fresh []entry
-			for _, e := range batch {
-				if e.rel != whole[bad].rel {
-					fresh = append(fresh, e)
-				}
-			}
-			return w.appendLogs(ctx, r, fresh)
+			w.hold(r, e, fileState{kind: e.kind}, err)
+			return w.putOff(ctx, r, slices.DeleteFunc(slices.Clone(batch), func(b entry) bool { return b.rel == e.rel }))
 		}
+		w.setProblem(e.path, err)
+		r.files[e.rel] = fileState{size: e.size, mod: e.mod, mode: e.mode}
 		whole = slices.Delete(whole, bad, bad+1)
 	}
 	return nil
+}
+
+// putOff puts r's whole import off until no file is held: the files of
+// batch imported before are recorded as seen (their changes come in with
+// the whole import), the new ones are appended.
+func (w *Watcher) putOff(ctx context.Context, r *root, batch []entry) error {
+	r.synced, r.rebuild = true, true
+	var fresh []entry
+	for _, e := range batch {
+		if e.imported {
+			r.files[e.rel] = fileState{size: e.size, mod: e.mod, mode: e.mode, ok: true, kind: e.kind}
+			continue
+		}
+		fresh = append(fresh, e)
+	}
+	w.log.Info("watch: whole import put off while a file cannot be read", "experiment", r.name)
+	return w.appendLogs(ctx, r, fresh)
 }
 
 // appendLogs appends files to r's experiment, setting aside as a problem
@@ -994,11 +1145,31 @@ func (w *Watcher) appendLogs(ctx context.Context, r *root, left []entry) error {
 		if !ok {
 			return w.setAside(r, left, err)
 		}
+		if !r.rebuild && w.lostFile(r) {
+			// A file whose audits are in the experiment is gone: a renamed
+			// or moved transcript, whose audit ids the new name cannot
+			// take while the old one's audits are there. The experiment
+			// is imported whole from the files as they are.
+			return w.importLogs(ctx, r, left, true)
+		}
 		w.setProblem(left[bad].path, err)
 		r.files[left[bad].rel] = fileState{size: left[bad].size, mod: left[bad].mod, mode: left[bad].mode}
 		left = slices.Delete(left, bad, bad+1)
 	}
 	return nil
+}
+
+// lostFile reports whether a log whose audits are in r's experiment is no
+// longer there.
+func (w *Watcher) lostFile(r *root) bool {
+	for rel, st := range r.files {
+		if st.imported() {
+			if _, err := os.Lstat(filepath.Join(r.dir, filepath.FromSlash(rel))); errors.Is(err, fs.ErrNotExist) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // culprit finds the file an import error names.

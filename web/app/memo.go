@@ -115,10 +115,27 @@ func (m *Memo[K, V]) Put(key K, v V) {
 // cancellation, because other requests may be waiting for it; waiters give
 // up when their own ctx ends.
 func (m *Memo[K, V]) Get(ctx context.Context, key K, load func(context.Context) (V, error)) (V, error) {
+	v, done, err := m.Begin(ctx, key)
+	if done == nil {
+		return v, err
+	}
+	v, err = safeLoad(context.WithoutCancel(ctx), load)
+	done(v, err)
+	return v, err
+}
+
+// Begin is Get for a caller that loads the value itself and may hand it to
+// the waiters before its own work ends (a response sent to the waiters
+// while its first client still reads it). When key is remembered, or
+// another caller's load of it ends, Begin returns that value (or the
+// load's error, or ctx's when ctx ends first) and a nil done. Otherwise the
+// caller is the loader: done is not nil, and the caller must call it once
+// with the value or error, which ends the waits; later calls do nothing.
+func (m *Memo[K, V]) Begin(ctx context.Context, key K) (v V, done func(V, error), err error) {
 	m.mu.Lock()
 	if v, ok := m.cache.Get(key); ok {
 		m.mu.Unlock()
-		return v, nil
+		return v, nil, nil
 	}
 	if call, ok := m.inflight[key]; ok {
 		m.mu.Unlock()
@@ -127,27 +144,28 @@ func (m *Memo[K, V]) Get(ctx context.Context, key K, load func(context.Context) 
 		}
 		select {
 		case <-call.done:
-			return call.val, call.err
+			return call.val, nil, call.err
 		case <-ctx.Done():
 			var zero V
-			return zero, ctx.Err()
+			return zero, nil, ctx.Err()
 		}
 	}
 	call := &memoCall[V]{done: make(chan struct{})}
 	m.inflight[key] = call
 	m.mu.Unlock()
-
-	defer func() {
-		m.mu.Lock()
-		if call.err == nil {
-			m.add(key, call.val)
-		}
-		delete(m.inflight, key)
-		m.mu.Unlock()
-		close(call.done)
-	}()
-	call.val, call.err = safeLoad(context.WithoutCancel(ctx), load)
-	return call.val, call.err
+	var once sync.Once
+	return v, func(val V, err error) {
+		once.Do(func() {
+			m.mu.Lock()
+			call.val, call.err = val, err
+			if err == nil {
+				m.add(key, val)
+			}
+			delete(m.inflight, key)
+			m.mu.Unlock()
+			close(call.done)
+		})
+	}, nil
 }
 
 // safeLoad calls load, turning a panic into a *memoPanic error.

@@ -1,0 +1,69 @@
+package web
+
+import (
+	"cmp"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// writeIdle is how long a response may wait on its client: a write that
+// makes no progress for this long fails and the connection is dropped. It
+// is an idle deadline, moved on by every write, not a deadline for the
+// whole response: http.Server's WriteTimeout (60 s) cut the demo's 33 MB
+// export mid-row for every client below about 550 KB/s, after the 200 was
+// sent.
+const writeIdle = 60 * time.Second
+
+// idleWrites gives each response an idle write deadline (Config.WriteIdle,
+// by default writeIdle).
+func (s *Server) idleWrites(next echo.HandlerFunc) echo.HandlerFunc {
+	idle := cmp.Or(s.cfg.WriteIdle, writeIdle)
+	return func(c echo.Context) error {
+		res := c.Response()
+		w := &idleWriter{ResponseWriter: res.Writer, rc: http.NewResponseController(res.Writer), idle: idle}
+		// From the start of the request: a connection kept alive carries
+		// the deadline of its last response, which may have passed.
+		w.extend(time.Now())
+		res.Writer = w
+		defer func() { res.Writer = w.ResponseWriter }()
+		return next(c)
+	}
+}
+
+// idleWriter moves its connection's write deadline on before each write.
+// It is moved at most every second (at the cost of a deadline up to a
+// second early), so the many small writes of a page cost no syscalls.
+type idleWriter struct {
+	http.ResponseWriter
+	rc    *http.ResponseController
+	idle  time.Duration
+	moved time.Time
+}
+
+func (w *idleWriter) extend(now time.Time) {
+	w.moved = now
+	// Not every writer has a connection (the export command's recorder):
+	// it then has no deadline to move.
+	_ = w.rc.SetWriteDeadline(now.Add(w.idle))
+}
+
+func (w *idleWriter) Write(b []byte) (int, error) {
+	if now := time.Now(); now.Sub(w.moved) >= time.Second {
+		w.extend(now)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush moves the deadline on and flushes: the flush writes what is
+// buffered.
+func (w *idleWriter) Flush() {
+	if now := time.Now(); now.Sub(w.moved) >= time.Second {
+		w.extend(now)
+	}
+	_ = w.rc.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *idleWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,152 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pacedReader reads r at most at rate bytes a second, like a slow
+// client's connection.
+type pacedReader struct {
+	r     io.Reader
+	rate  float64
+	start time.Time
+	n     int64
+}
+
+func (p *pacedReader) Read(b []byte) (int, error) {
+	if p.start.IsZero() {
+		p.start = time.Now()
+	}
+	n, err := p.r.Read(b[:min(len(b), 16<<10)])
+	p.n += int64(n)
+	time.Sleep(time.Until(p.start.Add(time.Duration(float64(p.n) / p.rate * float64(time.Second)))))
+	return n, err
+}
+
+// serveDemo serves the demo on a loopback port until the test ends.
+func serveDemo(t *testing.T, cfg Config) string {
+	t.Helper()
+	store, err := demoStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, s.Handler(), slog.New(slog.NewTextHandler(io.Discard, nil))) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return ln.Addr().String()
+}
+
+// rawGet sends a GET of path on a connection of its own with a small
+// receive buffer, and returns the connection and the response (body
+// unread).
+func rawGet(t *testing.T, addr, path string, rate float64) (net.Conn, *http.Response) {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	conn.(*net.TCPConn).SetReadBuffer(64 << 10)
+	if _, err := io.WriteString(conn, "GET "+path+" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	var r io.Reader = conn
+	if rate > 0 {
+		r = &pacedReader{r: conn, rate: rate}
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(r), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conn, resp
+}
+
+// TestSlowClientDownload: a client reading the demo's full export at
+// 256 KB/s gets all of it (http.Server's 60 s WriteTimeout cut it at about
+// 15 MB, mid-row, after the 200), and a second client of the same URL gets
+// its first byte within a second while the first is still reading (it
+// used to wait for the leader's client to finish).
+func TestSlowClientDownload(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 33 MB at 256 KB/s (about two minutes); skipped with -short")
+	}
+	t.Parallel()
+	const path = "/audits.csv?exp=demo"
+	want := get(t, mustDemo(t), path)
+	if want.Code != http.StatusOK || len(want.Body) < 20<<20 {
+		t.Fatalf("the export: %d, %d bytes; want a 200 of the full export", want.Code, len(want.Body))
+	}
+	addr := serveDemo(t, Config{})
+	_, slow := rawGet(t, addr, path, 256<<10)
+	got := make(chan string, 1)
+	go func() {
+		b, err := io.ReadAll(slow.Body)
+		if err != nil {
+			got <- "error: " + err.Error()
+		}
+		got <- string(b)
+	}()
+	// The second reader starts while the first is well under way.
+	time.Sleep(3 * time.Second)
+	start := time.Now()
+	_, fast := rawGet(t, addr, path, 0)
+	one := make([]byte, 1)
+	if _, err := io.ReadFull(fast.Body, one); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("a second client of the URL waited %s for its first byte while the first read slowly; want under a second", d.Round(time.Millisecond))
+	}
+	rest, err := io.ReadAll(fast.Body)
+	if err != nil || string(one)+string(rest) != want.Body {
+		t.Errorf("the second client got %d bytes (%v), want the %d of the export", len(rest)+1, err, len(want.Body))
+	}
+	select {
+	case body := <-got:
+		if body != want.Body {
+			t.Errorf("the slow client got %d bytes, want the %d of the export; it ends %q", len(body), len(want.Body), body[max(0, len(body)-80):])
+		}
+	case <-time.After(10 * time.Minute):
+		t.Fatal("the slow client's download did not end")
+	}
+}
+
+// TestStalledClientDropped: a client that stops reading is dropped after
+// the idle write deadline, its download left short.
+func TestStalledClientDropped(t *testing.T) {
+	t.Parallel()
+	addr := serveDemo(t, Config{WriteIdle: time.Second})
+	conn, resp := rawGet(t, addr, "/audits.csv?exp=demo", 0)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	time.Sleep(4 * time.Second) // reads nothing: the server's writes stall
+	conn.SetReadDeadline(time.Now().Add(time.Minute))
+	n, err := io.Copy(io.Discard, resp.Body)
+	if err == nil || n > 20<<20 {
+		// A connection closed by the server mid-body is an unexpected EOF
+		// (or a reset), and what the kernel buffered is far less than the
+		// export.
+		t.Errorf("a stalled client read %d bytes then %v; want the connection dropped short of the 33 MB export", n, err)
+	}
+	if err != nil && strings.Contains(err.Error(), "i/o timeout") {
+		t.Errorf("the client's own deadline ended the read, not the server: %v", err)
+	}
+}
