@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 
 	"github.com/auditscope/auditscope/data/annotatedpairs"
 	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/internal/imports"
+	"github.com/auditscope/auditscope/data/internal/regular"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -44,7 +44,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // waits for the hash only where it needs it: when the dataset's name was
 // imported before, and at its end.
 func (s *Store) ImportAnnotatedPairs(ctx context.Context, path string, opts ImportOptions) (model.ImportResult, error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return model.ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"fmt"
 	"hash/crc32"
 	"io/fs"
 	"os"
@@ -240,6 +241,12 @@ func TestBadInput(t *testing.T) {
 		{"AnnotatedPairs prompt is a number", func(t *testing.T, d string) string {
 			return writeInput(t, d, "ap.json", replaceOnce(t, in.ap, `"prompt": "Write`, `"prompt": 42, "x": "Write`))
 		}, []string{"$PATH:", "comparisons[0].prompt", "want a string"}},
+		{"AnnotatedPairs comparisons twice", func(t *testing.T, d string) string {
+			c := `{"id": "c%d", "prompt": "p", "response_a": {"text": "a"}, "response_b": {"text": "b"}, "annotations": {}}`
+			return writeInput(t, d, "ap.json", []byte(`{"metadata": {"version": "2.0"},
+ "comparisons": [`+fmt.Sprintf(c, 1)+`],
+ "comparisons": [`+fmt.Sprintf(c, 2)+`]}`))
+		}, []string{"$PATH:3", "comparisons", "appears twice at the top level"}},
 		{"AnnotatedPairs comparisons is an object", func(t *testing.T, d string) string {
 			return writeInput(t, d, "ap.json", []byte(`{"metadata": {"version": "2.0"}, "comparisons": {"id": 1}}`))
 		}, []string{"$PATH:1", "comparisons", "want an array, found an object"}},

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/auditscope/auditscope/data/annotatedpairs"
 	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/internal/imports"
+	"github.com/auditscope/auditscope/data/internal/regular"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/preferencecsv"
 )
@@ -24,7 +24,7 @@ func (s *Store) ImportPreferenceCSV(ctx context.Context, path string, opts Impor
 	if r, ok, err := s.alreadyImported(ctx, model.KindPreferenceCSV, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return model.ImportResult{}, fmt.Errorf("import %s: %w", path, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/internal/regular"
 	"github.com/auditscope/auditscope/data/logs"
 	"github.com/auditscope/auditscope/data/model"
 
@@ -140,6 +141,10 @@ func DetectKind(path string) (string, error) {
 			return kind, err
 		}
 		return "", &model.InputError{File: path, Offset: -1, Msg: "folder has no experiment.json (an auditscope bundle needs one) and no Petri transcripts or Inspect logs (.json, .eval)"}
+	}
+	if !st.Mode().IsRegular() {
+		// Never opened: a named pipe would wait for a writer forever.
+		return "", &model.InputError{File: path, Offset: -1, Msg: regular.Kind(st.Mode()) + ", not a regular file: only regular files are read"}
 	}
 	if st.Size() == 0 {
 		return "", &model.InputError{File: path, Offset: -1, Msg: "the file is empty (0 bytes): nothing to import"}

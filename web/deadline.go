@@ -26,8 +26,9 @@ func (s *Server) idleWrites(next echo.HandlerFunc) echo.HandlerFunc {
 		// From the start of the request: a connection kept alive carries
 		// the deadline of its last response, which may have passed.
 		w.extend(time.Now())
+		// Not put back after next: the error handler writes after it,
+		// through what the middleware after this one (headAsGet) set.
 		res.Writer = w
-		defer func() { res.Writer = w.ResponseWriter }()
 		return next(c)
 	}
 }

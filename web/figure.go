@@ -39,7 +39,14 @@ type figureRoute func(c echo.Context, arg, format string) error
 // figureTable names a page's figure files: the key is the file name without
 // its format, or a family's prefix ending in "-". routes.go lists each
 // page's table, so every figure URL is listed there.
-type figureTable map[string]figureRoute
+type figureTable map[string]figure
+
+// figure is one figure of a table: how it is drawn, and the query
+// parameters it reads (its page's).
+type figure struct {
+	draw   figureRoute
+	params paramSet
+}
 
 // handler serves NAME.FORMAT from the table.
 func (t figureTable) handler(c echo.Context) error {
@@ -49,12 +56,18 @@ func (t figureTable) handler(c echo.Context) error {
 	if _, ok := figures.Formats[ext]; !ok {
 		return notFound(fmt.Sprintf("figure %q (formats: png, svg, pdf)", name))
 	}
-	if draw, ok := t[base]; ok && !strings.HasSuffix(base, "-") {
-		return draw(c, "", ext)
+	if f, ok := t[base]; ok && !strings.HasSuffix(base, "-") {
+		if err := f.params.check(c); err != nil {
+			return err
+		}
+		return f.draw(c, "", ext)
 	}
-	for key, draw := range t {
+	for key, f := range t {
 		if arg, ok := strings.CutPrefix(base, key); ok && strings.HasSuffix(key, "-") && arg != "" {
-			return draw(c, arg, ext)
+			if err := f.params.check(c); err != nil {
+				return err
+			}
+			return f.draw(c, arg, ext)
 		}
 	}
 	names := make([]string, 0, len(t))

@@ -29,9 +29,9 @@ func (s *Server) routes(e *echo.Echo) {
 	// page, an audit's page, static files) never do.
 	heavy := s.heavy
 
-	e.GET("/", s.showHome)
-	e.GET("/api/generation", s.generation)
-	e.GET("/static/*", serveStatic)
+	e.GET("/", s.showHome, known(none))
+	e.GET("/api/generation", s.generation, known(none))
+	e.GET("/static/*", serveStatic, known(none))
 	s.pairsRoutes(e, heavy)
 	s.experimentRoutes(e, heavy)
 	s.auditRoutes(e, heavy)
@@ -39,82 +39,84 @@ func (s *Server) routes(e *echo.Echo) {
 
 // pairsRoutes are the AnnotatedPairs explorer's.
 func (s *Server) pairsRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
-	e.GET("/pairs/:dataset/table.csv", s.pairsTableCSV, heavy)
+	e.GET("/pairs/:dataset/table.csv", s.pairsTableCSV, known(explorerParams), heavy)
 	// Figures are NAME.png, NAME.svg or NAME.pdf, with NAME from the table.
 	e.GET("/pairs/:dataset/figures/:file", figureTable{
-		"strength": s.pairsStrengthFigure,
-		"heatmap":  s.pairsHeatmapFigure,
-		"length":   s.pairsLengthFigure,
-		"models":   s.pairsModelsFigure,
+		"strength": {s.pairsStrengthFigure, explorerParams},
+		"heatmap":  {s.pairsHeatmapFigure, explorerParams},
+		"length":   {s.pairsLengthFigure, refParams},
+		"models":   {s.pairsModelsFigure, modelsParams},
 	}.handler, heavy)
-	e.GET("/pairs/:dataset/models", s.showPairsModels, heavy)
-	e.GET("/pairs/:dataset/models.csv", s.pairsModelsCSV, heavy)
-	e.GET("/pairs/:dataset/ranking.csv", s.pairsRankingCSV, heavy)
-	e.GET("/pairs/:dataset/cycles.csv", s.pairsCyclesCSV, heavy)
-	e.GET("/pairs/:dataset", s.showPairs, heavy)
-	e.GET("/pairs/:dataset/annotators.csv", s.pairsAnnotatorsCSV, heavy)
-	e.GET("/pairs/:dataset/overview.csv", s.pairsOverviewCSV, heavy)
-	e.GET("/pairs/:dataset/comparisons", s.listPairComparisons, heavy)
-	e.GET("/pairs/:dataset/compare", s.showPairsCompare, heavy)
-	e.GET("/pairs/:dataset/compare.csv", s.pairsCompareCSV, heavy)
-	e.GET("/pairs/:dataset/comparisons/:id", s.showPairComparison, heavy)
+	e.GET("/pairs/:dataset/models", s.showPairsModels, known(modelsParams), heavy)
+	e.GET("/pairs/:dataset/models.csv", s.pairsModelsCSV, known(modelsParams), heavy)
+	e.GET("/pairs/:dataset/ranking.csv", s.pairsRankingCSV, known(modelsParams), heavy)
+	e.GET("/pairs/:dataset/cycles.csv", s.pairsCyclesCSV, known(modelsParams), heavy)
+	e.GET("/pairs/:dataset", s.showPairs, known(explorerParams), heavy)
+	e.GET("/pairs/:dataset/annotators.csv", s.pairsAnnotatorsCSV, known(refParams), heavy)
+	e.GET("/pairs/:dataset/overview.csv", s.pairsOverviewCSV, known(refParams), heavy)
+	e.GET("/pairs/:dataset/comparisons", s.listPairComparisons, known(listParams), heavy)
+	e.GET("/pairs/:dataset/compare", s.showPairsCompare, known(pairsCmpParams), heavy)
+	e.GET("/pairs/:dataset/compare.csv", s.pairsCompareCSV, known(pairsCmpParams), heavy)
+	// The comparisons list's links carry its reference models.
+	e.GET("/pairs/:dataset/comparisons/:id", s.showPairComparison, known(refParams), heavy)
 }
 
 // experimentRoutes are an experiment's pages, their CSVs and figures.
 func (s *Server) experimentRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
-	e.GET("/experiments/:exp", s.showExperiment, heavy)
-	e.GET("/experiments/:exp/scores.csv", s.experimentScoresCSV, heavy)
+	e.GET("/experiments/:exp", s.showExperiment, known(overviewParams), heavy)
+	e.GET("/experiments/:exp/scores.csv", s.experimentScoresCSV, known(overviewParams), heavy)
 	e.GET("/experiments/:exp/figures/:file", figureTable{
-		"scores":   s.experimentFigure,
-		"crux-":    s.cruxFigure, // crux-DIMENSION
-		"rwr":      s.rwrFigure,
-		"transfer": s.transferFigure,
-		"cycles":   s.cyclesFigure,
-		"dose":     s.doseFigure,
-		"refresh":  s.refreshFigure,
-		"scorers":  s.scorersFigure,
-		"compare":  s.compareFigure,
+		"scores":   {s.experimentFigure, overviewParams},
+		"crux-":    {s.cruxFigure, none}, // crux-DIMENSION
+		"rwr":      {s.rwrFigure, rwrParams},
+		"transfer": {s.transferFigure, none},
+		"cycles":   {s.cyclesFigure, cyclesParams},
+		"dose":     {s.doseFigure, sweepParams},
+		"refresh":  {s.refreshFigure, sweepParams},
+		"scorers":  {s.scorersFigure, scorerParams},
+		"compare":  {s.compareFigure, compareParams},
 	}.handler, heavy)
-	e.GET("/experiments/:exp/scorers.csv", s.scorersCSV, heavy)
-	e.GET("/experiments/:exp/compare", s.showCompare, heavy)
-	e.GET("/experiments/:exp/compare.csv", s.compareCSV, heavy)
-	e.GET("/experiments/:exp/compare/units", s.showUnits, heavy)
-	e.GET("/experiments/:exp/compare/units.csv", s.unitsCSV, heavy)
-	e.GET("/experiments/:exp/crux", s.showCrux, heavy)
-	e.GET("/experiments/:exp/rwr", s.showRWR, heavy)
-	e.GET("/experiments/:exp/transfer", s.showTransfer, heavy)
-	e.GET("/experiments/:exp/cycles", s.showCycles, heavy)
-	e.GET("/experiments/:exp/judgments", s.listJudgments)
-	e.GET("/experiments/:exp/judgments.csv", s.judgmentsCSV)
-	e.GET("/experiments/:exp/correlations.csv", s.correlationsCSV, heavy)
-	e.GET("/experiments/:exp/crux.csv", s.cruxCSV, heavy)
-	e.GET("/experiments/:exp/crux-features.csv", s.cruxFeaturesCSV, heavy)
-	e.GET("/experiments/:exp/rwr.csv", s.rwrCSV, heavy)
-	e.GET("/experiments/:exp/transfer.csv", s.transferCSV, heavy)
-	e.GET("/experiments/:exp/cycles.csv", s.cyclesCSV, heavy)
-	e.GET("/experiments/:exp/ranking.csv", s.rankingCSV, heavy)
-	e.GET("/judgments/:id", s.showJudgment)
+	e.GET("/experiments/:exp/scorers.csv", s.scorersCSV, known(scorerParams), heavy)
+	e.GET("/experiments/:exp/compare", s.showCompare, known(compareParams), heavy)
+	e.GET("/experiments/:exp/compare.csv", s.compareCSV, known(compareParams), heavy)
+	e.GET("/experiments/:exp/compare/units", s.showUnits, known(unitsParams), heavy)
+	e.GET("/experiments/:exp/compare/units.csv", s.unitsCSV, known(unitsParams), heavy)
+	e.GET("/experiments/:exp/crux", s.showCrux, known(none), heavy)
+	e.GET("/experiments/:exp/rwr", s.showRWR, known(rwrParams), heavy)
+	e.GET("/experiments/:exp/transfer", s.showTransfer, known(none), heavy)
+	e.GET("/experiments/:exp/cycles", s.showCycles, known(cyclesParams), heavy)
+	e.GET("/experiments/:exp/judgments", s.listJudgments, known(judgmentParams))
+	e.GET("/experiments/:exp/judgments.csv", s.judgmentsCSV, known(judgmentParams))
+	e.GET("/experiments/:exp/correlations.csv", s.correlationsCSV, known(overviewParams), heavy)
+	e.GET("/experiments/:exp/crux.csv", s.cruxCSV, known(none), heavy)
+	e.GET("/experiments/:exp/crux-features.csv", s.cruxFeaturesCSV, known(none), heavy)
+	e.GET("/experiments/:exp/rwr.csv", s.rwrCSV, known(rwrParams), heavy)
+	e.GET("/experiments/:exp/transfer.csv", s.transferCSV, known(none), heavy)
+	e.GET("/experiments/:exp/cycles.csv", s.cyclesCSV, known(cyclesParams), heavy)
+	e.GET("/experiments/:exp/ranking.csv", s.rankingCSV, known(cyclesParams), heavy)
+	e.GET("/judgments/:id", s.showJudgment, known(none))
 }
 
 // auditRoutes are the training runs', the audit browser's and the audits'.
 func (s *Server) auditRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
-	e.GET("/runs/:run", s.showRun)
+	e.GET("/runs/:run", s.showRun, known(none))
 	e.GET("/runs/:run/figures/:file", figureTable{
-		"curves":  s.runCurvesFigure,
-		"metric-": s.runMetricFigure, // metric-NAME, a training-time scalar
+		"curves":  {s.runCurvesFigure, none},
+		"metric-": {s.runMetricFigure, none}, // metric-NAME, a training-time scalar
 	}.handler, heavy)
-	e.GET("/runs/:run/checkpoints.csv", s.runCheckpointsCSV)
-	e.GET("/runs/:run/metrics.csv", s.runMetricsCSV)
-	e.GET("/runs/:run/strategies.csv", s.runStrategiesCSV)
+	e.GET("/runs/:run/checkpoints.csv", s.runCheckpointsCSV, known(none))
+	e.GET("/runs/:run/metrics.csv", s.runMetricsCSV, known(none))
+	e.GET("/runs/:run/strategies.csv", s.runStrategiesCSV, known(none))
 	// The audit list sorts and filters tens of thousands of audits (70–200
 	// ms on the demo): heavy work, in its turn.
-	e.GET("/audits", s.listAudits, heavy)
+	e.GET("/audits", s.listAudits, known(auditListParams), heavy)
 	// The full export takes a slot per chunk it computes, not while it
 	// writes to the client (audits_list.go).
-	e.GET("/audits.csv", s.auditsCSV)
+	// (The list's CSV link carries the list's whole query.)
+	e.GET("/audits.csv", s.auditsCSV, known(auditListParams))
 	// Before /audits/:id (echo prefers the static path): an audit whose id is
 	// "side-by-side" is still reached by its key, experiment:side-by-side.
-	e.GET("/audits/side-by-side", s.showSideBySide)
-	e.GET("/audits/:id", s.showAudit)
-	e.GET("/audits/:id/transcript.json", s.auditTranscriptJSON)
+	e.GET("/audits/side-by-side", s.showSideBySide, known(sideParams))
+	e.GET("/audits/:id", s.showAudit, known(auditParams))
+	e.GET("/audits/:id/transcript.json", s.auditTranscriptJSON, known(none))
 }

@@ -33,6 +33,7 @@ func (in *decoder) decode(ctx context.Context, r io.Reader) error {
 		return err
 	}
 	sawComparisons := false
+	seen := map[string]bool{}
 	for dec.PeekKind() != '}' {
 		tok, err := dec.ReadToken()
 		if err != nil {
@@ -41,7 +42,17 @@ func (in *decoder) decode(ctx context.Context, r io.Reader) error {
 		start := dec.InputOffset()
 		in.markValue(dec)
 		fail := func(err error) error { return jsonin.Err(in.file, dec, err) }
-		switch key := tok.String(); key {
+		key := tok.String()
+		if (key == "metadata" || key == "annotators" || key == "comparisons") && seen[key] {
+			// Python's json (and so Feedback Forensics) keeps the last of
+			// two equal keys; a stream has imported the first by then.
+			// Neither reading is safe to guess: the file is refused.
+			off := start
+			return &model.InputError{File: in.file, Offset: off, Line: jsonin.LineAt(in.file, off), Path: key,
+				Msg: "appears twice at the top level (Python's json would keep the second, other readers the first): keep one"}
+		}
+		seen[key] = true
+		switch key {
 		case "metadata":
 			var m Metadata
 			if err := jsonv2.UnmarshalDecode(dec, &m); err != nil {

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/auditscope/auditscope/data/internal/limit"
+	"github.com/auditscope/auditscope/data/internal/regular"
 	"github.com/auditscope/auditscope/data/internal/zipmember"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
@@ -73,7 +74,8 @@ type dirSource struct {
 	name   string
 	max    int64 // the limit on one value
 	fsys   fs.FS
-	prefix string // folder inside a zip that holds experiment.json
+	root   *os.Root // of a folder: files are opened through it (regular)
+	prefix string   // folder inside a zip that holds experiment.json
 	closer io.Closer
 }
 
@@ -93,7 +95,10 @@ func Open(p string, maxValue int64) (Source, io.Closer, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return &dirSource{name: p, max: maxValue, fsys: root.FS()}, root, nil
+		return &dirSource{name: p, max: maxValue, fsys: root.FS(), root: root}, root, nil
+	}
+	if !st.Mode().IsRegular() {
+		return nil, nil, &Error{Pos: Pos{File: p}, Msg: regular.Kind(st.Mode()) + ", not a regular file: only regular files are read"}
 	}
 	zr, err := zip.OpenReader(p)
 	if err != nil {
@@ -159,7 +164,14 @@ func checkMember(f *zip.File) error {
 func (s *dirSource) Name() string { return s.name }
 
 func (s *dirSource) open(name string) (io.ReadCloser, error) {
-	f, err := s.fsys.Open(s.prefix + name)
+	var f io.ReadCloser
+	var err error
+	if s.root != nil {
+		// Not through root.FS(): its Open waits for a writer on a FIFO.
+		f, err = regular.OpenIn(s.root, name)
+	} else {
+		f, err = s.fsys.Open(s.prefix + name)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -528,3 +528,17 @@ func TestSampleRetriesAndLimit(t *testing.T) {
 		t.Errorf("bad error_retries: %v", err)
 	}
 }
+
+// TestMemberBOM: members that start with a UTF-8 byte order mark (a log
+// edited on Windows) are read as without it; they were refused.
+func TestMemberBOM(t *testing.T) {
+	bom := "\xef\xbb\xbf"
+	list := []member{
+		{"header.json", []byte(bom + testHeader)},
+		{"samples/1_epoch_1.json", []byte(bom + `{"id": 1, "epoch": 1, "input": "q", "messages": []}`)},
+	}
+	l, samples := readAll(t, writeMembers(t, list, zip.Deflate))
+	if l.Header.Eval.Model != "m/one" || len(samples) != 1 || samples[0].Epoch != 1 {
+		t.Errorf("header %+v, %d samples; want the log read as without its byte order marks", l.Header.Eval, len(samples))
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/auditscope/auditscope/data/internal/regular"
 	"github.com/auditscope/auditscope/data/petri"
 
 	"github.com/auditscope/auditscope/data/internal/limit"
@@ -107,7 +108,7 @@ func (l *Log) decodeErr(member, prefix string, offset int64, err error) *Error {
 
 func openEval(path string, max int64) (*Log, error) {
 	l := &Log{Path: path, max: max}
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +241,9 @@ func (l *Log) read(name string) ([]byte, error) {
 	if i := jsonin.FirstInvalidUTF8(buf.Bytes()); i >= 0 {
 		return nil, l.errorf(name, "", "not valid UTF-8 (at byte offset %d)", i)
 	}
-	return buf.Bytes(), nil
+	// A byte order mark, as a Windows editor writes one, is not JSON but
+	// says nothing: it is read past, as in every other format.
+	return bytes.TrimPrefix(buf.Bytes(), jsonin.BOM), nil
 }
 
 // eachRawSample hands each element of a .json log's samples list to
@@ -485,7 +488,7 @@ func openJSON(path string, max int64) (*Log, error) {
 // each key but samples, sample with each sample's raw JSON. When stop is
 // given and says so on reaching the samples, the walk ends there.
 func (l *Log) streamJSON(other func(key string, dec *json.Decoder) error, sample func(i int, offset int64, raw json.RawMessage) error, stop func() bool) error {
-	f, err := os.Open(l.Path)
+	f, err := regular.Open(l.Path)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/internal/regular"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/petri"
 
@@ -55,7 +56,7 @@ func readPetriFile(path string, maxValue int64) ([]byte, error) {
 	if maxValue = limit.Or(maxValue); st.Size() > maxValue {
 		return nil, &model.InputError{File: path, Offset: -1, Msg: limit.Message("the transcript file", maxValue)}
 	}
-	b, err := os.ReadFile(path)
+	b, err := regular.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}

@@ -109,6 +109,48 @@ func ColorFor(group string) color.Color {
 	return color.RGBA{R: 0x88, G: 0x88, B: 0x88, A: 0xff}
 }
 
+// maxRowLabel is the widest a row's label is drawn. gonum/plot gives the
+// labels the width they ask for and the data what is left: labels of 190
+// characters left it none, and the figure came out blank. A longer label
+// loses its middle to an ellipsis, keeping its start and its end (where
+// auditors' names differ: "… · epoch 3"); the row's hover title (SVG) and
+// the page's table keep it whole. The demo's longest labels fit.
+const maxRowLabel = 3.6 * vg.Inch
+
+// fitRows is labels, each fitted to maxRowLabel in sty.
+func fitRows(sty text.Style, labels []string) []string {
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		out[i] = fitWidth(sty, l, maxRowLabel)
+	}
+	return out
+}
+
+// fitWidth is s, with runes taken from its middle and replaced by "…"
+// until it is no wider than width in sty.
+func fitWidth(sty text.Style, s string, width vg.Length) string {
+	if sty.Width(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	cut := func(keep int) string {
+		head := (keep + 1) / 2
+		return strings.TrimRight(string(r[:head]), " ") + "…" + strings.TrimLeft(string(r[len(r)-(keep-head):]), " ")
+	}
+	// Halving on the runes kept: labels may be long, and Width measures
+	// the whole string.
+	lo, hi := 0, len(r)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if sty.Width(cut(mid)) <= width {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return cut(lo)
+}
+
 // Interval is one labelled estimate.
 type Interval struct {
 	Label         string
@@ -135,7 +177,7 @@ func IntervalChart(title, xLabel string, items []Interval) (*plot.Plot, error) {
 	for i, it := range items {
 		labels[n-1-i] = it.Label
 	}
-	p.NominalY(labels...)
+	p.NominalY(fitRows(p.Y.Tick.Label, labels)...)
 	p.Add(plotter.NewGrid())
 	// One bar chart per group keeps colours consistent.
 	groups := map[string]plotter.Values{}

@@ -231,3 +231,52 @@ func TestAxesSpanWhiskers(t *testing.T) {
 		}
 	}
 }
+
+// badCoord is a NaN or infinite number in an SVG attribute or path.
+var badCoord = regexp.MustCompile(`[ ,"(MLCZ]([+-]?Inf|NaN)\b`)
+
+// TestLongRowLabels: rows labelled with 190 characters still draw their
+// data (the labels took every point of width, and the figure came out
+// blank, with NaN and +Inf coordinates): each label is cut with an
+// ellipsis, its hover title keeps it whole, and every format is written.
+func TestLongRowLabels(t *testing.T) {
+	long := func(i int) string {
+		return fmt.Sprintf("auditor %d ", i) + strings.Repeat("with a very long descriptive name ", 6)
+	}
+	items := []Interval{
+		{Label: long(1), Group: "baseline", Value: 49.9, Lo: 46.2, Hi: 54.5},
+		{Label: long(2), Group: "baseline", Value: 44.2, Lo: 41.3, Hi: 48.3},
+	}
+	if len(items[0].Label) < 190 {
+		t.Fatalf("label of %d characters", len(items[0].Label))
+	}
+	charts := map[string]func() (*plot.Plot, error){
+		"interval": func() (*plot.Plot, error) { return IntervalChart("t", "x", items) },
+		"forest":   func() (*plot.Plot, error) { return ForestPlot("t", "x", items) },
+		"dots":     func() (*plot.Plot, error) { return DotWhisker("t", "x", items) },
+	}
+	for name, chart := range charts {
+		p, err := chart()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var svg bytes.Buffer
+		if err := Write(&svg, p, 2*ColumnWidth, IntervalChartHeight(items), "svg"); err != nil {
+			t.Fatal(err)
+		}
+		s := svg.String()
+		// (The embedded font's base64 may spell NaN: coordinates only.)
+		if badCoord.MatchString(s) {
+			t.Errorf("%s: the SVG has NaN or Inf coordinates: %s", name, badCoord.FindString(s))
+		}
+		if !strings.Contains(s, "…") || !strings.Contains(s, strings.TrimSpace(long(1))) {
+			t.Errorf("%s: the labels are not cut with an ellipsis, or the hover title lacks the whole label", name)
+		}
+		for _, format := range []string{"png", "pdf"} {
+			var b bytes.Buffer
+			if err := Write(&b, p, 2*ColumnWidth, IntervalChartHeight(items), format); err != nil || b.Len() == 0 {
+				t.Errorf("%s as %s: %v", name, format, err)
+			}
+		}
+	}
+}

@@ -30,7 +30,7 @@ func ForestPlot(title, xLabel string, items []Interval) (*plot.Plot, error) {
 	for i, it := range items {
 		labels[n-1-i] = it.Label
 	}
-	p.NominalY(labels...)
+	p.NominalY(fitRows(p.Y.Tick.Label, labels)...)
 	p.Add(plotter.NewGrid())
 	lo, hi := 0.0, 0.0
 	var errs errorPoints

@@ -150,7 +150,7 @@ func dotWhisker(title, xLabel string, labels []string, series []dotSeries) (*plo
 	for i, l := range labels {
 		names[n-1-i] = l
 	}
-	p.NominalY(names...)
+	p.NominalY(fitRows(p.Y.Tick.Label, names)...)
 	spread := 0.0
 	if len(series) > 1 {
 		spread = math.Min(0.7, dotSeriesPitch*float64(len(series)-1)/dotPitch(len(series))*1.1)

@@ -13,11 +13,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/auditscope/auditscope/data/internal/regular"
 )
 
 // File is the hash of a file's content.
 func File(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return "", err
 	}
@@ -74,7 +76,7 @@ func Files(root string, rels []string) (string, error) {
 	h := sha256.New()
 	for _, rel := range sorted {
 		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
-		f, err := os.Open(filepath.Join(root, filepath.FromSlash(rel)))
+		f, err := regular.Open(filepath.Join(root, filepath.FromSlash(rel)))
 		if err != nil {
 			return "", err
 		}

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/auditscope/auditscope/data/internal/regular"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -29,7 +29,7 @@ func JoinPath(prefix, field string) string {
 // LineAt returns the 1-based line of a byte offset in a file (0 if the file
 // cannot be read). It is only used on the error path.
 func LineAt(file string, offset int64) int {
-	f, err := os.Open(file)
+	f, err := regular.Open(file)
 	if err != nil {
 		return 0
 	}

@@ -2,11 +2,11 @@ package jsonin
 
 import (
 	"fmt"
-	"os"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/auditscope/auditscope/data/internal/regular"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -14,7 +14,7 @@ import (
 // apart: AnnotatedPairs, Petri or Inspect, or "" when none does. object is
 // false when the top level is not an object; err is for broken JSON.
 func Sniff(path string) (kind string, object bool, err error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return "", false, fmt.Errorf("import: %w", err)
 	}

@@ -1,0 +1,78 @@
+package web
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// The query parameters each route reads, by page (routes.go gives every
+// route its set). A parameter a route does not know is refused (400) with
+// the names it knows: a mistyped shared link (?experiment=small for
+// ?exp=small) otherwise showed unfiltered numbers as if filtered. A CSV
+// twin or figure knows its page's names, since the page's links to it
+// carry the page's whole query.
+var (
+	none = params()
+	// The AnnotatedPairs explorer (parseExplorerQuery, parseRefQuery).
+	explorerParams = params("ci", "dir", "metric", "mode", "ref", "refmodels", "sort", "split", "values", "with")
+	refParams      = params("ref", "refmodels")
+	modelsParams   = params("max", "ref", "refmodels")
+	listParams     = params("ann", "filter", "models", "page", "q", "ref", "refmodels", "split", "value")
+	pairsCmpParams = params("a", "b", "ref", "refmodels")
+	// An experiment's overview (parseOverviewQuery, parseScorerQuery).
+	overviewParams = params("cal", "dim", "dir", "epoch", "kind", "reward", "run", "sdir", "sort", "ssort")
+	scorerParams   = params("sdir", "ssort")
+	compareParams  = params("a", "b")
+	unitsParams    = params("a", "b", "dim", "page", "show", "sort")
+	rwrParams      = params("run")
+	cyclesParams   = params("kind", "max")
+	sweepParams    = params("dim", "epoch")
+	judgmentParams = params("auditor", "behavior", "kind", "page", "per", "split", "vs")
+	// The audit list (parseAuditsQuery) and an audit within it.
+	auditListParams = params("auditor", "behavior", "cols", "dir", "epoch", "eval", "exp", "outcome", "page", "per", "q", "run", "score", "sort", "split", "target")
+	auditParams     = params("auditor", "behavior", "branch", "cols", "dir", "epoch", "eval", "exp", "outcome", "page", "per", "q", "run", "score", "sort", "split", "target", "view")
+	sideParams      = params("a", "b")
+)
+
+// paramSet is the sorted names of a route's query parameters.
+type paramSet []string
+
+func params(names ...string) paramSet {
+	s := slices.Clone(names)
+	slices.Sort(s)
+	return s
+}
+
+// check refuses a query with a name not in the set.
+func (ps paramSet) check(c echo.Context) error {
+	q := c.QueryParams()
+	names := make([]string, 0, len(q))
+	for name := range q {
+		names = append(names, name)
+	}
+	slices.Sort(names) // the same error for the same URL
+	for _, name := range names {
+		if _, ok := slices.BinarySearch(ps, name); ok {
+			continue
+		}
+		if len(ps) == 0 {
+			return badRequestf("unknown query parameter %q: this page takes none", name)
+		}
+		return badRequestf("unknown query parameter %q: this page takes %s", name, strings.Join(ps, ", "))
+	}
+	return nil
+}
+
+// known is route middleware that refuses parameters not in ps.
+func known(ps paramSet) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if err := ps.check(c); err != nil {
+				return err
+			}
+			return next(c)
+		}
+	}
+}
