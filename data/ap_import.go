@@ -153,7 +153,7 @@ func (s *Store) importAP(ctx context.Context, r io.Reader, file, hash string, ha
 
 // apLoadOptions are the loader's options of an import's.
 func (s *Store) apLoadOptions(tx *imports.Tx, opts ImportOptions, format string, hashing func() annotatedpairs.Hash) annotatedpairs.LoadOptions {
-	o := annotatedpairs.LoadOptions{Name: opts.Name, Replace: opts.Replace, Synthetic: opts.Synthetic, Format: format, Hashing: hashing}
+	o := annotatedpairs.LoadOptions{Name: opts.Name, Replace: opts.Replace, Synthetic: opts.Synthetic, Format: format, Hashing: hashing, MaxValue: opts.MaxValue}
 	if m := opts.Texts; m != nil {
 		o.Merge = func(dataset string) (int, string, error) { return s.mergeTexts(tx, m, dataset) }
 	}

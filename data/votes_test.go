@@ -98,10 +98,11 @@ func TestVotesPrepared(t *testing.T) {
 			 {"id":"1","response_a":{"text":"x"},"response_b":{"text":"y"},"annotations":{"h":{"pref":"tie"}}}],
 			 "annotators":{"h":{},"p":{},"z":{}}}`,
 			[]string{"ba", "t-"}, []string{"h", "z", "p"}},
-		{"two comparisons arrays, an annotator between them",
+		// (Two comparisons arrays, which this case had, are refused now:
+		// TestBadInput.)
+		{"an annotator first named in a comparison",
 			`{"metadata":{"version":"2.0","dataset_name":"p3"},"annotators":{"h":{}},"comparisons":[
-			 {"id":"0","response_a":{"text":"x"},"response_b":{"text":"y"},"annotations":{"h":{"pref":"a"},"q":{"pref":"b"}}}],
-			 "comparisons":[
+			 {"id":"0","response_a":{"text":"x"},"response_b":{"text":"y"},"annotations":{"h":{"pref":"a"},"q":{"pref":"b"}}},
 			 {"id":"1","response_a":{"text":"x"},"response_b":{"text":"y"},"annotations":{"q":{"pref":"tie"},"h":{"pref":"b"}}}]}`,
 			[]string{"ab", "bt"}, []string{"h", "q"}},
 	}

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/auditscope/auditscope/data/internal/jsonin"
+	"github.com/auditscope/auditscope/data/internal/limit"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -128,6 +129,11 @@ func (in *decoder) comparisons(ctx context.Context, dec *jsontext.Decoder) error
 	// The annotators declared before the comparisons, for the workers to
 	// encode votes with (a copy: the appender adds those first named later).
 	ann := in.sink.Annotators()
+	var maxValue int64
+	if in.bound != nil {
+		maxValue = in.bound.Max
+	}
+	items := jsonin.ItemsFor(limit.Or(maxValue))
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -135,7 +141,7 @@ func (in *decoder) comparisons(ctx context.Context, dec *jsontext.Decoder) error
 			defer wg.Done()
 			var fast fastDecoder // one a worker: it keeps the names it has seen
 			for b := range p.work {
-				b.decode(&fast, in.file, v2, haveMeta, ann)
+				b.decode(&fast, in.file, v2, haveMeta, ann, items)
 				close(b.done)
 			}
 		}()
@@ -432,7 +438,7 @@ func (p *pipeline) hold(n int64) (bool, error) {
 
 // decode turns the batch's JSON into rows, or the first error with its
 // place in the file.
-func (b *batch) decode(fast *fastDecoder, file string, v2, haveMeta bool, ann map[string]int) {
+func (b *batch) decode(fast *fastDecoder, file string, v2, haveMeta bool, ann map[string]int, items jsonin.Items) {
 	// The rows hold copies: the JSON can go before the batch is appended
 	// (the in-flight budget still counts it until then).
 	defer func() {
@@ -441,6 +447,13 @@ func (b *batch) decode(fast *fastDecoder, file string, v2, haveMeta bool, ann ma
 	}()
 	b.rows = make([]Row, 0, len(b.raws))
 	for j, raw := range b.raws {
+		if err := jsonin.CheckItems(raw, items); err != nil {
+			var ie *jsonin.ItemsError
+			errors.As(err, &ie)
+			b.err = &model.InputError{File: file, Offset: b.offs[j], Line: jsonin.LineAt(file, b.offs[j]),
+				Path: jsonin.JoinPath("comparisons["+strconv.Itoa(b.start+j)+"]", ie.Path), Msg: ie.Msg()}
+			return
+		}
 		row, ok := fast.row(raw, v2, haveMeta)
 		if !ok {
 			var err error

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/auditscope/auditscope/data/internal/limit"
 	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -54,6 +55,27 @@ type Loader struct {
 	mergeNote   string
 
 	cmp, meta2 load.Appender
+
+	// maxNames bounds the annotators and the metadata keys a dataset
+	// names (MaxNames); err is the first bound passed.
+	maxNames int
+	err      error
+}
+
+// MaxNames is the most annotators, and the most metadata keys, one dataset
+// may name under the limit max on one value: 20,000 at the default, raised
+// with it. Each comparison's row keeps a vote slot per annotator, and each
+// name is held for the whole import: 40 comparisons naming 150,000 new
+// annotators each took 1.2 GiB and failed in DuckDB. Real datasets name a
+// few hundred at most (ICAI's principles).
+func MaxNames(maxValue int64) int {
+	return int(20_000 * max(1, limit.Or(maxValue)/limit.Default))
+}
+
+// namesErr is the error of a dataset past MaxNames.
+func (l *Loader) namesErr(what string) error {
+	return &model.InputError{File: l.file, Offset: -1, Path: what,
+		Msg: fmt.Sprintf("the dataset names more than %d %s, the limit that goes with the limit on one value's size; raise both with --max-value", l.maxNames, what)}
 }
 
 // Tx is the import's transaction as the loader writes it: the store's
@@ -97,6 +119,10 @@ type LoadOptions struct {
 	// Hashing, when set, gives the file's hash, worked out beside the
 	// import; the hash NewLoader is given is then "".
 	Hashing func() Hash
+	// MaxValue is the import's limit on one value (0: limit.Default),
+	// which the bounds on a dataset's annotators and metadata keys follow
+	// (MaxNames).
+	MaxValue int64
 }
 
 // Hash is a file's hash, worked out beside its import, and the earlier
@@ -112,7 +138,7 @@ type Hash struct {
 func NewLoader(tx Tx, file, hash string, opts LoadOptions) *Loader {
 	l := &Loader{tx: tx, file: file, hash: hash, replace: opts.Replace, synthetic: opts.Synthetic, format: opts.Format, merge: opts.Merge, hashing: opts.Hashing,
 		annIdx: map[string]int{}, annDecl: map[string]Annotator{}, metaKeySeen: map[string]bool{}, seenIDs: map[idKey]struct{}{},
-		idSeed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+		idSeed: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, maxNames: MaxNames(opts.MaxValue)}
 	tx.SetSource(file)
 	if opts.Name != "" {
 		l.finalName, l.nameFixed = opts.Name, true
@@ -137,12 +163,24 @@ func (l *Loader) SetMetadata(m Metadata) {
 
 func (l *Loader) MetaKey(k string) {
 	if !l.metaKeySeen[k] {
+		if len(l.metaKeys) >= l.maxNames {
+			if l.err == nil {
+				l.err = l.namesErr("metadata keys")
+			}
+			return
+		}
 		l.metaKeySeen[k] = true
 		l.metaKeys = append(l.metaKeys, k)
 	}
 }
 
 func (l *Loader) Declare(id string, d Annotator) {
+	if _, ok := l.annDecl[id]; !ok && len(l.annIDs) >= l.maxNames {
+		if l.err == nil {
+			l.err = l.namesErr("annotators")
+		}
+		return
+	}
 	if _, ok := l.annDecl[id]; !ok {
 		l.declOrder = append(l.declOrder, id)
 	}
@@ -156,6 +194,14 @@ func (l *Loader) Annotators() map[string]int { return maps.Clone(l.annIdx) }
 func (l *Loader) annotator(id string) int {
 	if i, ok := l.annIdx[id]; ok {
 		return i
+	}
+	if len(l.annIDs) >= l.maxNames {
+		// Past the bound the import fails (Add, Finish); the vote goes to
+		// annotator 0 meanwhile, so nothing more is held.
+		if l.err == nil {
+			l.err = l.namesErr("annotators")
+		}
+		return 0
 	}
 	i := len(l.annIDs)
 	l.annIdx[id] = i
@@ -208,6 +254,9 @@ func (l *Loader) Close() error {
 type idKey [2]uint64
 
 func (l *Loader) Add(r Row) error {
+	if l.err != nil {
+		return l.err
+	}
 	if err := l.start(); err != nil {
 		return err
 	}
@@ -262,6 +311,9 @@ func (l *Loader) fileHash() (string, error) {
 
 // Finish writes the dataset and annotator rows and the import record.
 func (l *Loader) Finish(source string) (model.ImportResult, error) {
+	if l.err != nil {
+		return model.ImportResult{}, l.err
+	}
 	if err := l.start(); err != nil { // a dataset with no comparisons
 		return model.ImportResult{}, err
 	}

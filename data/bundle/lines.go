@@ -30,6 +30,7 @@ const (
 
 // lineBatch is a run of consecutive non-empty lines and what they decode to.
 type lineBatch[T any] struct {
+	items jsonin.Items // the bound on one line's items
 	pos   []Pos
 	raw   [][]byte
 	vals  []*T
@@ -47,6 +48,10 @@ func (b *lineBatch[T]) decode() {
 	for i, line := range b.raw {
 		if j := jsonin.FirstInvalidUTF8(line); j >= 0 {
 			b.errs[i] = &Error{Pos: b.pos[i], Msg: fmt.Sprintf("not valid UTF-8 (byte %d of the line)", j+1)}
+			continue
+		}
+		if err := jsonin.CheckItems(line, b.items); err != nil {
+			b.errs[i] = &Error{Pos: b.pos[i], Msg: err.Error()}
 			continue
 		}
 		v, err := jsonin.Decode[T](line, decodeStrict)
@@ -102,7 +107,8 @@ func eachLineParallel[T any](s *dirSource, name string, fn func(Pos, *T) error) 
 				return false
 			}
 		}
-		newBatch := func() *lineBatch[T] { return &lineBatch[T]{done: make(chan struct{})} }
+		items := jsonin.ItemsFor(s.max)
+		newBatch := func() *lineBatch[T] { return &lineBatch[T]{items: items, done: make(chan struct{})} }
 		b := newBatch()
 		br := bufio.NewReaderSize(f, 1<<20)
 		for line := 1; ; line++ {

@@ -100,6 +100,9 @@ func Open(p string, maxValue int64) (Source, io.Closer, error) {
 	if !st.Mode().IsRegular() {
 		return nil, nil, &Error{Pos: Pos{File: p}, Msg: regular.Kind(st.Mode()) + ", not a regular file: only regular files are read"}
 	}
+	if err := checkMembers(p, st.Size(), maxValue); err != nil {
+		return nil, nil, &Error{Pos: Pos{File: p}, Msg: err.Error()}
+	}
 	zr, err := zip.OpenReader(p)
 	if err != nil {
 		return nil, nil, &Error{Pos: Pos{File: p}, Msg: "not a readable zip file: " + err.Error()}
@@ -238,7 +241,11 @@ func (s *dirSource) ReadFile(name string) ([]byte, error) {
 	if i := jsonin.FirstInvalidUTF8(b); i >= 0 {
 		return nil, fmt.Errorf("%s is not valid UTF-8 (at byte offset %d)", name, i)
 	}
-	return bytes.TrimPrefix(b, jsonin.BOM), nil
+	b = bytes.TrimPrefix(b, jsonin.BOM)
+	if err := jsonin.CheckItems(b, jsonin.ItemsFor(s.max)); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return b, nil
 }
 
 func (s *dirSource) Experiment() (Experiment, error) {
@@ -282,6 +289,9 @@ func eachLine[T any](s *dirSource, name string, optional bool, fn func(Pos, *T, 
 		}
 		if i := jsonin.FirstInvalidUTF8(b); i >= 0 {
 			return &Error{Pos: Pos{File: name, Line: line}, Msg: fmt.Sprintf("not valid UTF-8 (byte %d of the line)", i+1)}
+		}
+		if err := jsonin.CheckItems(b, jsonin.ItemsFor(s.max)); err != nil {
+			return &Error{Pos: Pos{File: name, Line: line}, Msg: err.Error()}
 		}
 		v := new(T)
 		if err := decodeStrict(b, v); err != nil {
@@ -488,3 +498,14 @@ func (m *memSource) Metrics(fn func(Pos, *Metric) error) error {
 type errTooLong struct{ max int64 }
 
 func (e errTooLong) Error() string { return limit.Message("the line", e.max) }
+
+// checkMembers refuses a zip with more members than go with maxValue
+// (zipmember.MaxMembers), reading only its tail.
+func checkMembers(p string, size, maxValue int64) error {
+	f, err := regular.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return zipmember.CheckCount(f, size, zipmember.MaxMembers(maxValue, limit.Default))
+}

@@ -117,6 +117,10 @@ func openEval(path string, max int64) (*Log, error) {
 		f.Close()
 		return nil, err
 	}
+	if err := zipmember.CheckCount(f, st.Size(), zipmember.MaxMembers(limit.Or(max), limit.Default)); err != nil {
+		f.Close()
+		return nil, l.errorf("", "", "%v", err)
+	}
 	zr, err := zip.NewReader(f, st.Size())
 	if err != nil {
 		f.Close()
@@ -243,7 +247,13 @@ func (l *Log) read(name string) ([]byte, error) {
 	}
 	// A byte order mark, as a Windows editor writes one, is not JSON but
 	// says nothing: it is read past, as in every other format.
-	return bytes.TrimPrefix(buf.Bytes(), jsonin.BOM), nil
+	b := bytes.TrimPrefix(buf.Bytes(), jsonin.BOM)
+	if err := jsonin.CheckItems(b, jsonin.ItemsFor(l.max)); err != nil {
+		var ie *jsonin.ItemsError
+		errors.As(err, &ie)
+		return nil, l.errorf(name, ie.Path, "%s", ie.Msg())
+	}
+	return b, nil
 }
 
 // eachRawSample hands each element of a .json log's samples list to
@@ -258,6 +268,11 @@ func (l *Log) eachRawSample(dec *json.Decoder, mark func(), fail func(string, er
 		}
 		if j := jsonin.FirstInvalidUTF8(raw); j >= 0 {
 			return &Error{File: l.Path, Path: fmt.Sprintf("samples[%d]", i), Offset: dec.InputOffset() - int64(len(raw)-j), Msg: "not valid UTF-8"}
+		}
+		if err := jsonin.CheckItems(raw, jsonin.ItemsFor(l.max)); err != nil {
+			var ie *jsonin.ItemsError
+			errors.As(err, &ie)
+			return &Error{File: l.Path, Path: jsonin.JoinPath(fmt.Sprintf("samples[%d]", i), ie.Path), Offset: -1, Msg: ie.Msg()}
 		}
 		// The callback's errors (a bad sample, or whatever the caller
 		// returns) already say where they are.

@@ -65,7 +65,13 @@ func readPetriFile(path string, maxValue int64) ([]byte, error) {
 	if i := jsonin.FirstInvalidUTF8(b); i >= 0 {
 		return nil, &model.InputError{File: path, Offset: int64(i), Line: jsonin.LineAt(path, int64(i)), Msg: "not valid UTF-8"}
 	}
-	return bytes.TrimPrefix(b, jsonin.BOM), nil
+	b = bytes.TrimPrefix(b, jsonin.BOM)
+	if err := jsonin.CheckItems(b, jsonin.ItemsFor(maxValue)); err != nil {
+		var ie *jsonin.ItemsError
+		errors.As(err, &ie)
+		return nil, &model.InputError{File: path, Offset: -1, Path: ie.Path, Msg: ie.Msg()}
+	}
+	return b, nil
 }
 
 // petriInfo is what an audit takes from a transcript's metadata.

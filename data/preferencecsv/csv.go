@@ -73,6 +73,12 @@ func readCSV(ctx context.Context, r *limit.Reader, file, defID string, s annotat
 		return tooLarge(err)
 	}
 	r.Mark(cr.InputOffset())
+	// Each column is a metadata key of every comparison: a header of 5
+	// million columns took 3.5 GiB.
+	if maxCols := annotatedpairs.MaxNames(r.Max); len(header) > maxCols {
+		return &model.InputError{File: file, Line: 1, Offset: -1,
+			Msg: fmt.Sprintf("the header has %d columns, more than the %d that go with the limit on one value's size; raise both with --max-value", len(header), maxCols)}
+	}
 	cols, err := csvHeader(file, header)
 	if err != nil {
 		return err

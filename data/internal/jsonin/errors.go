@@ -23,6 +23,9 @@ func JoinPath(prefix, field string) string {
 	if field == "" {
 		return prefix
 	}
+	if strings.HasPrefix(field, "[") {
+		return prefix + field // samples[3] and [2].x: samples[3][2].x
+	}
 	return prefix + "." + field
 }
 

@@ -1,0 +1,224 @@
+package data
+
+import (
+	"archive/zip"
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// writeItems writes head, item(0) … item(n-1) joined by sep, and tail.
+func writeItems(t *testing.T, path, head string, n int, item func(i int) string, sep, tail string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString(head)
+	for i := range n {
+		if i > 0 {
+			w.WriteString(sep)
+		}
+		w.WriteString(item(i))
+	}
+	w.WriteString(tail)
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeZipOf writes a zip (or .eval) of the given members, then n members
+// made by member(i).
+func writeZipOf(t *testing.T, path string, members map[string]string, n int, member func(i int) (string, string)) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(bufio.NewWriterSize(f, 1<<20))
+	add := func(name, body string) {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, body := range members {
+		add(name, body)
+	}
+	for i := range n {
+		add(member(i))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const (
+	hostilePetriHead = `{"metadata": {"transcript_id": "t1", "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"`
+	hostileEvalHead  = `{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}, "stats": {}}`
+	hostileAPHead    = `{"metadata": {"version": "2.0"}, "comparisons": [{"id": "c0", "prompt": "p", "response_a": {"text": "a", "model": "m"}, "response_b": {"text": "b", "model": "n"}, `
+	petriEvent       = `{"type": "transcript_event", "view": ["target"], "edit": {"operation": "add", "message": {"role": "user", "content": ""}}}`
+)
+
+// TestHostileCounts imports, in a child process each, small inputs made
+// of millions of tiny items (messages, events, metadata keys, annotators,
+// CSV columns, score dimensions, zip members), each well under the limit
+// on one value's size: each is refused naming the place and the count, or
+// imports, within a peak resident memory of 1 GiB and 30 s. Before counts
+// were bounded these took 1.2–3.5 GiB, or (an audit's score keys) minutes.
+func TestHostileCounts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes about 1 GB of inputs; skipped with -short")
+	}
+	dir := t.TempDir()
+	key := func(i int) string { return fmt.Sprintf(`"k%07d": 0`, i) }
+	// bundleWith copies the small bundle to p and returns its audits.jsonl,
+	// to which a line may be added.
+	bundleWith := func(p string) string {
+		if err := os.CopyFS(p, os.DirFS("testdata/bundle-small")); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(p, "audits.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	cases := []struct {
+		name, path string
+		write      func(path string)
+		want       []string // in the refusal; nil: the import lands
+	}{
+		{"Petri transcript of 2.9 M empty messages", "messages.json", func(p string) {
+			writeItems(t, p, hostilePetriHead+`}, "messages": [`, 2_900_000, func(int) string { return `{"role": "user", "content": ""}` }, ",", `]}`)
+		}, []string{"messages.json", "messages", "200000 items", "--max-value"}},
+		{"Petri transcript of 0.7 M tiny events", "events.json", func(p string) {
+			writeItems(t, p, hostilePetriHead+`}, "events": [`, 700_000, func(int) string { return petriEvent }, ",", `]}`)
+		}, []string{"events.json", "events", "--max-value"}},
+		{"Petri transcript of 200 lists of 150,000 messages", "nested.json", func(p string) {
+			writeItems(t, p, hostilePetriHead+`}, "events": [`, 200, func(int) string {
+				return `{"type": "transcript_event", "view": ["target"], "edit": {"operation": "reset", "new_messages": [` + strings.Repeat(`{},`, 150_000) + `{}]}}`
+			}, ",", `]}`)
+		}, []string{"nested.json", "objects, arrays and object members"}},
+		{"Petri judge scores of 3 M dimensions", "scores.json", func(p string) {
+			writeItems(t, p, hostilePetriHead+`, "judge_output": {"response": "", "summary": "", "scores": {`, 3_000_000, key, ",", `}}}, "events": []}`)
+		}, []string{"scores.json", "metadata.judge_output.scores", "200000 items"}},
+		{"AnnotatedPairs comparison with 7 M metadata keys", "meta.json", func(p string) {
+			writeItems(t, p, hostileAPHead+`"metadata": {`, 7_000_000, key, ",", `}, "annotations": {}}]}`)
+		}, []string{"meta.json", "comparisons[0].metadata", "200000 items"}},
+		{"AnnotatedPairs comparison with 4 M undeclared annotators", "ann.json", func(p string) {
+			writeItems(t, p, hostileAPHead+`"annotations": {`, 4_000_000, func(i int) string { return fmt.Sprintf(`"a%07d": {"pref": "a"}`, i) }, ",", `}}]}`)
+		}, []string{"ann.json", "comparisons[0].annotations", "200000 items"}},
+		{"AnnotatedPairs of 40 comparisons with 150,000 new annotators each", "many-ann.json", func(p string) {
+			writeItems(t, p, `{"metadata": {"version": "2.0"}, "comparisons": [`, 40, func(c int) string {
+				var b strings.Builder
+				fmt.Fprintf(&b, `{"id": "c%d", "prompt": "p", "response_a": {"text": "a", "model": "m"}, "response_b": {"text": "b", "model": "n"}, "annotations": {`, c)
+				for i := range 150_000 {
+					if i > 0 {
+						b.WriteByte(',')
+					}
+					fmt.Fprintf(&b, `"a%02d-%06d": {"pref": "a"}`, c, i)
+				}
+				b.WriteString(`}}`)
+				return b.String()
+			}, ",", `]}`)
+		}, []string{"many-ann.json", "more than 20000 annotators", "--max-value"}},
+		{"AnnotatedPairs declaring 4 M annotators", "declared.json", func(p string) {
+			writeItems(t, p, `{"metadata": {"version": "2.0"}, "annotators": {`, 4_000_000, func(i int) string { return fmt.Sprintf(`"a%07d": {}`, i) }, ",",
+				`}, "comparisons": [{"id": "c0", "prompt": "p", "response_a": {"text": "a"}, "response_b": {"text": "b"}, "annotations": {}}]}`)
+		}, []string{"declared.json", "more than 20000 annotators", "--max-value"}},
+		{"preference CSV with 5 M columns", "wide.csv", func(p string) {
+			writeItems(t, p, "text_a,text_b,preferred_text", 5_000_000, func(i int) string { return fmt.Sprintf(",c%d", i) }, "", "\nx,y,text_a\n")
+		}, []string{"wide.csv:1", "5000003 columns", "--max-value"}},
+		{"Inspect .eval of 230 KB whose sample holds 3 M tiny messages", "tiny.eval", func(p string) {
+			var b strings.Builder
+			b.WriteString(`{"id": 1, "epoch": 1, "input": "q", "messages": [`)
+			for i := range 3_000_000 {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(`{"role": "user", "content": ""}`)
+			}
+			b.WriteString(`]}`)
+			writeZipOf(t, p, map[string]string{"header.json": hostileEvalHead, "samples/1_epoch_1.json": b.String()}, 0, nil)
+		}, []string{"tiny.eval", "samples/1_epoch_1.json", "messages", "200000 items"}},
+		{"Inspect .json log whose sample holds 1 M tiny events", "events-log.json", func(p string) {
+			writeItems(t, p, `{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}, "stats": {}, "samples": [{"id": 1, "epoch": 1, "input": "q", "events": [`, 1_000_000,
+				func(int) string { return `{"event": "info", "data": 0}` }, ",", `]}]}`)
+		}, []string{"events-log.json", "samples[0].events", "200000 items"}},
+		{"Inspect .eval of 1.5 M empty members", "members.eval", func(p string) {
+			writeZipOf(t, p, map[string]string{"header.json": hostileEvalHead}, 1_500_000, func(i int) (string, string) { return fmt.Sprintf("x/%d", i), "" })
+		}, []string{"members.eval", "1500001 members", "--max-value"}},
+		{"bundle zip of 1.5 M empty members", "members.zip", func(p string) {
+			writeZipOf(t, p, map[string]string{"experiment.json": `{"id": "z", "name": "z"}`, "audits.jsonl": ""}, 1_500_000, func(i int) (string, string) { return fmt.Sprintf("x/%d", i), "" })
+		}, []string{"members.zip", "1500002 members", "--max-value"}},
+		{"bundle audit with 1 M score keys", "score-keys", func(p string) {
+			audits := bundleWith(p)
+			writeItems(t, filepath.Join(p, "audits.jsonl"), audits+`{"id": "a9", "auditor": "ref-cal50@e1", "eval": "audit_quality", "behavior": "flattery", "seed": "s", "target": "t", "turns": 1, "outcome": {}, "transcript_path": "transcripts/a2.json", "scores": {`,
+				1_000_000, func(i int) string { return fmt.Sprintf(`"d%07d": 1`, i) }, ",", "}}\n")
+		}, []string{"audits.jsonl:", "scores", "200000 items"}},
+		{"bundle audit with 150,000 score keys", "score-keys-ok", func(p string) {
+			audits := bundleWith(p)
+			writeItems(t, filepath.Join(p, "audits.jsonl"), audits+`{"id": "a9", "auditor": "ref-cal50@e1", "eval": "audit_quality", "behavior": "flattery", "seed": "s", "target": "t", "turns": 1, "outcome": {}, "transcript_path": "transcripts/a2.json", "scores": {`,
+				150_000, func(i int) string { return fmt.Sprintf(`"d%07d": 1`, i) }, ",", "}}\n")
+		}, nil},
+		{"bundle transcript of 2.9 M empty messages", "transcript", func(p string) {
+			bundleWith(p)
+			writeItems(t, filepath.Join(p, "transcripts", "a2.json"), hostilePetriHead+`}, "messages": [`, 2_900_000, func(int) string { return `{"role": "user", "content": ""}` }, ",", `]}`)
+		}, []string{"a2.json", "messages", "200000 items"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := filepath.Join(dir, c.path)
+			c.write(in)
+			defer os.RemoveAll(in)
+			cmd := exec.Command(os.Args[0], "-test.run=^TestHostileMemory$")
+			cmd.Env = append(os.Environ(), hostileDBEnv+"="+filepath.Join(t.TempDir(), "h.duckdb"), hostileInputEnv+"="+in)
+			start := time.Now()
+			out, err := cmd.CombinedOutput()
+			took := time.Since(start)
+			if err != nil {
+				t.Fatalf("child: %v\n%.2000s", err, out)
+			}
+			rss := int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10
+			got := strings.TrimSpace(string(out))
+			t.Logf("peak RSS %d MiB, %s: %.400s", rss>>20, took.Round(100*time.Millisecond), got)
+			if rss > hostileMaxRSS {
+				t.Errorf("peak RSS %d MiB, over the %d MiB bound", rss>>20, hostileMaxRSS>>20)
+			}
+			if took > 30*time.Second {
+				t.Errorf("took %s, over 30 s", took.Round(time.Second))
+			}
+			if c.want == nil {
+				if !strings.HasPrefix(got, "imported") {
+					t.Errorf("refused: %.600s", got)
+				}
+				return
+			}
+			if !strings.HasPrefix(got, "refused") {
+				t.Fatalf("not refused: %.600s", got)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("the refusal does not name %q: %.600s", w, got)
+				}
+			}
+		})
+	}
+}
