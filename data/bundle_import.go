@@ -23,7 +23,7 @@ func (s *Store) ImportBundleFile(ctx context.Context, path string, opts ImportOp
 	if r, ok, err := s.alreadyImported(ctx, model.KindBundle, opts.Name, hash); err != nil || ok {
 		return r, err
 	}
-	src, closer, err := bundle.Open(path, opts.MaxValue)
+	src, closer, err := bundle.Open(ctx, path, opts.MaxValue)
 	if err != nil {
 		return model.ImportResult{}, bundle.InputError(path, err)
 	}

@@ -3,6 +3,7 @@ package bundle
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -91,7 +92,7 @@ func FuzzRead(f *testing.F) {
 				}
 			}
 		}
-		src, closer, err := Open(path, 0)
+		src, closer, err := Open(context.Background(), path, 0)
 		if err != nil {
 			var be *Error
 			if !errors.As(err, &be) {

@@ -112,6 +112,7 @@ func eachLineParallel[T any](s *dirSource, name string, fn func(Pos, *T) error) 
 		b := newBatch()
 		br := bufio.NewReaderSize(f, 1<<20)
 		for line := 1; ; line++ {
+			line += skipNewlines(br)
 			raw, err := readLine(br, s.max)
 			if err == io.EOF {
 				break

@@ -1,0 +1,200 @@
+package data
+
+import (
+	"archive/zip"
+	"bufio"
+	"compress/flate"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/auditscope/auditscope/data/storetest"
+)
+
+// The child of TestSignalStopsImport: it imports the input into the
+// database as the command does (its context ends on SIGINT or SIGTERM),
+// printing "start" first and the outcome last.
+const (
+	sigDBEnv    = "AUDITSCOPE_SIGNAL_DB"
+	sigInputEnv = "AUDITSCOPE_SIGNAL_INPUT"
+)
+
+func signalChild(db, input string) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s, err := Open(ctx, Options{Path: db})
+	if err != nil {
+		fmt.Println("open:", err)
+		os.Exit(1)
+	}
+	fmt.Println("start")
+	_, err = s.Import(ctx, input, ImportOptions{})
+	s.Close()
+	if err != nil {
+		fmt.Println("stopped:", err)
+		return
+	}
+	fmt.Println("imported")
+}
+
+// writeBlankZip writes the small bundle as a zip whose audits.jsonl starts
+// with n bytes of newlines (a few MB compressed).
+func writeBlankZip(t *testing.T, path string, n int64) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, flate.BestSpeed) })
+	err = fs.WalkDir(os.DirFS("testdata/bundle-small"), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(filepath.Join("testdata/bundle-small", name))
+		if err != nil {
+			return err
+		}
+		w, err := zw.Create(name)
+		if err != nil {
+			return err
+		}
+		if name == "audits.jsonl" {
+			chunk := []byte(strings.Repeat("\n", 1<<20))
+			for m := n; m > 0; m -= int64(len(chunk)) {
+				w.Write(chunk[:min(m, int64(len(chunk)))])
+			}
+		}
+		_, err = w.Write(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
+// writeBigEval writes an Inspect .eval of n samples of about 4 KB each.
+func writeBigEval(t *testing.T, path string, n int) {
+	t.Helper()
+	text := strings.Repeat("The answer, reasoned at length. ", 120)
+	writeZipOf(t, path, map[string]string{"header.json": hostileEvalHead}, n, func(i int) (string, string) {
+		return fmt.Sprintf("samples/%d_epoch_1.json", i+1), fmt.Sprintf(`{"id": %d, "epoch": 1, "input": "question %d", "target": "a",
+ "messages": [{"role": "user", "content": "question %d"}, {"role": "assistant", "content": %q}], "scores": {"match": {"value": "C"}}}`, i+1, i, i, text)
+	})
+}
+
+// TestSignalStopsImport sends SIGINT or SIGTERM to imports of every
+// format at points in their middle: each stops within 2 s, and the
+// database holds what it held before. A 4 MB zip inflating to blank
+// lines ran for minutes and took 18 s to answer SIGINT.
+func TestSignalStopsImport(t *testing.T) {
+	if db := os.Getenv(sigDBEnv); db != "" {
+		signalChild(db, os.Getenv(sigInputEnv))
+		return
+	}
+	if testing.Short() {
+		t.Skip("imports for seconds in child processes; skipped with -short")
+	}
+	dir := t.TempDir()
+	ctx := context.Background()
+	base := filepath.Join(dir, "base.duckdb")
+	s, err := Open(ctx, Options{Path: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Import(ctx, "testdata/petri", ImportOptions{Name: "base"}); err != nil {
+		t.Fatal(err)
+	}
+	before := storetest.TableState(t, s.DB(), true)
+	s.Close()
+	baseBytes, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	points := []time.Duration{300 * time.Millisecond, 1200 * time.Millisecond}
+	inputs := []struct {
+		name   string
+		write  func(p string)
+		points []time.Duration
+	}{
+		{"ap.json", func(p string) { writeBigAnnotatedPairs(t, p, 400_000) }, points},
+		{"prefs.csv", func(p string) { writeBigCSV(t, p, 1_000_000) }, points},
+		{"bundle", func(p string) { writeScaledBundle(t, p, 12_000) }, points},
+		{"petri", func(p string) { writePetriFolder(t, p, 3000) }, points},
+		{"run.eval", func(p string) { writeBigEval(t, p, 12_000) }, points},
+		// Its 2 GiB of blank lines now import in about a second (they took
+		// minutes a line at a time): one point only.
+		{"blank.zip", func(p string) { writeBlankZip(t, p, 2<<30) }, points[:1]},
+	}
+	for _, in := range inputs {
+		t.Run(in.name, func(t *testing.T) {
+			p := filepath.Join(dir, in.name)
+			in.write(p)
+			defer os.RemoveAll(p)
+			for k, at := range in.points {
+				sig := []os.Signal{os.Interrupt, syscall.SIGTERM}[k]
+				db := filepath.Join(t.TempDir(), "s.duckdb")
+				if err := os.WriteFile(db, baseBytes, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				cmd := exec.Command(os.Args[0], "-test.run=^TestSignalStopsImport$")
+				cmd.Env = append(os.Environ(), sigDBEnv+"="+db, sigInputEnv+"="+p)
+				out, _ := cmd.StdoutPipe()
+				cmd.Stderr = os.Stderr
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				lines := bufio.NewScanner(out)
+				if !lines.Scan() || lines.Text() != "start" {
+					cmd.Process.Kill()
+					t.Fatalf("the child did not start: %q", lines.Text())
+				}
+				time.Sleep(at)
+				sent := time.Now()
+				cmd.Process.Signal(sig)
+				var last string
+				for lines.Scan() {
+					if l := lines.Text(); strings.HasPrefix(l, "stopped") || strings.HasPrefix(l, "imported") || strings.HasPrefix(l, "open") {
+						last = l
+					}
+				}
+				cmd.Wait()
+				took := time.Since(sent)
+				t.Logf("%v after %s: stopped in %s: %.200s", sig, at, took.Round(10*time.Millisecond), last)
+				if !strings.HasPrefix(last, "stopped") || !strings.Contains(last, "context canceled") {
+					t.Errorf("the child ended with %q, want it stopped by the signal", last)
+				}
+				if strings.HasPrefix(last, "imported") {
+					t.Errorf("the import ended before the %v at %s: the input is too small to test", sig, at)
+					continue
+				}
+				if took > 2*time.Second {
+					t.Errorf("%v at %s: the import took %s to stop, over 2 s", sig, at, took.Round(10*time.Millisecond))
+				}
+				s, err := Open(ctx, Options{Path: db})
+				if err != nil {
+					t.Fatal(err)
+				}
+				after := storetest.TableState(t, s.DB(), true)
+				s.Close()
+				if !maps.Equal(before, after) {
+					t.Errorf("%v at %s: the database changed:\nbefore %v\nafter  %v", sig, at, before, after)
+				}
+			}
+		})
+	}
+}
