@@ -16,9 +16,11 @@ import (
 	"github.com/auditscope/auditscope/data/bucket"
 )
 
-// maxManifest bounds the manifest read from a bucket (a lake of thousands
-// of experiments has a manifest of a few MB).
-const maxManifest = 256 << 20
+// maxManifest bounds the manifest a server or a writer reads, from a
+// folder or a bucket (a lake of thousands of experiments has a manifest of
+// a few MB): a 300 MiB one raised a server from 100 MB to 1.3 GB, and kept
+// it there.
+const maxManifest = 64 << 20
 
 // writeAttempts bounds how often a write re-reads the manifest after
 // another writer replaced it first.

@@ -183,11 +183,13 @@ func TestLakeChecksums(t *testing.T) {
 	body, _ := os.ReadFile(bad)
 	body[len(body)/2] ^= 0xff
 	os.WriteFile(bad, body, 0o644)
-	if _, err := l.Refresh(ctx); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "SHA-256") {
+	// The damaged generation is refused, its dataset's last good one
+	// serves on, and the problem names the file.
+	if _, err := l.Refresh(ctx); err != nil {
 		t.Fatalf("damaged file: %v", err)
 	}
-	if p := l.LakeProblem(); p == nil || p.File != bad {
-		t.Errorf("the problem does not name the file: %+v", p)
+	if p := l.LakeProblem(); p == nil || p.File != bad || !strings.Contains(p.Error(), "SHA-256") {
+		t.Errorf("the problem does not name the damaged file: %+v", p)
 	}
 	got := contentState(t, l)
 	for _, tb := range lake.Tables {
@@ -195,10 +197,87 @@ func TestLakeChecksums(t *testing.T) {
 			t.Errorf("table %s changed: the damaged generation was served", tb.Name)
 		}
 	}
-	// Cut short: the size says so.
+	// Cut short: the size says so. A server started on it serves the
+	// lake's other data (one bad file refused a whole start), without the
+	// dataset, and names the file.
 	os.WriteFile(bad, body[:len(body)-10], 0o644)
-	if _, err := lake.Open(ctx, dir, ""); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "cut short") {
-		t.Errorf("short file: %v", err)
+	l2, err := lake.Open(ctx, dir, "")
+	if err != nil {
+		t.Fatalf("a start with one short file: %v", err)
+	}
+	defer l2.Close()
+	if p := l2.LakeProblem(); p == nil || p.File != bad || !strings.Contains(p.Error(), "cut short") {
+		t.Errorf("short file: the problem is %+v", p)
+	}
+	if _, err := l2.Experiment(ctx, "small"); err != nil {
+		t.Errorf("the other data is not served: %v", err)
+	}
+	if ds, err := l2.PairsDataset(ctx, name); err == nil {
+		t.Errorf("the dataset with the short file is served: %+v", ds)
+	}
+}
+
+// TestLakeFileReplaced: a data file replaced after its generation was
+// adopted is checked again (its size, time or file changed): a changed
+// one is refused and its name no longer served, the problem naming the
+// file, while the rest serves on; a manifest over the size limit is
+// refused.
+func TestLakeFileReplaced(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := lakeStore(t)
+	if _, err := lake.Write(ctx, s, dir, lake.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := lake.Open(ctx, dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	m, _ := lake.ReadManifest(dir)
+	name := m.Names("dataset")[0]
+	f := filepath.Join(dir, filepath.FromSlash(lake.FileRel("ap_comparisons", "dataset", name, m.Datasets[name])))
+	body, _ := os.ReadFile(f)
+	body[len(body)/2] ^= 0xff
+	// Replaced by rename, as a copy over it would be: a new file.
+	tmp := f + ".new"
+	os.WriteFile(tmp, body, 0o644)
+	if err := os.Rename(tmp, f); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := l.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if p := l.LakeProblem(); p != nil {
+			if p.File != f || !strings.Contains(p.Error(), "SHA-256") {
+				t.Errorf("the problem does not name the replaced file: %+v", p)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a replaced file was never checked again")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if ds, err := l.PairsDataset(ctx, name); err == nil {
+		t.Errorf("the dataset whose file was replaced is still served: %+v", ds)
+	}
+	if _, err := l.Experiment(ctx, "small"); err != nil {
+		t.Errorf("the other data is not served: %v", err)
+	}
+	// A manifest over the limit is refused; what was served serves on.
+	big := make([]byte, 65<<20)
+	for i := range big {
+		big[i] = ' '
+	}
+	os.WriteFile(filepath.Join(dir, "manifest.json"), big, 0o644)
+	if _, err := l.Refresh(ctx); err == nil || !strings.Contains(err.Error(), "more than a manifest's") {
+		t.Errorf("a 65 MiB manifest: %v", err)
+	}
+	if _, err := l.Experiment(ctx, "small"); err != nil {
+		t.Errorf("after a refused manifest: %v", err)
 	}
 }
 

@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/auditscope/auditscope/data/bucket"
 	"github.com/auditscope/auditscope/data/model"
@@ -28,12 +30,23 @@ type Reader struct {
 	// failed is a manifest that could not be served, and failedErr why.
 	failed    []byte
 	failedErr error
+	// parts are the files served, by family and name (Done), which serve
+	// on for a name whose newer generation has a bad file (update).
+	parts map[string][]tablePart
+	// filesChecked is when the served files of a folder were last looked
+	// at for changes (local.changed).
+	filesChecked time.Time
 	problem   atomic.Pointer[model.InputError] // why the newest manifest is not served
+	// served is the file refused in the manifest served (a name serves its
+	// last good generation, or nothing), nil when it was served whole.
+	served *model.InputError
 	problems  atomic.Int64                     // changes to problem, for caches of the pages that show it
 }
 
 // NewReader reads the lake at dir, which must be absolute.
-func NewReader(dir string) *Reader { return newReader(&local{dir: dir, checked: map[string]File{}}) }
+func NewReader(dir string) *Reader {
+	return newReader(&local{dir: dir, checked: map[string]checkedFile{}})
+}
 
 func newReader(src source) *Reader { return &Reader{src: src, gens: map[string]string{}} }
 
@@ -58,6 +71,12 @@ type source interface {
 	served(paths []string)
 }
 
+// tablePart is a served Part and its table.
+type tablePart struct {
+	table string
+	part  Part
+}
+
 // Part is one dataset's or experiment's generation of a table: its file.
 type Part struct {
 	Name, Gen, File string
@@ -70,6 +89,10 @@ type Update struct {
 	Changed []string
 	b       []byte
 	gens    map[string]string
+	parts   map[string][]tablePart // family + "\x00" + name -> its parts
+	// problem is the first file refused (its name serves its last good
+	// generation, or nothing), nil when every file was good.
+	problem *model.InputError
 }
 
 // Next reads the manifest and returns what to serve, nil when it is what is
@@ -98,8 +121,22 @@ func (l *Reader) next(ctx context.Context) (*Update, error) {
 		return nil, fmt.Errorf("lake %s: %w", l.src, err)
 	}
 	if bytes.Equal(b, l.manifest) {
-		l.setProblem(nil) // read again after a failed read: as served
-		return nil, nil
+		// A folder's files served may have been replaced since: looked at
+		// every second at most, and the manifest served again if so.
+		lc, isLocal := l.src.(*local)
+		if !isLocal || time.Since(l.filesChecked) < time.Second {
+			if l.served == nil {
+				l.setProblem(nil) // read again after a failed read: as served
+			}
+			return nil, nil
+		}
+		l.filesChecked = time.Now()
+		if !lc.changed() {
+			if l.served == nil {
+				l.setProblem(nil)
+			}
+			return nil, nil
+		}
 	}
 	// A manifest that failed is tried again only when it changes.
 	if l.failedErr != nil && bytes.Equal(b, l.failed) {
@@ -151,8 +188,19 @@ func (l *Reader) update(ctx context.Context, p string, b []byte) (*Update, error
 	if err := l.src.prepare(want); err != nil {
 		return nil, err
 	}
+	// A name whose file is refused (cut short, changed, damaged) serves its
+	// last good generation when that is another file, else nothing, and
+	// the others are served: one experiment's bad file stopped a server
+	// from starting at all. A file that cannot be fetched now (transient)
+	// fails the whole update, to be tried again.
+	u.parts = map[string][]tablePart{}
+	bad := map[string]bool{}
 	for _, t := range Tables {
 		for _, name := range m.Names(t.Family) {
+			k := t.Family + "\x00" + name
+			if bad[k] {
+				continue
+			}
 			gen := m.Gen(t.Family, name)
 			rel := FileRel(t.Name, t.Family, name, gen)
 			var w *File
@@ -161,10 +209,31 @@ func (l *Reader) update(ctx context.Context, p string, b []byte) (*Update, error
 				w = &f
 			}
 			f, err := l.src.file(ctx, rel, w)
-			if err != nil {
+			var ie *model.InputError
+			var tr *transient
+			if err != nil && (errors.As(err, &tr) || !errors.As(err, &ie)) {
 				return nil, err
 			}
-			u.Parts[t.Name] = append(u.Parts[t.Name], Part{Name: name, Gen: gen, File: f})
+			if err != nil {
+				bad[k] = true
+				if u.problem == nil {
+					u.problem = ie
+				}
+				continue
+			}
+			u.parts[k] = append(u.parts[k], tablePart{t.Name, Part{Name: name, Gen: gen, File: f}})
+		}
+	}
+	for k := range bad {
+		delete(u.parts, k)
+		delete(u.gens, k)
+		if old, ok := l.parts[k]; ok && l.gens[k] != m.Gen(k[:strings.IndexByte(k, 0)], k[strings.IndexByte(k, 0)+1:]) {
+			u.parts[k], u.gens[k] = old, l.gens[k]
+		}
+	}
+	for _, ps := range u.parts {
+		for _, tp := range ps {
+			u.Parts[tp.table] = append(u.Parts[tp.table], tp.part)
 		}
 	}
 	for k, g := range u.gens {
@@ -194,9 +263,10 @@ func (l *Reader) Done(u *Update, err error) error {
 		}
 	}
 	l.src.served(paths)
-	l.manifest, l.gens = u.b, u.gens
+	l.manifest, l.gens, l.parts = u.b, u.gens, u.parts
 	l.failed, l.failedErr = nil, nil
-	l.setProblem(nil)
+	l.served = u.problem
+	l.setProblem(u.problem)
 	return nil
 }
 
@@ -237,16 +307,52 @@ func (l *Reader) setProblem(ie *model.InputError) {
 type local struct {
 	dir string
 	// checked are the files whose size and checksum matched the manifest,
-	// by path, with what they matched: files are written once, so each is
-	// read through once, when a generation naming it is first adopted.
-	checked map[string]File
+	// by path, with what they matched and the file as it was then: files
+	// are written once, so each is read through once, when a generation
+	// naming it is first adopted, and again only if it changes (changed).
+	checked map[string]checkedFile
+	// The manifest as last read, and its file then (readManifest).
+	manifestStat os.FileInfo
+	manifestBody []byte
+}
+
+// checkedFile is a data file whose checksum matched, and its file then.
+type checkedFile struct {
+	want File
+	st   os.FileInfo
 }
 
 func (s *local) String() string       { return s.dir }
 func (s *local) manifestName() string { return filepath.Join(s.dir, "manifest.json") }
 
+// readManifest reads the manifest, bounded by maxManifest; one unchanged
+// since the last read (its size, time and file the same) is not read
+// again: it was read on every request.
 func (s *local) readManifest(context.Context) ([]byte, error) {
-	return os.ReadFile(s.manifestName())
+	f, err := os.Open(s.manifestName())
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if s.manifestStat != nil && os.SameFile(st, s.manifestStat) && st.Size() == s.manifestStat.Size() && st.ModTime().Equal(s.manifestStat.ModTime()) {
+		return s.manifestBody, nil
+	}
+	if st.Size() > maxManifest {
+		return nil, fmt.Errorf("%d bytes, more than a manifest's %d", st.Size(), maxManifest)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxManifest+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxManifest {
+		return nil, fmt.Errorf("more than a manifest's %d bytes", maxManifest)
+	}
+	s.manifestStat, s.manifestBody = st, b
+	return b, nil
 }
 
 func (s *local) prepare(map[string]File) error { return nil }
@@ -254,7 +360,7 @@ func (s *local) served([]string)               {}
 
 func (s *local) file(_ context.Context, rel string, want *File) (string, error) {
 	p := filepath.Join(s.dir, filepath.FromSlash(rel))
-	if want != nil && s.checked[rel] == *want {
+	if c, ok := s.checked[rel]; want != nil && ok && c.want == *want {
 		return p, nil
 	}
 	st, err := os.Stat(p)
@@ -274,8 +380,24 @@ func (s *local) file(_ context.Context, rel string, want *File) (string, error) 
 	if got != *want {
 		return "", &model.InputError{File: p, Offset: -1, Msg: shaMismatch}
 	}
-	s.checked[rel] = *want
+	s.checked[rel] = checkedFile{want: *want, st: st}
 	return p, nil
+}
+
+// changed forgets, and reports, the checked files that are not as they
+// were checked (their size, time or file): a file replaced after its
+// generation was adopted was served unchecked, and one response mixed the
+// new file's rows with the old search text.
+func (s *local) changed() bool {
+	any := false
+	for rel, c := range s.checked {
+		st, err := os.Stat(filepath.Join(s.dir, filepath.FromSlash(rel)))
+		if err != nil || !os.SameFile(st, c.st) || st.Size() != c.st.Size() || !st.ModTime().Equal(c.st.ModTime()) {
+			delete(s.checked, rel)
+			any = true
+		}
+	}
+	return any
 }
 
 // transient is a file that could not be read now but may be later.
