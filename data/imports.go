@@ -171,7 +171,7 @@ func sniffJSON(path string) (string, error) {
 	case !object:
 		return "", &model.InputError{File: path, Offset: 0, Line: 1, Msg: "want a JSON object at the top level"}
 	case kind == "":
-		return "", &model.InputError{File: path, Offset: -1, Msg: "not an AnnotatedPairs, Petri or Inspect file: none of comparisons, events or samples at the top level"}
+		return "", &model.InputError{File: path, Offset: -1, Msg: "not an AnnotatedPairs, Petri or Inspect file: want comparisons (AnnotatedPairs), metadata beside events or messages (a Petri transcript), or eval and samples (an Inspect log) at the top level"}
 	}
 	return kind, nil
 }

@@ -127,6 +127,7 @@ type csvColumns struct {
 // csvHeader checks a header and names its columns.
 func csvHeader(file string, header []string) (csvColumns, error) {
 	c := csvColumns{header: append([]string(nil), header...), col: map[string]int{}}
+	counts := map[string]int{}
 	for i, h := range c.header {
 		if !utf8.ValidString(h) {
 			return c, &model.InputError{File: file, Line: 1, Offset: -1, Msg: "header is not valid UTF-8"}
@@ -135,10 +136,8 @@ func csvHeader(file string, header []string) (csvColumns, error) {
 			c.header[i] = "index" // pandas' unnamed index column
 			h = "index"
 		}
-		if _, dup := c.col[h]; dup {
-			return c, &model.InputError{File: file, Line: 1, Offset: -1, Path: h, Msg: "duplicate column"}
-		}
-		c.col[h] = i
+		c.header[i] = dedup(counts, h)
+		c.col[c.header[i]] = i
 	}
 	for _, need := range []string{"text_a", "text_b", "preferred_text"} {
 		if _, ok := c.col[need]; !ok {
@@ -151,6 +150,21 @@ func csvHeader(file string, header []string) (csvColumns, error) {
 	}
 	c.known = map[string]bool{"text_a": true, "text_b": true, "preferred_text": true, "model_a": true, "model_b": true, c.promptCol: true}
 	return c, nil
+}
+
+// dedup names a repeated column as pandas' read_csv does, and so Feedback
+// Forensics' csv_to_ap (its own 000_train_data.csv has index twice): the
+// second index is index.1, the third index.2, skipping names the header
+// already has. counts is the names given so far.
+func dedup(counts map[string]int, name string) string {
+	n := counts[name]
+	for n > 0 {
+		counts[name] = n + 1
+		name = name + "." + strconv.Itoa(n)
+		n = counts[name]
+	}
+	counts[name] = n + 1
+	return name
 }
 
 func (c csvColumns) get(rec []string, name string) string {

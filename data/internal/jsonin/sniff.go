@@ -30,6 +30,12 @@ func Sniff(path string) (kind string, object bool, err error) {
 	if tok.Kind() != '{' {
 		return "", false, nil
 	}
+	// Top-level events or messages make a Petri transcript only beside a
+	// metadata object, which Petri always writes: inspect_ai's and Inspect
+	// Scout's event timelines and test fixtures have events alone, and one
+	// of them in a folder was read as a broken transcript and refused the
+	// whole folder.
+	petriParts, sawMetadata := false, false
 	for dec.PeekKind() == '"' {
 		tok, err := dec.ReadToken()
 		if err != nil {
@@ -39,7 +45,10 @@ func Sniff(path string) (kind string, object bool, err error) {
 		case "comparisons", "annotators":
 			return model.KindAnnotatedPairs, true, nil
 		case "events", "messages", "target_messages":
-			return model.KindPetri, true, nil
+			if sawMetadata {
+				return model.KindPetri, true, nil
+			}
+			petriParts = true
 		case "eval", "samples", "plan":
 			return model.KindInspect, true, nil
 		case "metadata":
@@ -53,6 +62,10 @@ func Sniff(path string) (kind string, object bool, err error) {
 			if _, ok := m["default_annotator"]; ok {
 				return model.KindAnnotatedPairs, true, nil
 			}
+			if petriParts {
+				return model.KindPetri, true, nil
+			}
+			sawMetadata = true
 			continue
 		}
 		if err := dec.SkipValue(); err != nil {
