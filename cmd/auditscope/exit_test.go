@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"io"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/auditscope/auditscope/data/s3test"
 )
@@ -95,5 +99,125 @@ func TestLakeWriteBucketFails(t *testing.T) {
 	out, stderr, rc := program(t, nil, "lake", "write", "--lake", "s3://lakes/team", "--db", olderDB)
 	if rc == 0 || !strings.Contains(stderr, "roll the lake back") || strings.Contains(out, "written") {
 		t.Errorf("a refused roll-back: exit %d, stdout %q, stderr %q; want a non-zero exit saying it would roll the lake back", rc, out, stderr)
+	}
+}
+
+// TestVersion: auditscope --version and auditscope version print the
+// module version, the Go and the DuckDB the program was built with, and
+// exit 0 (--version was refused as an unknown flag of serve).
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "version"} {
+		out, stderr, rc := program(t, nil, arg)
+		if rc != 0 || !strings.HasPrefix(out, "auditscope ") || !strings.Contains(out, "\ngo1.") || !strings.Contains(out, "\nDuckDB v1.") || stderr != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", arg, rc, out, stderr)
+		}
+	}
+}
+
+// TestUsageErrorOnce: a bad command line prints its error once, the
+// command's one-line usage and where its flags are, and exits 2 (the
+// error came twice, around the whole list of flags).
+func TestUsageErrorOnce(t *testing.T) {
+	cases := [][]string{{"serve", "--db"}, {"import", "--frob", "x"}, {"lake", "write", "--lake"}}
+	for _, args := range cases {
+		out, stderr, rc := program(t, nil, args...)
+		if rc != 2 || out != "" || strings.Count(stderr, "auditscope: ") != 1 || !strings.Contains(stderr, "Usage: auditscope "+args[0]) ||
+			strings.Contains(stderr, "-max-value") || !strings.Contains(stderr, "--help' for its flags") {
+			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s", args, rc, out, stderr)
+		}
+	}
+	if _, stderr, rc := program(t, nil, "frob"); rc != 2 || strings.Count(stderr, "frob") != 1 || strings.Contains(stderr, "Usage:\n") {
+		t.Errorf("an unknown command: exit %d, stderr:\n%s", rc, stderr)
+	}
+}
+
+// TestFailedImportLeavesNoFile: a failed import into a database that did
+// not exist leaves no file, nor a write-ahead log (it left an empty 800 KB
+// database); into an existing one it leaves it as it was.
+func TestFailedImportLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"metadata": {"version": "2.0"}, "comparisons": [`), 0o644)
+	db := filepath.Join(dir, "new.duckdb")
+	if _, stderr, rc := program(t, nil, "import", "--db", db, bad); rc != 1 || !strings.Contains(stderr, "bad.json") {
+		t.Fatalf("a bad import: exit %d, %s", rc, stderr)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		names := []string{}
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left %v beside the input", names)
+	}
+	good := filepath.Join(apFixtures(t), "icai-example-v2-models.json")
+	if _, _, rc := program(t, nil, "import", "--db", db, good); rc != 0 {
+		t.Fatal("a good import failed")
+	}
+	before := tableDigest(t, db)
+	if _, _, rc := program(t, nil, "import", "--db", db, bad); rc != 1 {
+		t.Fatal("the bad import into an existing database did not fail")
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Fatalf("a failed import removed an existing database: %v", err)
+	}
+	if after := tableDigest(t, db); !maps.Equal(before, after) {
+		t.Errorf("the failed import changed the existing database:\nbefore %v\nafter  %v", before, after)
+	}
+}
+
+// TestDemoStartSpeaksAtOnce: the demo's start says what it is doing before
+// it builds the demo (it was silent for seconds, up to 45 on a busy
+// machine), then where it serves.
+func TestDemoStartSpeaksAtOnce(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), asProgram+"=1")
+	errp, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outp, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Killed whatever happens, which ends the reads below.
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	first := make(chan string, 1)
+	go func() {
+		lines := bufio.NewScanner(errp)
+		lines.Scan()
+		first <- lines.Text()
+		io.Copy(io.Discard, errp)
+	}()
+	serving := make(chan bool, 1)
+	go func() {
+		lines := bufio.NewScanner(outp)
+		for lines.Scan() {
+			if strings.Contains(lines.Text(), "serving on http://") {
+				serving <- true
+				return
+			}
+		}
+		serving <- false
+	}()
+	select {
+	case l := <-first:
+		if !strings.Contains(l, "building the built-in demo") {
+			t.Fatalf("the first line is %q, want what is starting", l)
+		}
+	case <-serving:
+		t.Fatal("it served before saying anything")
+	case <-time.After(2 * time.Minute):
+		t.Fatal("nothing said in two minutes")
+	}
+	select {
+	case ok := <-serving:
+		if !ok {
+			t.Fatal("no line says where it serves")
+		}
+	case <-time.After(5 * time.Minute):
+		t.Fatal("not serving after five minutes")
 	}
 }

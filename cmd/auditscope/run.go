@@ -67,6 +67,7 @@ Usage:
                                   write what a dashboard URL serves (figure or CSV)
   auditscope lake write --lake DIR [--force] (--db FILE | PATH...)
                                   write the data as a Parquet lake other engines read
+  auditscope version              the version, its revision, and the Go and DuckDB it uses
 
 Run 'auditscope COMMAND --help' for a command's flags.
 `
@@ -80,6 +81,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, topUsage)
 		return errHelpShown
+	case "version", "-version", "--version":
+		return version(ctx, stdout)
 	case "serve":
 		return serve(ctx, args[1:], stdout, stderr)
 	case "import":
@@ -94,8 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if strings.HasPrefix(args[0], "-") {
 		return serve(ctx, args, stdout, stderr)
 	}
-	fmt.Fprint(stderr, topUsage)
-	return usageError{fmt.Sprintf("unknown command %q", args[0])}
+	return usageError{fmt.Sprintf("unknown command %q\nRun 'auditscope --help' for the commands.", args[0])}
 }
 
 // newFlags makes a flag set whose --help prints to stdout and whose errors
@@ -119,18 +121,38 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 			return errHelpShown
 		}
 	}
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
+	if err := quietParse(fs, args); err != nil {
+		return err
 	}
 	return nil
+}
+
+// quietParse parses args without the flag package's own printing (the
+// error, then the whole usage): the error is returned with the command's
+// one-line usage, and main prints it once. The usage printed the error
+// twice around a hundred lines of flags.
+func quietParse(fs *flag.FlagSet, args []string) error {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	if err == nil {
+		return nil
+	}
+	var usage strings.Builder
+	fs.SetOutput(&usage)
+	fs.Usage()
+	fs.SetOutput(out)
+	short, _, _ := strings.Cut(usage.String(), "\n")
+	return usageError{fmt.Sprintf("%v\n%s\nRun 'auditscope %s --help' for its flags.", err, short, fs.Name())}
 }
 
 // interleave lets flags follow positional arguments (serve data.json --db x).
 func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, usageError{err.Error()}
+		if err := quietParse(fs, args); err != nil {
+			return nil, err
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -215,6 +237,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	start := time.Now()
+	demoOnly := *dbPath == "" && *lakeDir == "" && len(paths) == 0 && len(watchDirs) == 0
+	if demoOnly {
+		// The first line at once: the demo takes seconds to build (45 s
+		// on a busy machine), and a silent start looked like a hung one.
+		fmt.Fprintln(stderr, "auditscope: starting: building the built-in demo in memory (a few seconds); auditscope --help for your own data")
+	}
 	// served is what the pages read: the store, or the lake's store over it.
 	var store *data.Store
 	var served web.Store
@@ -235,7 +263,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// returned to the system and faulted in anew (an audit page 53–76 →
 	// 47–49 ms at a million audits).
 	data.KeepFreedPages() // before any import: each puts back what it found
-	if *dbPath == "" && *lakeDir == "" && len(paths) == 0 && len(watchDirs) == 0 {
+	if demoOnly {
 		results, err := demo.Load(ctx, store)
 		if err != nil {
 			return fmt.Errorf("load demo: %w", err)
@@ -337,13 +365,34 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *name != "" && len(paths) > 1 {
 		return usageError{"--name names one import; give one PATH with it"}
 	}
+	// A failed import into a database that did not exist leaves no file:
+	// it left an empty 800 KB database behind.
+	_, statErr := os.Lstat(*dbPath)
+	isNew := errors.Is(statErr, os.ErrNotExist)
 	store, err := data.Open(ctx, data.Options{Path: *dbPath, MemoryLimit: *memLimit})
 	if err != nil {
+		if isNew {
+			removeDB(*dbPath)
+		}
 		return err
 	}
-	defer store.Close()
 	opts := data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue), Texts: merge}
-	return importPaths(ctx, store, paths, opts, stdout, stderr)
+	err = importPaths(ctx, store, paths, opts, stdout, stderr)
+	if cerr := store.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil && isNew {
+		removeDB(*dbPath)
+	}
+	return err
+}
+
+// removeDB removes a database file and what DuckDB keeps beside it (its
+// write-ahead log, its spill folder).
+func removeDB(p string) {
+	for _, q := range []string{p, p + ".wal", p + ".tmp"} {
+		os.RemoveAll(q)
+	}
 }
 
 // importPaths imports the PATHs (one, or several in one transaction) and
