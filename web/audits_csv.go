@@ -63,7 +63,7 @@ func (s *Server) auditsCSV(c echo.Context) error {
 	if err := w.csv.Write(header); err != nil {
 		return err
 	}
-	return s.streamExport(ctx, clientOf(c.Request()), w, resp, export, rows)
+	return s.streamExport(ctx, clientOf(c), w, resp, export, rows)
 }
 
 // streamExport writes an export's first chunk, rows, and the chunks after

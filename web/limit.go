@@ -57,12 +57,23 @@ func newScheduler(cfg Config) *app.Scheduler {
 // clientOf names the client a request comes from: its address without the
 // port. (Behind a proxy every request is the proxy's: the share is then the
 // proxy's, which is safe, if not fair.)
-func clientOf(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+func clientOf(c echo.Context) string { return c.RealIP() }
+
+// clientIP is how a request's client is found (echo's extractors): the
+// peer's address, or, when the peer is one of the trusted proxies, the
+// rightmost address of X-Forwarded-For that is not one (so a client cannot
+// name itself another by writing the header: an untrusted peer is always
+// itself). Only the given ranges are trusted, not echo's default of every
+// loopback and private address.
+func clientIP(trusted []*net.IPNet) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
 	}
-	return host
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, n := range trusted {
+		opts = append(opts, echo.TrustIPRange(n))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
 }
 
 // heavy runs a heavy route (statistics, explorer tables, figures) in a
@@ -71,7 +82,7 @@ func clientOf(r *http.Request) string {
 // that handleError answers with 503 and Retry-After.
 func (s *Server) heavy(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		release, err := s.sched.Acquire(c.Request().Context(), clientOf(c.Request()))
+		release, err := s.sched.Acquire(c.Request().Context(), clientOf(c))
 		if err != nil {
 			return err
 		}
@@ -84,7 +95,7 @@ func (s *Server) heavy(next echo.HandlerFunc) echo.HandlerFunc {
 // in a slot, so that the response holds no slot while it waits on a slow
 // client.
 func (s *Server) inSlot(c echo.Context, work func() error) error {
-	release, err := s.sched.Acquire(c.Request().Context(), clientOf(c.Request()))
+	release, err := s.sched.Acquire(c.Request().Context(), clientOf(c))
 	if err != nil {
 		return err
 	}

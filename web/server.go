@@ -55,6 +55,12 @@ type Config struct {
 	// WriteIdle is how long a response may make no progress on its
 	// connection before it is dropped (0: writeIdle).
 	WriteIdle time.Duration
+	// TrustedProxies are the peers whose X-Forwarded-For names the
+	// client (serve --trusted-proxies): behind a reverse proxy every
+	// person arrives from the proxy's address, and the heavy work's
+	// fairness per client made them one client. Empty: the peer is the
+	// client, whatever a header says.
+	TrustedProxies []*net.IPNet
 }
 
 // Server holds the dependencies of every handler.
@@ -79,6 +85,7 @@ func New(store Store, logger *slog.Logger, cfg Config) *Server {
 		s.cache.version = s.version
 	}
 	e := echo.New()
+	e.IPExtractor = clientIP(cfg.TrustedProxies)
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = s.handleError

@@ -209,7 +209,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	wait := fs.Duration("wait", web.DefaultWait, "how long a heavy page may wait for a slot before a 503 (`DURATION`)")
 	clientQueue := fs.Int("client-queue", web.DefaultClientQueue, "heavy requests one client (address) may have waiting; more are refused at once (`N`)")
 	queue := fs.Int("queue", 0, "heavy requests that may wait in all (`N`; 0: 12 per slot)")
+	trusted := fs.String("trusted-proxies", "", "comma-separated `CIDRs` (or addresses) of reverse proxies whose X-Forwarded-For names the client, for the fair queue per client; default: none, the peer is the client")
 	if err := parse(fs, args, stdout); err != nil {
+		return err
+	}
+	proxies, err := parseProxies(*trusted)
+	if err != nil {
 		return err
 	}
 	if *slots < 1 || *wait <= 0 || *clientQueue < 1 || *queue < 0 {
@@ -283,7 +288,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	cfg := web.Config{Slots: *slots, Wait: *wait, ClientQueue: *clientQueue, Queue: *queue}
+	cfg := web.Config{Slots: *slots, Wait: *wait, ClientQueue: *clientQueue, Queue: *queue, TrustedProxies: proxies}
 	if len(watchDirs) > 0 {
 		w, err := watch.New(store, logger, watchDirs, watch.Options{Poll: *poll, Import: data.ImportOptions{MaxValue: int64(*maxValue)}})
 		if err != nil {
@@ -790,4 +795,33 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "  wrote %s\n", w)
 	}
 	return nil
+}
+
+// parseProxies reads --trusted-proxies: CIDRs, or addresses (one each).
+func parseProxies(list string) ([]*net.IPNet, error) {
+	var out []*net.IPNet
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if !strings.Contains(f, "/") {
+			ip := net.ParseIP(f)
+			if ip == nil {
+				return nil, usageError{fmt.Sprintf("--trusted-proxies: %q is not an address or a CIDR (e.g. 10.0.0.5 or 10.0.0.0/24)", f)}
+			}
+			bits := 8 * len(ip.To16())
+			if ip.To4() != nil {
+				ip, bits = ip.To4(), 32
+			}
+			out = append(out, &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)})
+			continue
+		}
+		_, n, err := net.ParseCIDR(f)
+		if err != nil {
+			return nil, usageError{fmt.Sprintf("--trusted-proxies: %q is not an address or a CIDR (e.g. 10.0.0.5 or 10.0.0.0/24)", f)}
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
