@@ -77,7 +77,8 @@ const (
 )
 
 // TestHostileCounts imports, in a child process each, small inputs made
-// of millions of tiny items (messages, events, metadata keys, annotators,
+// of millions of tiny items (the seven shapes of issue #54, and twelve
+// more) (messages, events, metadata keys, annotators,
 // CSV columns, score dimensions, zip members), each well under the limit
 // on one value's size: each is refused naming the place and the count, or
 // imports, within a peak resident memory of 1 GiB and 30 s. Before counts
@@ -178,6 +179,40 @@ func TestHostileCounts(t *testing.T) {
 			writeItems(t, filepath.Join(p, "audits.jsonl"), audits+`{"id": "a9", "auditor": "ref-cal50@e1", "eval": "audit_quality", "behavior": "flattery", "seed": "s", "target": "t", "turns": 1, "outcome": {}, "transcript_path": "transcripts/a2.json", "scores": {`,
 				150_000, func(i int) string { return fmt.Sprintf(`"d%07d": 1`, i) }, ",", "}}\n")
 		}, nil},
+		{"bundle auditor line with a 3 M-key object", "auditor-keys", func(p string) {
+			bundleWith(p)
+			b, err := os.ReadFile(filepath.Join(p, "auditors.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeItems(t, filepath.Join(p, "auditors.jsonl"), string(b)+`{"id": "x9", "name": "x", "kind": "baseline", "config": {`, 3_000_000, key, ",", "}}\n")
+		}, []string{"auditors.jsonl:", "config", "200000 items"}},
+		{"AnnotatedPairs of 300 comparisons with 100 new metadata keys each", "meta-keys.json", func(p string) {
+			writeItems(t, p, `{"metadata": {"version": "2.0"}, "comparisons": [`, 300, func(c int) string {
+				var b strings.Builder
+				fmt.Fprintf(&b, `{"id": "c%d", "prompt": "p", "response_a": {"text": "a"}, "response_b": {"text": "b"}, "annotations": {}, "metadata": {`, c)
+				for i := range 100 {
+					if i > 0 {
+						b.WriteByte(',')
+					}
+					fmt.Fprintf(&b, `"m%03d-%03d": "v"`, c, i)
+				}
+				b.WriteString(`}}`)
+				return b.String()
+			}, ",", `]}`)
+		}, []string{"meta-keys.json", "more than 20000 metadata keys", "--max-value"}},
+		{"Inspect .eval sample with a 3 M-key metadata object", "sample-meta.eval", func(p string) {
+			var b strings.Builder
+			b.WriteString(`{"id": 1, "epoch": 1, "input": "q", "messages": [], "metadata": {`)
+			for i := range 3_000_000 {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(key(i))
+			}
+			b.WriteString(`}}`)
+			writeZipOf(t, p, map[string]string{"header.json": hostileEvalHead, "samples/1_epoch_1.json": b.String()}, 0, nil)
+		}, []string{"sample-meta.eval", "samples/1_epoch_1.json", "metadata", "200000 items"}},
 		{"bundle transcript of 2.9 M empty messages", "transcript", func(p string) {
 			bundleWith(p)
 			writeItems(t, filepath.Join(p, "transcripts", "a2.json"), hostilePetriHead+`}, "messages": [`, 2_900_000, func(int) string { return `{"role": "user", "content": ""}` }, ",", `]}`)
