@@ -36,11 +36,11 @@ type Reader struct {
 	// filesChecked is when the served files of a folder were last looked
 	// at for changes (local.changed).
 	filesChecked time.Time
-	problem   atomic.Pointer[model.InputError] // why the newest manifest is not served
+	problem      atomic.Pointer[model.InputError] // why the newest manifest is not served
 	// served is the file refused in the manifest served (a name serves its
 	// last good generation, or nothing), nil when it was served whole.
-	served *model.InputError
-	problems  atomic.Int64                     // changes to problem, for caches of the pages that show it
+	served   *model.InputError
+	problems atomic.Int64 // changes to problem, for caches of the pages that show it
 }
 
 // NewReader reads the lake at dir, which must be absolute.
