@@ -229,8 +229,9 @@ func TestLakeDemoSameBytes(t *testing.T) {
 	}
 }
 
-// TestLakeCorruptFile: a file of the lake that is not Parquet is an error
-// naming it, at start.
+// TestLakeCorruptFile: a file of the lake that is not Parquet (nor what
+// the manifest records) is refused at start, naming it: its experiment is
+// not served, the home page says why, and the server starts.
 func TestLakeCorruptFile(t *testing.T) {
 	ctx := context.Background()
 	store, err := data.Open(ctx, data.Options{})
@@ -247,8 +248,19 @@ func TestLakeCorruptFile(t *testing.T) {
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "audits", "*", "*", "data.parquet"))
 	os.WriteFile(files[0], []byte("not parquet"), 0o644)
-	_, err = lake.Open(ctx, dir, "")
-	if err == nil || !strings.Contains(err.Error(), files[0]) || strings.Contains(err.Error(), "LINE") {
-		t.Errorf("corrupt file: %v", err)
+	l, err := lake.Open(ctx, dir, "")
+	if err != nil {
+		t.Fatalf("a start with a corrupt file: %v", err)
+	}
+	defer l.Close()
+	if p := l.LakeProblem(); p == nil || !strings.Contains(p.Error(), files[0]) || strings.Contains(p.Error(), "LINE") {
+		t.Errorf("corrupt file: the problem is %+v", p)
+	}
+	if _, err := l.Experiment(ctx, "small"); err == nil {
+		t.Error("the experiment with the corrupt file is served")
+	}
+	s := New(l, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	if home := get(t, s, "/"); !strings.Contains(home.Body, `data-testid="lake-problem"`) || !strings.Contains(home.Body, filepath.Base(filepath.Dir(files[0]))) {
+		t.Errorf("the home page does not name the corrupt file:\n%.600s", home.Body)
 	}
 }

@@ -173,15 +173,23 @@ func TestBucketLake(t *testing.T) {
 	}
 
 	// A file damaged in the bucket (one byte, same size): a server with an
-	// empty cache refuses the lake, naming the object.
+	// empty cache refuses its dataset, naming the object, and serves the
+	// rest (one bad file stopped the start).
 	rel := lake.FileRel("ap_comparisons", "dataset", name, bucketGen(t, b, name))
 	onDisk := filepath.Join(srv.Root, "lakes", "team", "one", filepath.FromSlash(rel))
 	body, _ := os.ReadFile(onDisk)
 	body[len(body)/2] ^= 0xff
 	os.WriteFile(onDisk, body, 0o644)
-	_, err = lake.OpenBucket(ctx, b, "", lake.BucketOptions{Cache: t.TempDir(), CacheSize: 1 << 30, Every: time.Second})
-	if err == nil || !strings.Contains(err.Error(), "s3://lakes/team/one/"+rel) || !strings.Contains(err.Error(), "SHA-256") {
-		t.Errorf("damaged object: %v", err)
+	l2, err := lake.OpenBucket(ctx, b, "", lake.BucketOptions{Cache: t.TempDir(), CacheSize: 1 << 30, Every: time.Second})
+	if err != nil {
+		t.Fatalf("a start with a damaged object: %v", err)
+	}
+	defer l2.Close()
+	if p := l2.LakeProblem(); p == nil || !strings.Contains(p.Error(), "s3://lakes/team/one/"+rel) || !strings.Contains(p.Error(), "SHA-256") {
+		t.Errorf("damaged object: the problem is %+v", p)
+	}
+	if ds, err := l2.PairsDataset(ctx, name); err == nil {
+		t.Errorf("the dataset with the damaged object is served: %+v", ds)
 	}
 }
 
