@@ -221,3 +221,18 @@ func TestDemoStartSpeaksAtOnce(t *testing.T) {
 		t.Fatal("not serving after five minutes")
 	}
 }
+
+// TestExportSaysWhatItWrote: export to a file ends with one line saying
+// what it wrote (it was silent), and the file is whole.
+func TestExportSaysWhatItWrote(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	if _, _, err := runCmd(t, "import", "--db", db, filepath.Join("..", "..", "data", "testdata", "bundle-small")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "audits.csv")
+	stdout, stderr, rc := program(t, nil, "export", "--db", db, "/audits.csv?exp=small", "--out", out)
+	b, err := os.ReadFile(out)
+	if rc != 0 || err != nil || stdout != "" || stderr != "auditscope: wrote "+out+" ("+humanSize(int64(len(b)))+", CSV, 4 rows and a header)\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q, file %d bytes (%v)", rc, stdout, stderr, len(b), err)
+	}
+}

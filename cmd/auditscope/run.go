@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -633,7 +635,30 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		_, err = stdout.Write(body)
 		return err
 	}
-	return os.WriteFile(*out, body, 0o644)
+	// Written beside and renamed: a failed write leaves no half file.
+	if err := writeFileAtomic(*out, func(w io.Writer) error { _, err := w.Write(body); return err }); err != nil {
+		return err
+	}
+	// One line saying what was done: the export was silent on success.
+	what := ctype
+	if strings.HasPrefix(ctype, "text/csv") {
+		if rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll(); err == nil && len(rows) > 0 {
+			what = fmt.Sprintf("CSV, %d rows and a header", len(rows)-1)
+		}
+	}
+	fmt.Fprintf(stderr, "auditscope: wrote %s (%s, %s)\n", *out, humanSize(int64(len(body))), what)
+	return nil
+}
+
+// humanSize is a byte count for a person: 1.2 MB, 340 kB, 12 bytes.
+func humanSize(n int64) string {
+	switch {
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.0f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // flagSet reports whether the named flag was given on the command line.
