@@ -14,7 +14,7 @@ import (
 // twin or figure knows its page's names, since the page's links to it
 // carry the page's whole query.
 var (
-	none = params()
+	noParams = params()
 	// The AnnotatedPairs explorer (parseExplorerQuery, parseRefQuery).
 	explorerParams = params("ci", "dir", "metric", "mode", "ref", "refmodels", "sort", "split", "values", "with")
 	refParams      = params("ref", "refmodels")

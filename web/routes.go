@@ -29,9 +29,9 @@ func (s *Server) routes(e *echo.Echo) {
 	// page, an audit's page, static files) never do.
 	heavy := s.heavy
 
-	e.GET("/", s.showHome, known(none))
-	e.GET("/api/generation", s.generation, known(none))
-	e.GET("/static/*", serveStatic, known(none))
+	e.GET("/", s.showHome, known(noParams))
+	e.GET("/api/generation", s.generation, known(noParams))
+	e.GET("/static/*", serveStatic, known(noParams))
 	s.pairsRoutes(e, heavy)
 	s.experimentRoutes(e, heavy)
 	s.auditRoutes(e, heavy)
@@ -67,9 +67,9 @@ func (s *Server) experimentRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 	e.GET("/experiments/:exp/scores.csv", s.experimentScoresCSV, known(overviewParams), heavy)
 	e.GET("/experiments/:exp/figures/:file", figureTable{
 		"scores":   {s.experimentFigure, overviewParams},
-		"crux-":    {s.cruxFigure, none}, // crux-DIMENSION
+		"crux-":    {s.cruxFigure, noParams}, // crux-DIMENSION
 		"rwr":      {s.rwrFigure, rwrParams},
-		"transfer": {s.transferFigure, none},
+		"transfer": {s.transferFigure, noParams},
 		"cycles":   {s.cyclesFigure, cyclesParams},
 		"dose":     {s.doseFigure, sweepParams},
 		"refresh":  {s.refreshFigure, sweepParams},
@@ -81,32 +81,32 @@ func (s *Server) experimentRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 	e.GET("/experiments/:exp/compare.csv", s.compareCSV, known(compareParams), heavy)
 	e.GET("/experiments/:exp/compare/units", s.showUnits, known(unitsParams), heavy)
 	e.GET("/experiments/:exp/compare/units.csv", s.unitsCSV, known(unitsParams), heavy)
-	e.GET("/experiments/:exp/crux", s.showCrux, known(none), heavy)
+	e.GET("/experiments/:exp/crux", s.showCrux, known(noParams), heavy)
 	e.GET("/experiments/:exp/rwr", s.showRWR, known(rwrParams), heavy)
-	e.GET("/experiments/:exp/transfer", s.showTransfer, known(none), heavy)
+	e.GET("/experiments/:exp/transfer", s.showTransfer, known(noParams), heavy)
 	e.GET("/experiments/:exp/cycles", s.showCycles, known(cyclesParams), heavy)
 	e.GET("/experiments/:exp/judgments", s.listJudgments, known(judgmentParams))
 	e.GET("/experiments/:exp/judgments.csv", s.judgmentsCSV, known(judgmentParams))
 	e.GET("/experiments/:exp/correlations.csv", s.correlationsCSV, known(overviewParams), heavy)
-	e.GET("/experiments/:exp/crux.csv", s.cruxCSV, known(none), heavy)
-	e.GET("/experiments/:exp/crux-features.csv", s.cruxFeaturesCSV, known(none), heavy)
+	e.GET("/experiments/:exp/crux.csv", s.cruxCSV, known(noParams), heavy)
+	e.GET("/experiments/:exp/crux-features.csv", s.cruxFeaturesCSV, known(noParams), heavy)
 	e.GET("/experiments/:exp/rwr.csv", s.rwrCSV, known(rwrParams), heavy)
-	e.GET("/experiments/:exp/transfer.csv", s.transferCSV, known(none), heavy)
+	e.GET("/experiments/:exp/transfer.csv", s.transferCSV, known(noParams), heavy)
 	e.GET("/experiments/:exp/cycles.csv", s.cyclesCSV, known(cyclesParams), heavy)
 	e.GET("/experiments/:exp/ranking.csv", s.rankingCSV, known(cyclesParams), heavy)
-	e.GET("/judgments/:id", s.showJudgment, known(none))
+	e.GET("/judgments/:id", s.showJudgment, known(noParams))
 }
 
 // auditRoutes are the training runs', the audit browser's and the audits'.
 func (s *Server) auditRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
-	e.GET("/runs/:run", s.showRun, known(none))
+	e.GET("/runs/:run", s.showRun, known(noParams))
 	e.GET("/runs/:run/figures/:file", figureTable{
-		"curves":  {s.runCurvesFigure, none},
-		"metric-": {s.runMetricFigure, none}, // metric-NAME, a training-time scalar
+		"curves":  {s.runCurvesFigure, noParams},
+		"metric-": {s.runMetricFigure, noParams}, // metric-NAME, a training-time scalar
 	}.handler, heavy)
-	e.GET("/runs/:run/checkpoints.csv", s.runCheckpointsCSV, known(none))
-	e.GET("/runs/:run/metrics.csv", s.runMetricsCSV, known(none))
-	e.GET("/runs/:run/strategies.csv", s.runStrategiesCSV, known(none))
+	e.GET("/runs/:run/checkpoints.csv", s.runCheckpointsCSV, known(noParams))
+	e.GET("/runs/:run/metrics.csv", s.runMetricsCSV, known(noParams))
+	e.GET("/runs/:run/strategies.csv", s.runStrategiesCSV, known(noParams))
 	// The audit list sorts and filters tens of thousands of audits (70–200
 	// ms on the demo): heavy work, in its turn.
 	e.GET("/audits", s.listAudits, known(auditListParams), heavy)
@@ -118,5 +118,5 @@ func (s *Server) auditRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 	// "side-by-side" is still reached by its key, experiment:side-by-side.
 	e.GET("/audits/side-by-side", s.showSideBySide, known(sideParams))
 	e.GET("/audits/:id", s.showAudit, known(auditParams))
-	e.GET("/audits/:id/transcript.json", s.auditTranscriptJSON, known(none))
+	e.GET("/audits/:id/transcript.json", s.auditTranscriptJSON, known(noParams))
 }

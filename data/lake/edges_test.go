@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -238,6 +239,7 @@ func TestLakeFileReplaced(t *testing.T) {
 	name := m.Names("dataset")[0]
 	f := filepath.Join(dir, filepath.FromSlash(lake.FileRel("ap_comparisons", "dataset", name, m.Datasets[name])))
 	body, _ := os.ReadFile(f)
+	original := slices.Clone(body)
 	body[len(body)/2] ^= 0xff
 	// Replaced by rename, as a copy over it would be: a new file.
 	tmp := f + ".new"
@@ -245,7 +247,7 @@ func TestLakeFileReplaced(t *testing.T) {
 	if err := os.Rename(tmp, f); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		if _, err := l.Refresh(ctx); err != nil {
 			t.Fatal(err)
@@ -266,6 +268,27 @@ func TestLakeFileReplaced(t *testing.T) {
 	}
 	if _, err := l.Experiment(ctx, "small"); err != nil {
 		t.Errorf("the other data is not served: %v", err)
+	}
+	// Put right: the file is tried again, the dataset served and the
+	// problem gone.
+	os.WriteFile(tmp, original, 0o644)
+	if err := os.Rename(tmp, f); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := l.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if l.LakeProblem() == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the file put right is not served again: %+v", l.LakeProblem())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if _, err := l.PairsDataset(ctx, name); err != nil {
+		t.Errorf("the dataset put right is not served: %v", err)
 	}
 	// A manifest over the limit is refused; what was served serves on.
 	big := make([]byte, 65<<20)

@@ -45,7 +45,7 @@ type Reader struct {
 
 // NewReader reads the lake at dir, which must be absolute.
 func NewReader(dir string) *Reader {
-	return newReader(&local{dir: dir, checked: map[string]checkedFile{}})
+	return newReader(&local{dir: dir, checked: map[string]checkedFile{}, refused: map[string]os.FileInfo{}})
 }
 
 func newReader(src source) *Reader { return &Reader{src: src, gens: map[string]string{}} }
@@ -311,6 +311,9 @@ type local struct {
 	// are written once, so each is read through once, when a generation
 	// naming it is first adopted, and again only if it changes (changed).
 	checked map[string]checkedFile
+	// refused are the files that did not match, by path, with the file as
+	// it was (nil: missing): one put right is tried again (changed).
+	refused map[string]os.FileInfo
 	// The manifest as last read, and its file then (readManifest).
 	manifestStat os.FileInfo
 	manifestBody []byte
@@ -363,6 +366,22 @@ func (s *local) file(_ context.Context, rel string, want *File) (string, error) 
 	if c, ok := s.checked[rel]; want != nil && ok && c.want == *want {
 		return p, nil
 	}
+	path, err := s.check(p, want)
+	if err != nil {
+		st, _ := os.Stat(p)
+		s.refused[rel] = st
+		return "", err
+	}
+	delete(s.refused, rel)
+	if want != nil {
+		st, _ := os.Stat(p)
+		s.checked[rel] = checkedFile{want: *want, st: st}
+	}
+	return path, nil
+}
+
+// check checks the file p against want (nil: not at all).
+func (s *local) check(p string, want *File) (string, error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		return "", &model.InputError{File: p, Offset: -1, Msg: "missing: the manifest names this generation, but its file is not there (a write not finished, or files removed)"}
@@ -380,7 +399,6 @@ func (s *local) file(_ context.Context, rel string, want *File) (string, error) 
 	if got != *want {
 		return "", &model.InputError{File: p, Offset: -1, Msg: shaMismatch}
 	}
-	s.checked[rel] = checkedFile{want: *want, st: st}
 	return p, nil
 }
 
@@ -394,6 +412,15 @@ func (s *local) changed() bool {
 		st, err := os.Stat(filepath.Join(s.dir, filepath.FromSlash(rel)))
 		if err != nil || !os.SameFile(st, c.st) || st.Size() != c.st.Size() || !st.ModTime().Equal(c.st.ModTime()) {
 			delete(s.checked, rel)
+			any = true
+		}
+	}
+	// A refused file that changed since (put right, or come) is tried
+	// again: its problem would otherwise stay until the manifest changed.
+	for rel, was := range s.refused {
+		st, err := os.Stat(filepath.Join(s.dir, filepath.FromSlash(rel)))
+		if (err == nil) != (was != nil) || err == nil && (!os.SameFile(st, was) || st.Size() != was.Size() || !st.ModTime().Equal(was.ModTime())) {
+			delete(s.refused, rel)
 			any = true
 		}
 	}
