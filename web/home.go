@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -31,9 +32,7 @@ func (s *Server) showHome(c echo.Context) error {
 func (s *Server) generation(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	// A lake's open pages learn of a new manifest through their poll.
-	if _, err := s.store.Refresh(c.Request().Context()); err != nil {
-		s.logRefresh(err)
-	}
+	s.refresh(c.Request().Context())
 	return c.JSON(http.StatusOK, map[string]any{"version": s.version(), "changed": s.store.ChangedAt().Format(time.RFC3339)})
 }
 
@@ -57,9 +56,7 @@ func (s *Server) consistent(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		// A lake (serve --lake) follows its manifest on the next request;
 		// one it cannot read leaves the last good state serving.
-		if _, err := s.store.Refresh(c.Request().Context()); err != nil {
-			s.logRefresh(err)
-		}
+		s.refresh(c.Request().Context())
 		release := s.store.View()
 		req := c.Request()
 		c.SetRequest(req.WithContext(views.WithFreshness(req.Context(), views.Freshness{Version: s.version(), Changed: s.store.ChangedAt()})))
@@ -111,6 +108,21 @@ func (h *heldResponse) send() error {
 }
 
 // logRefresh logs a lake that cannot be read, once per distinct error.
+// refresh has a lake follow its manifest and logs why what it serves is
+// not the newest: a manifest it cannot read, or a data file it refused
+// (whose dataset or experiment serves its last good state).
+func (s *Server) refresh(ctx context.Context) {
+	_, err := s.store.Refresh(ctx)
+	if err == nil {
+		if p := s.store.LakeProblem(); p != nil {
+			err = p
+		}
+	}
+	if err != nil {
+		s.logRefresh(err)
+	}
+}
+
 func (s *Server) logRefresh(err error) {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()

@@ -259,8 +259,15 @@ func TestLakeCorruptFile(t *testing.T) {
 	if _, err := l.Experiment(ctx, "small"); err == nil {
 		t.Error("the experiment with the corrupt file is served")
 	}
-	s := New(l, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	var logged strings.Builder
+	s := New(l, slog.New(slog.NewTextHandler(&logged, nil)), Config{})
 	if home := get(t, s, "/"); !strings.Contains(home.Body, `data-testid="lake-problem"`) || !strings.Contains(home.Body, filepath.Base(filepath.Dir(files[0]))) {
 		t.Errorf("the home page does not name the corrupt file:\n%.600s", home.Body)
+	}
+	// The refusal is logged once, naming the file, however many requests
+	// see it.
+	get(t, s, "/")
+	if n := strings.Count(logged.String(), files[0]); n != 1 {
+		t.Errorf("the log names the refused file %d times, want once:\n%s", n, logged.String())
 	}
 }

@@ -82,6 +82,13 @@ func openCache(b *bucket.Bucket, dir string, limit int64) (*cache, error) {
 
 func (c *cache) close() { c.lock.Close() }
 
+// intact reports whether the copy is there: copies are private, named by
+// their checksum and checked as they are written.
+func (c *cache) intact(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 func (c *cache) String() string       { return strings.TrimSuffix(c.b.String(), "/") }
 func (c *cache) manifestName() string { return c.b.URL("manifest.json") }
 

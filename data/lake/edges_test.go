@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"syscall"
@@ -220,8 +221,8 @@ func TestLakeChecksums(t *testing.T) {
 
 // TestLakeFileReplaced: a data file replaced after its generation was
 // adopted is checked again (its size, time or file changed): a changed
-// one is refused and its name no longer served, the problem naming the
-// file, while the rest serves on; a manifest over the size limit is
+// one is refused, the problem naming the file, and the bytes adopted serve
+// on (held open), as the rest does; a manifest over the size limit is
 // refused.
 func TestLakeFileReplaced(t *testing.T) {
 	ctx := context.Background()
@@ -240,6 +241,10 @@ func TestLakeFileReplaced(t *testing.T) {
 	f := filepath.Join(dir, filepath.FromSlash(lake.FileRel("ap_comparisons", "dataset", name, m.Datasets[name])))
 	body, _ := os.ReadFile(f)
 	original := slices.Clone(body)
+	before, err := l.PairsVoteMatrix(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
 	body[len(body)/2] ^= 0xff
 	// Replaced by rename, as a copy over it would be: a new file.
 	tmp := f + ".new"
@@ -263,8 +268,16 @@ func TestLakeFileReplaced(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if ds, err := l.PairsDataset(ctx, name); err == nil {
-		t.Errorf("the dataset whose file was replaced is still served: %+v", ds)
+	// The bytes checked when the generation was adopted serve on (the
+	// file is held open), so the dataset is its last good state.
+	if m, err := l.PairsVoteMatrix(ctx, name); err != nil || !reflect.DeepEqual(m, before) {
+		t.Errorf("the dataset whose file was replaced: %v; want its last good state served", err)
+	}
+	// Removed: still its last good state, the problem naming the file.
+	os.Remove(f)
+	waitProblem(t, l, f, "missing")
+	if m, err := l.PairsVoteMatrix(ctx, name); err != nil || !reflect.DeepEqual(m, before) {
+		t.Errorf("the dataset whose file was removed: %v; want its last good state served", err)
 	}
 	if _, err := l.Experiment(ctx, "small"); err != nil {
 		t.Errorf("the other data is not served: %v", err)
@@ -429,3 +442,22 @@ func TestLakeKilledWriter(t *testing.T) {
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 func hostname() string { h, _ := os.Hostname(); return h }
+
+// waitProblem refreshes l until its problem names file f with want in its
+// message.
+func waitProblem(t *testing.T, l *lake.Store, f, want string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, err := l.Refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if p := l.LakeProblem(); p != nil && p.File == f && strings.Contains(p.Error(), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the problem never named %s (%q): %+v", f, want, l.LakeProblem())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,7 +46,7 @@ type Reader struct {
 
 // NewReader reads the lake at dir, which must be absolute.
 func NewReader(dir string) *Reader {
-	return newReader(&local{dir: dir, checked: map[string]checkedFile{}, refused: map[string]os.FileInfo{}})
+	return newReader(&local{dir: dir, checked: map[string]checkedFile{}, refused: map[string]os.FileInfo{}, holds: map[string]*held{}})
 }
 
 func newReader(src source) *Reader { return &Reader{src: src, gens: map[string]string{}} }
@@ -69,6 +70,10 @@ type source interface {
 	// names; served, after a manifest is served, the paths it serves from.
 	prepare(want map[string]File) error
 	served(paths []string)
+	// intact reports whether a path file returned still serves the bytes
+	// checked then, so a name whose new file is refused serves it on.
+	intact(path string) bool
+	close()
 }
 
 // tablePart is a served Part and its table.
@@ -229,6 +234,10 @@ func (l *Reader) update(ctx context.Context, p string, b []byte) (*Update, error
 		delete(u.gens, k)
 		if old, ok := l.parts[k]; ok && l.gens[k] != m.Gen(k[:strings.IndexByte(k, 0)], k[strings.IndexByte(k, 0)+1:]) {
 			u.parts[k], u.gens[k] = old, l.gens[k]
+		} else if ok && l.intact(old) {
+			// The same generation's file changed after it was adopted:
+			// the bytes checked then are held, and serve on.
+			u.parts[k], u.gens[k] = old, l.gens[k]
 		}
 	}
 	for _, ps := range u.parts {
@@ -247,6 +256,24 @@ func (l *Reader) update(ctx context.Context, p string, b []byte) (*Update, error
 		}
 	}
 	return u, nil
+}
+
+// intact reports whether every file of parts still serves what was
+// checked.
+func (l *Reader) intact(parts []tablePart) bool {
+	for _, p := range parts {
+		if !l.src.intact(p.part.File) {
+			return false
+		}
+	}
+	return true
+}
+
+// Close lets go of what the Reader holds: its files, its cache folder.
+func (l *Reader) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.src.close()
 }
 
 // Done ends an update: err is nil when the store serves it now, else why
@@ -314,15 +341,19 @@ type local struct {
 	// refused are the files that did not match, by path, with the file as
 	// it was (nil: missing): one put right is tried again (changed).
 	refused map[string]os.FileInfo
+	// holds are the files held open (held.go), by the path they serve.
+	holds map[string]*held
 	// The manifest as last read, and its file then (readManifest).
 	manifestStat os.FileInfo
 	manifestBody []byte
 }
 
-// checkedFile is a data file whose checksum matched, and its file then.
+// checkedFile is a data file whose checksum matched, its file then, and
+// the path it is served by (its held descriptor's, or its own).
 type checkedFile struct {
-	want File
-	st   os.FileInfo
+	want  File
+	st    os.FileInfo
+	serve string
 }
 
 func (s *local) String() string       { return s.dir }
@@ -359,14 +390,41 @@ func (s *local) readManifest(context.Context) ([]byte, error) {
 }
 
 func (s *local) prepare(map[string]File) error { return nil }
-func (s *local) served([]string)               {}
+
+// served closes the held files no refresh has served for heldGrace.
+func (s *local) served(paths []string) {
+	now := time.Now()
+	for p, h := range s.holds {
+		switch {
+		case slices.Contains(paths, p):
+			h.unserved = time.Time{}
+		case h.unserved.IsZero():
+			h.unserved = now
+		case now.Sub(h.unserved) > heldGrace:
+			h.f.Close()
+			delete(s.holds, p)
+		}
+	}
+}
+
+func (s *local) intact(path string) bool {
+	h, ok := s.holds[path]
+	return ok && h.intact()
+}
+
+func (s *local) close() {
+	for p, h := range s.holds {
+		h.f.Close()
+		delete(s.holds, p)
+	}
+}
 
 func (s *local) file(_ context.Context, rel string, want *File) (string, error) {
 	p := filepath.Join(s.dir, filepath.FromSlash(rel))
 	if c, ok := s.checked[rel]; want != nil && ok && c.want == *want {
-		return p, nil
+		return c.serve, nil
 	}
-	path, err := s.check(p, want)
+	path, st, err := s.check(p, want)
 	if err != nil {
 		st, _ := os.Stat(p)
 		s.refused[rel] = st
@@ -374,32 +432,41 @@ func (s *local) file(_ context.Context, rel string, want *File) (string, error) 
 	}
 	delete(s.refused, rel)
 	if want != nil {
-		st, _ := os.Stat(p)
-		s.checked[rel] = checkedFile{want: *want, st: st}
+		s.checked[rel] = checkedFile{want: *want, st: st, serve: path}
 	}
 	return path, nil
 }
 
-// check checks the file p against want (nil: not at all).
-func (s *local) check(p string, want *File) (string, error) {
+// check checks the file p against want (nil: not at all) and returns the
+// path to serve it by (a held descriptor's where files are held) and the
+// file as checked.
+func (s *local) check(p string, want *File) (string, os.FileInfo, error) {
 	st, err := os.Stat(p)
 	if err != nil {
-		return "", &model.InputError{File: p, Offset: -1, Msg: "missing: the manifest names this generation, but its file is not there (a write not finished, or files removed)"}
+		return "", nil, &model.InputError{File: p, Offset: -1, Msg: "missing: the manifest names this generation, but its file is not there (a write not finished, or files removed)"}
 	}
 	if want == nil {
-		return p, nil
+		return p, st, nil
 	}
 	if st.Size() != want.Size {
-		return "", &model.InputError{File: p, Offset: -1, Msg: sizeMismatch(st.Size(), want.Size)}
+		return "", nil, &model.InputError{File: p, Offset: -1, Msg: sizeMismatch(st.Size(), want.Size)}
+	}
+	if holdFiles {
+		h, msg, _ := openChecked(p, *want)
+		if h == nil {
+			return "", nil, &model.InputError{File: p, Offset: -1, Msg: msg}
+		}
+		s.holds[h.path()] = h
+		return h.path(), h.st, nil
 	}
 	got, err := checksum(p)
 	if err != nil {
-		return "", &model.InputError{File: p, Offset: -1, Msg: "cannot be read: " + err.Error()}
+		return "", nil, &model.InputError{File: p, Offset: -1, Msg: "cannot be read: " + err.Error()}
 	}
 	if got != *want {
-		return "", &model.InputError{File: p, Offset: -1, Msg: shaMismatch}
+		return "", nil, &model.InputError{File: p, Offset: -1, Msg: shaMismatch}
 	}
-	return p, nil
+	return p, st, nil
 }
 
 // changed forgets, and reports, the checked files that are not as they
@@ -410,7 +477,7 @@ func (s *local) changed() bool {
 	any := false
 	for rel, c := range s.checked {
 		st, err := os.Stat(filepath.Join(s.dir, filepath.FromSlash(rel)))
-		if err != nil || !os.SameFile(st, c.st) || st.Size() != c.st.Size() || !st.ModTime().Equal(c.st.ModTime()) {
+		if err != nil || !sameState(st, c.st) || !s.intact(c.serve) && c.serve != filepath.Join(s.dir, filepath.FromSlash(rel)) {
 			delete(s.checked, rel)
 			any = true
 		}
@@ -419,7 +486,7 @@ func (s *local) changed() bool {
 	// again: its problem would otherwise stay until the manifest changed.
 	for rel, was := range s.refused {
 		st, err := os.Stat(filepath.Join(s.dir, filepath.FromSlash(rel)))
-		if (err == nil) != (was != nil) || err == nil && (!os.SameFile(st, was) || st.Size() != was.Size() || !st.ModTime().Equal(was.ModTime())) {
+		if (err == nil) != (was != nil) || err == nil && !sameState(st, was) {
 			delete(s.refused, rel)
 			any = true
 		}

@@ -189,9 +189,7 @@ func open(ctx context.Context, l *Store, memoryLimit string) (*Store, error) {
 // Close closes the store and lets its cache folder go.
 func (l *Store) Close() error {
 	err := l.Store.Close()
-	if l.cache != nil {
-		l.cache.close()
-	}
+	l.r.Close()
 	return err
 }
 
