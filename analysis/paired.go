@@ -54,22 +54,7 @@ func tTestP(t float64, df int) float64 {
 // NaN p-values are left NaN and not counted in m.
 func Holm(p []float64) []float64 {
 	out := make([]float64, len(p))
-	idx := make([]int, 0, len(p))
-	for i, v := range p {
-		out[i] = math.NaN()
-		if !math.IsNaN(v) {
-			idx = append(idx, i)
-		}
-	}
-	slices.SortStableFunc(idx, func(i, j int) int {
-		switch {
-		case p[i] < p[j]:
-			return -1
-		case p[i] > p[j]:
-			return 1
-		}
-		return 0
-	})
+	idx := sortedFinite(p, out)
 	m := len(idx)
 	running := 0.0
 	for k, i := range idx {
@@ -129,4 +114,26 @@ func WelchT(a, b []float64, confidence float64) (Estimate, float64, error) {
 	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
 	h := dist.Quantile((1+confidence)/2) * math.Sqrt(se2)
 	return Estimate{Value: d, Lo: d - h, Hi: d + h}, 2 * dist.Survival(math.Abs(d)/math.Sqrt(se2)), nil
+}
+
+// sortedFinite returns the indexes of p's non-NaN values, ascending by
+// value (stable), and sets out to NaN everywhere.
+func sortedFinite(p, out []float64) []int {
+	idx := make([]int, 0, len(p))
+	for i, v := range p {
+		out[i] = math.NaN()
+		if !math.IsNaN(v) {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		switch {
+		case p[i] < p[j]:
+			return -1
+		case p[i] > p[j]:
+			return 1
+		}
+		return 0
+	})
+	return idx
 }

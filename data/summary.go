@@ -43,7 +43,13 @@ SELECT e.id, e.name, e.description, e.format, e.synthetic,
        (SELECT count(*) FROM runs r WHERE r.experiment = e.id),
        (SELECT count(*) FROM auditors a WHERE a.experiment = e.id),
        (SELECT count(*) FROM audits a WHERE a.experiment = e.id),
-       (SELECT count(*) FROM judgments j WHERE j.experiment = e.id)
+       (SELECT count(*) FROM judgments j WHERE j.experiment = e.id),
+       -- An Inspect log's samples and epochs apart: 10 samples × 5 epochs
+       -- are 50 audits but 10 samples.
+       CASE WHEN e.format = 'inspect' THEN (SELECT count(DISTINCT (json_extract_string(a.labels, '$.source'), json_extract_string(a.labels, '$.sample')))
+            FROM audits a WHERE a.experiment = e.id) ELSE 0 END,
+       CASE WHEN e.format = 'inspect' THEN (SELECT coalesce(max(TRY_CAST(json_extract_string(a.labels, '$.epoch') AS INTEGER)), 0)
+            FROM audits a WHERE a.experiment = e.id) ELSE 0 END
 FROM experiments e ORDER BY e.id`)
 	if err != nil {
 		return out, fmt.Errorf("data: summary: %w", err)
@@ -51,7 +57,7 @@ FROM experiments e ORDER BY e.id`)
 	defer rows2.Close()
 	for rows2.Next() {
 		var e ExperimentSummary
-		if err := rows2.Scan(&e.ID, &e.Name, &e.Description, &e.Format, &e.Synthetic, &e.Runs, &e.Auditors, &e.Audits, &e.Judgments); err != nil {
+		if err := rows2.Scan(&e.ID, &e.Name, &e.Description, &e.Format, &e.Synthetic, &e.Runs, &e.Auditors, &e.Audits, &e.Judgments, &e.Samples, &e.Epochs); err != nil {
 			return out, fmt.Errorf("data: summary: %w", err)
 		}
 		out.Experiments = append(out.Experiments, e)

@@ -39,6 +39,9 @@ type ExperimentView struct {
 	Scorers    []ScorerRow
 	ScorerSort string
 	ScorerDesc bool
+	// Judged is the overview of the judge dimensions, when the audits
+	// have any.
+	Judged *JudgedView
 }
 
 // OverviewFilter is the overview's filter form state.
@@ -253,17 +256,20 @@ func (r ScorerRow) Partial() bool { return !r.FromReductions && r.Total > 0 && r
 // FmtScored is what the log scored, in samples and epochs: "79 samples ×
 // 10 epochs", "4 samples", or "790 sample × epoch results" when the split
 // is not known.
-func (r ScorerRow) FmtScored() string {
+func (r ScorerRow) FmtScored() string { return Scored(r.Total, r.Epochs) }
+
+// Scored counts a log's sample × epoch results in samples and epochs.
+func Scored(total, epochs int) string {
 	switch {
-	case r.Total <= 0:
+	case total <= 0:
 		return ""
-	case r.Epochs == 1:
-		return strconv.Itoa(r.Total) + plural(r.Total, " sample", " samples")
-	case r.Epochs > 1 && r.Total%r.Epochs == 0:
-		n := r.Total / r.Epochs
-		return strconv.Itoa(n) + plural(n, " sample", " samples") + " × " + strconv.Itoa(r.Epochs) + " epochs"
+	case epochs == 1:
+		return strconv.Itoa(total) + plural(total, " sample", " samples")
+	case epochs > 1 && total%epochs == 0:
+		n := total / epochs
+		return strconv.Itoa(n) + plural(n, " sample", " samples") + " × " + strconv.Itoa(epochs) + " epochs"
 	}
-	return strconv.Itoa(r.Total) + plural(r.Total, " sample × epoch result", " sample × epoch results")
+	return strconv.Itoa(total) + plural(total, " sample × epoch result", " sample × epoch results")
 }
 
 // FmtN is how many samples the recomputation read.

@@ -51,3 +51,21 @@ func Count(n int, noun string) string {
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
 }
+
+// SamplesEpochs counts an Inspect experiment's samples and epochs apart:
+// "10 samples × 5 epochs", "10 samples" for one epoch; runs is how many
+// sample runs there are in all, said when it is not samples × epochs (the
+// logs differ in epochs).
+func SamplesEpochs(samples, epochs, runs int) string {
+	if samples == 0 {
+		return Count(runs, "sample")
+	}
+	if epochs <= 1 {
+		return Count(samples, "sample")
+	}
+	s := Count(samples, "sample") + " × " + Count(epochs, "epoch")
+	if samples*epochs != runs {
+		s = Count(samples, "sample") + " × up to " + Count(epochs, "epoch") + " (" + strconv.Itoa(runs) + " runs)"
+	}
+	return s
+}

@@ -254,9 +254,9 @@ func Home(s model.Summary, problems []model.Problem, lake *model.Problem) templ.
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var14 string
-					templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(Count(e.Audits, "sample"))
+					templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(SamplesEpochs(e.Samples, e.Epochs, e.Audits))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/home.templ`, Line: 45, Col: 93}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/home.templ`, Line: 45, Col: 112}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 					if templ_7745c5c3_Err != nil {

@@ -86,6 +86,8 @@ func TestBrowserAxe(t *testing.T) {
 		"/experiments/demo/transfer",
 		"/experiments/demo/cycles",
 		"/experiments/demo/judgments",
+		"/experiments/petri-demo",
+		"/experiments/petri-demo/paired?a=anthropic%2Fclaude-haiku-4.5&b=x-ai%2Fgrok-4.1",
 		"/judgments/demo:j-000001",
 		"/runs/demo:binary-pointwise",
 		"/audits?exp=demo&sort=score:concerning&dir=desc",

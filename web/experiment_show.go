@@ -144,6 +144,14 @@ func (s *Server) showExperiment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	jq, err := parseJudgedQuery(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	judgedVM, _, err := s.judgedView(ctx, st.Exp.ID, jq)
+	if err != nil {
+		return err
+	}
 	scorers, err := s.app.Scorers(ctx, st.Exp.ID)
 	if err != nil {
 		return err
@@ -154,6 +162,7 @@ func (s *Server) showExperiment(c echo.Context) error {
 		Exp: st.Exp, Query: q.values(), Sort: q.Sort, Desc: q.Desc, Dim: q.Dim,
 		Filter:  views.OverviewFilter{Run: q.Run, Reward: q.Reward, Kind: q.Kind, Cal: q.Cal, Epoch: q.Epoch},
 		Scorers: scorerView(scorers), ScorerSort: sq.Sort, ScorerDesc: sq.Desc, HasSuite: hasSuite(st.Auditors),
+		Judged: judgedVM,
 	}
 	if sq.Sort != "" {
 		vm.Query.Set("ssort", sq.Sort)

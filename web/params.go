@@ -22,7 +22,11 @@ var (
 	listParams     = params("ann", "filter", "models", "page", "q", "ref", "refmodels", "split", "value")
 	pairsCmpParams = params("a", "b", "ref", "refmodels")
 	// An experiment's overview (parseOverviewQuery, parseScorerQuery).
-	overviewParams = params("cal", "dim", "dir", "epoch", "kind", "reward", "run", "sdir", "sort", "ssort")
+	overviewParams = params(append([]string{"cal", "dim", "dir", "epoch", "kind", "reward", "run", "sdir", "sort", "ssort"}, judgedNames...)...)
+	// The judge-scored overview's files and its paired comparison
+	// (parseJudgedQuery, parsePairedQuery).
+	judgedParams   = params(judgedNames...)
+	pairedParams   = params(append([]string{"a", "b", "corr"}, judgedNames...)...)
 	scorerParams   = params("sdir", "ssort")
 	compareParams  = params("a", "b")
 	unitsParams    = params("a", "b", "dim", "page", "show", "sort")

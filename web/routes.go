@@ -75,7 +75,14 @@ func (s *Server) experimentRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 		"refresh":  {s.refreshFigure, sweepParams},
 		"scorers":  {s.scorersFigure, scorerParams},
 		"compare":  {s.compareFigure, compareParams},
+		"heatmap":  {s.judgedHeatmap, judgedParams},
+		"forest":   {s.judgedForest, judgedParams},
+		"paired":   {s.pairedFigure, pairedParams},
 	}.handler, heavy)
+	e.GET("/experiments/:exp/dimensions.csv", s.dimensionsCSV, known(judgedParams), heavy)
+	e.GET("/experiments/:exp/gate.csv", s.gateCSV, known(judgedParams), heavy)
+	e.GET("/experiments/:exp/paired", s.showPaired, known(pairedParams), heavy)
+	e.GET("/experiments/:exp/paired.csv", s.pairedCSV, known(pairedParams), heavy)
 	e.GET("/experiments/:exp/scorers.csv", s.scorersCSV, known(scorerParams), heavy)
 	e.GET("/experiments/:exp/compare", s.showCompare, known(compareParams), heavy)
 	e.GET("/experiments/:exp/compare.csv", s.compareCSV, known(compareParams), heavy)

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"net/url"
 	"slices"
@@ -180,7 +179,7 @@ func (s *Server) scorersFigure(c echo.Context, _, ext string) error {
 				}
 			}
 			if r.Total > 0 {
-				it.Label = label + fmt.Sprintf(" (reported, n=%d)", r.Total)
+				it.Label = label + " (reported, " + views.Scored(r.Total, r.Epochs()) + ")"
 			}
 			items = append(items, it)
 		}

@@ -57,6 +57,11 @@ func Load(ctx context.Context, s *data.Store) ([]model.ImportResult, error) {
 		rs, err = loadFixtures(ctx, s)
 		out = append(out, rs...)
 	}
+	if err == nil {
+		var r model.ImportResult
+		r, err = loadPetri(ctx, s, DemoPetriOptions)
+		out = append(out, r)
+	}
 	<-done
 	if expErr != nil {
 		return nil, fmt.Errorf("demo experiment: %w", expErr)
@@ -125,4 +130,18 @@ func importCSVBytes(ctx context.Context, s *data.Store, file string, body []byte
 		return model.ImportResult{}, err
 	}
 	return s.ImportPreferenceCSV(ctx, p, data.ImportOptions{Name: name})
+}
+
+// loadPetri imports the demo's Petri-shaped experiment.
+func loadPetri(ctx context.Context, s *data.Store, o PetriOptions) (model.ImportResult, error) {
+	b, err := PetriBundle(o)
+	if err != nil {
+		return model.ImportResult{}, fmt.Errorf("demo petri experiment: %w", err)
+	}
+	r, err := s.ImportBundle(ctx, bundle.FromBundle(b, "built-in demo petri transcripts", false), fmt.Sprintf("%s-petri-seed%d", generatorVersion, o.Seed),
+		data.ImportOptions{Synthetic: true})
+	if err != nil {
+		return r, fmt.Errorf("demo petri experiment: %w", err)
+	}
+	return r, nil
 }

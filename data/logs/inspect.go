@@ -33,9 +33,15 @@ func (s *Source) indexInspect(f *logFile, x *logIndex) error {
 	// from 1 to 10.
 	in := map[string]bool{}
 	samples := 0
+	ids := map[string]bool{}
 	err = l.Summaries(func(smp *inspect.Sample) error {
 		x.samples++
 		samples++
+		if !ids[smp.ID] {
+			ids[smp.ID] = true
+			x.distinct++
+		}
+		x.epochs = max(x.epochs, smp.Epoch)
 		if err := x.claim(f.prefix+smp.Key(), f.path+": "+smp.Member, f.path); err != nil {
 			return err
 		}
@@ -245,7 +251,8 @@ func inspectMeta(h *inspect.Header, smp *inspect.Sample) func(string) string {
 
 // reservedLabels are the labels an Inspect sample gets besides its
 // metadata; metadata keys of these names are prefixed with "metadata.".
-var reservedLabels = map[string]bool{"task": true, "sample": true, "epoch": true, "source": true, "status": true, "error": true, "tags": true}
+var reservedLabels = map[string]bool{"task": true, "sample": true, "epoch": true, "source": true, "status": true, "error": true, "tags": true,
+	petri.LabelTargetReplies: true, petri.LabelJudge: true, petri.LabelConversation: true}
 
 // inspectAudits reads an Inspect log's samples as audits; each transcript
 // is the sample's conversation converted to a legacy Petri transcript.
@@ -327,6 +334,11 @@ func (s *Source) inspectAudit(f *logFile, h *inspect.Header, auditor string, smp
 		Messages: smp.Messages,
 	}
 	a.Transcript = t
+	// The gate's labels, as a Petri transcript's: replayed as the audit
+	// page replays it.
+	if views, err := t.Views(); err == nil && f.paper {
+		maps.Copy(labels, petri.ValidityLabels(views, sc.judge))
+	}
 	return a, t, nil
 }
 

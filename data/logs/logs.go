@@ -142,6 +142,9 @@ type logIndex struct {
 	behaviors               map[string]bool
 	behaviorList            []string
 	petri, inspect, samples int
+	// distinct counts the logs' samples by id, epochs the most epochs of
+	// one: samples counts every epoch of every sample.
+	distinct, epochs int
 }
 
 func (x *logIndex) claim(id, where, file string) error {
@@ -239,7 +242,14 @@ func (s *Source) describe(x *logIndex, skipped []string) {
 		parts = append(parts, plural(x.petri, "Petri transcript"))
 	}
 	if x.inspect > 0 {
-		parts = append(parts, plural(x.inspect, "Inspect log")+" ("+plural(x.samples, "sample")+")")
+		counted := plural(x.samples, "sample")
+		if x.epochs > 1 {
+			counted = plural(x.distinct, "sample") + " × " + plural(x.epochs, "epoch")
+			if x.distinct*x.epochs != x.samples {
+				counted = plural(x.distinct, "sample") + " × up to " + plural(x.epochs, "epoch") + ": " + plural(x.samples, "sample run")
+			}
+		}
+		parts = append(parts, plural(x.inspect, "Inspect log")+" ("+counted+")")
 	}
 	read := strings.Join(parts, " and ")
 	s.exp.Description = "Imported from " + cmp.Or(s.opts.Source, s.root) + ": " + read + "."

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -253,6 +254,7 @@ func (s *Source) petriAudit(f *logFile, fn func(bundle.Pos, *bundle.Audit, json.
 	if len(t.Metadata.Tags) > 0 {
 		a.Labels["tags"] = strings.Join(t.Metadata.Tags, ", ")
 	}
+	maps.Copy(a.Labels, petri.ValidityLabels(views, t.Metadata.JudgeOutput))
 	if jo := t.Metadata.JudgeOutput; jo != nil {
 		a.Summary = jo.Summary
 		dims := make([]string, 0, len(jo.Scores))

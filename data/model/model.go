@@ -84,6 +84,9 @@ type ExperimentSummary struct {
 	Synthetic                     bool
 	Runs, Auditors, Audits        int
 	Judgments                     int
+	// Samples and Epochs are an Inspect experiment's distinct samples (by
+	// log) and its most epochs: Audits counts each epoch of a sample.
+	Samples, Epochs int
 }
 
 // Summary is what the store holds.

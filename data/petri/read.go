@@ -335,30 +335,15 @@ func describe(err error) string {
 // branches, so a turn that was rolled back still counts. Without a target
 // view the first view is counted.
 func Turns(views []View) int {
-	if len(views) == 0 {
+	v, ok := targetView(views)
+	if !ok {
 		return 0
 	}
-	v := views[0]
-	for _, x := range views {
-		if x.Name == ViewTarget {
-			v = x
-		}
-	}
-	seen := map[string]bool{}
 	n := 0
-	for _, b := range v.Branches {
-		for _, m := range b.Messages[min(b.Shared, len(b.Messages)):] {
-			if m.Role != "user" && m.Role != "tool" {
-				continue
-			}
-			if m.ID != "" {
-				if seen[m.ID] {
-					continue
-				}
-				seen[m.ID] = true
-			}
+	eachMessage(v, func(m Message) {
+		if m.Role == "user" || m.Role == "tool" {
 			n++
 		}
-	}
+	})
 	return n
 }

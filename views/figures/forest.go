@@ -15,6 +15,13 @@ import (
 // a row whose whisker crosses the line is not distinguishable from no
 // difference. Items with a NaN value leave their row empty.
 func ForestPlot(title, xLabel string, items []Interval) (*plot.Plot, error) {
+	return ForestPlotAt(title, xLabel, items, 0)
+}
+
+// ForestPlotAt is ForestPlot with the dashed line at ref instead of 0, or
+// none for a NaN ref (estimates, such as means on a judge's 1–10 scale,
+// that no line separates).
+func ForestPlotAt(title, xLabel string, items []Interval, ref float64) (*plot.Plot, error) {
 	n := len(items)
 	if n == 0 {
 		return Empty(title, NothingMatches), nil
@@ -32,7 +39,10 @@ func ForestPlot(title, xLabel string, items []Interval) (*plot.Plot, error) {
 	}
 	p.NominalY(fitRows(p.Y.Tick.Label, labels)...)
 	p.Add(plotter.NewGrid())
-	lo, hi := 0.0, 0.0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	if !math.IsNaN(ref) {
+		lo, hi = ref, ref
+	}
 	var errs errorPoints
 	groups := map[string]plotter.XYs{}
 	var order []string
@@ -46,23 +56,34 @@ func ForestPlot(title, xLabel string, items []Interval) (*plot.Plot, error) {
 		}
 		groups[it.Group] = append(groups[it.Group], plotter.XY{X: it.Value, Y: y})
 		for _, v := range []float64{it.Value, it.Lo, it.Hi} {
-			if !math.IsNaN(v) {
+			// An unbounded side (a test that rejects no shift) runs to
+			// the plot's edge.
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
 		}
 		if !math.IsNaN(it.Lo) && !math.IsNaN(it.Hi) {
-			errs = append(errs, errorPoint{x: it.Value, y: y, lo: it.Value - it.Lo, hi: it.Hi - it.Value})
+			errs = append(errs, errorPoint{x: it.Value, y: y, lo: it.Lo, hi: it.Hi})
 		}
+	}
+	if math.IsInf(lo, 1) {
+		lo, hi = 0, 1 // nothing to place
 	}
 	pad := 0.05 * math.Max(hi-lo, 1)
 	lo, hi = lo-pad, hi+pad
-	zero, err := plotter.NewLine(plotter.XYs{{X: 0, Y: -0.5}, {X: 0, Y: float64(n) - 0.5}})
-	if err != nil {
-		return nil, fmt.Errorf("figures: zero line: %w", err)
+	for i := range errs {
+		e := &errs[i]
+		e.lo, e.hi = e.x-math.Max(e.lo, lo), math.Min(e.hi, hi)-e.x
 	}
-	zero.LineStyle.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
-	zero.LineStyle.Width = vg.Points(0.6)
-	p.Add(zero)
+	if !math.IsNaN(ref) {
+		zero, err := plotter.NewLine(plotter.XYs{{X: ref, Y: -0.5}, {X: ref, Y: float64(n) - 0.5}})
+		if err != nil {
+			return nil, fmt.Errorf("figures: reference line: %w", err)
+		}
+		zero.LineStyle.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
+		zero.LineStyle.Width = vg.Points(0.6)
+		p.Add(zero)
+	}
 	if len(errs) > 0 {
 		eb, err := plotter.NewXErrorBars(errs)
 		if err != nil {

@@ -33,6 +33,9 @@ type Reader interface {
 	ScorerValues(ctx context.Context, exp string) ([]model.ScorerValues, error)
 	SampleValues(ctx context.Context, exp string) ([]model.SampleValue, error)
 	Crux(ctx context.Context, exp string) ([]model.CruxRow, error)
+	// JudgedAudits reads the audits with their judge scores and what the
+	// import recorded of their validity.
+	JudgedAudits(ctx context.Context, exp string) (model.JudgedSet, error)
 	// Run reads a run by its key ("experiment:run").
 	Run(ctx context.Context, key string) (model.Run, error)
 	RunMetrics(ctx context.Context, exp, run string) ([]model.Metric, error)

@@ -1,0 +1,106 @@
+package data
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/data/petri"
+)
+
+// JudgedAudits reads an experiment's audits with everything the
+// judge-scored overview and its validity gate need, and their scores in
+// every judge dimension of the experiment: one query over the audits, the
+// scores read from their columns (or, where a dimension has none, from
+// each audit's scores JSON). A missing experiment is ErrNotFound.
+func (s *Store) JudgedAudits(ctx context.Context, exp string) (model.JudgedSet, error) {
+	var out model.JudgedSet
+	if _, err := s.Experiment(ctx, exp); err != nil {
+		return out, err
+	}
+	dims, err := s.ScoreDimensions(ctx, exp)
+	if err != nil {
+		return out, err
+	}
+	out.Dimensions = dims
+	cols, err := s.scoreColumns(ctx, exp, dims)
+	if err != nil {
+		return out, fmt.Errorf("data: judged audits: %w", err)
+	}
+	var sel []string
+	var args []any
+	slotted := make([]bool, len(dims))
+	for i, d := range dims {
+		if c, ok := cols[d]; ok {
+			sel = append(sel, c.sql)
+			args = append(args, c.args...)
+			slotted[i] = true
+		}
+	}
+	jsonScores := len(sel) < len(dims)
+	query := `SELECT a.key, a.id, coalesce(u.name, a.auditor), a.auditor, a.target, a.seed, a.summary <> '',
+		json_extract_string(a.labels, '$.source'), json_extract_string(a.labels, '$.sample'), json_extract_string(a.labels, '$.epoch'),
+		json_extract_string(a.labels, '$.` + petri.LabelTargetReplies + `'), json_extract_string(a.labels, '$.` + petri.LabelJudge + `'),
+		json_extract_string(a.labels, '$.` + petri.LabelConversation + `'), ` + strconv.FormatBool(jsonScores) + ` AND a.scores IS NOT NULL, a.scores`
+	for _, c := range sel {
+		query += ", " + c
+	}
+	query += ` FROM audits a LEFT JOIN auditors u ON u.experiment = a.experiment AND u.id = a.auditor
+		WHERE a.experiment = ? ORDER BY a.ord`
+	rows, err := s.db.QueryContext(ctx, query, append(args, exp)...)
+	if err != nil {
+		return out, fmt.Errorf("data: judged audits: %w", err)
+	}
+	defer rows.Close()
+	var (
+		source, sample, epoch, replies, judge, conv, scores sql.NullString
+		hasJSON                                             bool
+	)
+	vals := make([]sql.NullFloat64, len(sel))
+	for rows.Next() {
+		var a model.JudgedAudit
+		dst := []any{&a.Key, &a.ID, &a.Auditor, &a.AuditorID, &a.Target, &a.Seed, &a.Summary, &source, &sample, &epoch, &replies, &judge, &conv, &hasJSON, &scores}
+		for i := range vals {
+			dst = append(dst, &vals[i])
+		}
+		if err := rows.Scan(dst...); err != nil {
+			return out, fmt.Errorf("data: judged audits: %w", err)
+		}
+		a.Source, a.Judge, a.Conversation = source.String, judge.String, conv.String
+		if sample.Valid && sample.String != "" {
+			// An Inspect sample's id is its seed across logs (the audit's
+			// seed column is prefixed with the log's name).
+			a.Seed = sample.String
+		}
+		a.Epoch, _ = strconv.Atoi(epoch.String)
+		a.TargetReplies = -1
+		if n, err := strconv.Atoi(replies.String); err == nil {
+			a.TargetReplies = n
+		}
+		a.Scores = make([]float64, len(dims))
+		var m map[string]float64
+		if hasJSON {
+			if err := json.Unmarshal([]byte(scores.String), &m); err != nil {
+				return out, fmt.Errorf("data: judged audits: scores of %s: %w", a.Key, err)
+			}
+		}
+		k := 0
+		for i, d := range dims {
+			a.Scores[i] = math.NaN()
+			if slotted[i] {
+				if vals[k].Valid {
+					a.Scores[i] = vals[k].Float64
+				}
+				k++
+			} else if v, ok := m[d]; ok {
+				a.Scores[i] = v
+			}
+		}
+		out.Audits = append(out.Audits, a)
+	}
+	return out, rows.Err()
+}
