@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/internal/digest"
@@ -164,6 +165,37 @@ func appendLogs(ctx context.Context, tx *imports.Tx, src *logs.Source, exp strin
 			return r, fmt.Errorf("data: append: %w", err)
 		}
 	}
+	if err := redescribe(ctx, tx, exp); err != nil {
+		return r, err
+	}
 	r.Rows = tx.Rows()
 	return r, nil
+}
+
+// redescribe says in the experiment's description what it holds after an
+// append (the transcripts, logs, samples and epochs of the whole
+// experiment), keeping where it was imported from: the home page and the
+// experiment's header otherwise went on counting the first import's files.
+func redescribe(ctx context.Context, tx *imports.Tx, exp string) error {
+	var desc string
+	var petri, samples, distinct, epochs, inspect int
+	err := tx.Conn().QueryRowContext(ctx, `SELECT e.description,
+		count(*) FILTER (WHERE json_extract_string(a.labels, '$.task') IS NULL),
+		count(*) FILTER (WHERE json_extract_string(a.labels, '$.task') IS NOT NULL),
+		count(DISTINCT (json_extract_string(a.labels, '$.source'), json_extract_string(a.labels, '$.sample'))) FILTER (WHERE json_extract_string(a.labels, '$.task') IS NOT NULL),
+		coalesce(max(TRY_CAST(json_extract_string(a.labels, '$.epoch') AS INTEGER)), 0),
+		(SELECT count(DISTINCT log) FROM inspect_logs l WHERE l.experiment = e.id)
+		FROM experiments e LEFT JOIN audits a ON a.experiment = e.id WHERE e.id = ? GROUP BY e.id, e.description`, exp).
+		Scan(&desc, &petri, &samples, &distinct, &epochs, &inspect)
+	if err != nil {
+		return fmt.Errorf("data: append: describe %s: %w", exp, err)
+	}
+	from, _, ok := strings.Cut(strings.TrimPrefix(desc, "Imported from "), ": ")
+	if !ok || !strings.HasPrefix(desc, "Imported from ") {
+		return nil // a description someone wrote: kept
+	}
+	if err := tx.Exec(`UPDATE experiments SET description = ? WHERE id = ?`, logs.Description(from, logs.Read(petri, inspect, samples, distinct, epochs)), exp); err != nil {
+		return fmt.Errorf("data: append: %w", err)
+	}
+	return nil
 }

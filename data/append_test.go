@@ -47,6 +47,11 @@ func TestAppendLogs(t *testing.T) {
 	if n := audits(s); n != 3 || s.Version() != v0+1 || s.NameVersion("w") != s.Version() {
 		t.Fatalf("after append: %d audits, version %d (was %d)", n, s.Version(), v0)
 	}
+	// The description counts what the experiment holds now, and still
+	// says where it came from.
+	if e, _ := s.Experiment(ctx, "w"); e.Description != "Imported from "+dir+": 3 Petri transcripts." {
+		t.Errorf("description after the append: %q", e.Description)
+	}
 	// The same files again add nothing and land nothing.
 	if r, err := s.AppendLogs(ctx, "w", dir, []string{"rollback.json", "legacy.json"}, opts); err != nil || !r.Unchanged || s.Version() != v0+1 {
 		t.Fatalf("again: %v, %v", r, err)
@@ -60,8 +65,8 @@ func TestAppendLogs(t *testing.T) {
 	if n := count(t, s, `SELECT count(*) FROM audits WHERE experiment = 'w' AND id LIKE 'ctf.eval--%'`); n != 15 {
 		t.Errorf("inspect samples: %d", n)
 	}
-	if e, _ := s.Experiment(ctx, "w"); e.Format != model.KindInspect {
-		t.Errorf("format %q", e.Format)
+	if e, _ := s.Experiment(ctx, "w"); e.Format != model.KindInspect || !strings.HasSuffix(e.Description, ": 3 Petri transcripts and 1 Inspect log (15 samples).") {
+		t.Errorf("format %q, description %q", e.Format, e.Description)
 	}
 	logs, err := s.InspectLogs(ctx, "w")
 	if err != nil || len(logs) != 1 || logs[0].Samples != 15 {

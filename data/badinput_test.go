@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -325,8 +326,10 @@ func TestBadInput(t *testing.T) {
 			return bundleWith(t, d, "b", "audits.jsonl", func(b []byte) []byte { return replaceOnce(t, b, `"id": "a3"`, `"id": "a1"`) })
 		}, []string{"$PATH/audits.jsonl:3", `duplicate audit id "a1"`}},
 		{"two Petri transcripts with one id", func(t *testing.T, d string) string {
+			// Not byte for byte the same (a copy is read once): the same id
+			// in two different files.
 			writeInput(t, d, "logs/one.json", in.petri)
-			writeInput(t, d, "logs/two.json", in.petri)
+			writeInput(t, d, "logs/two.json", append(slices.Clone(in.petri), '\n'))
 			return filepath.Join(d, "logs")
 		}, []string{"$PATH/two.json", "used twice", "one.json"}},
 

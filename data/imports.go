@@ -13,6 +13,7 @@ import (
 	"github.com/auditscope/auditscope/data/logs"
 	"github.com/auditscope/auditscope/data/model"
 
+	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/internal/imports"
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 	"github.com/auditscope/auditscope/data/internal/load"
@@ -181,10 +182,26 @@ func sniffJSON(path string) (string, error) {
 func (s *Store) ImportAll(ctx context.Context, paths []string, opts func(path string) ImportOptions) ([]model.ImportResult, error) {
 	bctx, b := imports.WithBatch(ctx)
 	var out []model.ImportResult
+	// A file given twice, or two byte-identical files, count once: the
+	// later is "unchanged", as it would be imported after the first.
+	first := map[string]model.ImportResult{}
 	for _, p := range paths {
+		h := ""
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			if h, err = digest.File(p); err != nil {
+				return nil, errors.Join(fmt.Errorf("import: %w", err), s.imp.DropBatch(ctx, b))
+			}
+			if r, ok := first[h]; ok {
+				out = append(out, model.ImportResult{Kind: r.Kind, Name: r.Name, Source: r.Source, Hash: r.Hash, Unchanged: true})
+				continue
+			}
+		}
 		rs, err := s.Import(bctx, p, opts(p))
 		if err != nil {
 			return nil, errors.Join(err, s.imp.DropBatch(ctx, b))
+		}
+		if h != "" && len(rs) == 1 {
+			first[h] = rs[0]
 		}
 		out = append(out, rs...)
 	}

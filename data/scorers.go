@@ -87,7 +87,7 @@ func (s *Store) ScorerValues(ctx context.Context, exp string) ([]model.ScorerVal
 // comparison of two models pairs by.
 func (s *Store) SampleValues(ctx context.Context, exp string) ([]model.SampleValue, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT a.id, a.auditor, coalesce(json_extract_string(a.labels, '$.task'), ''),
-			coalesce(json_extract_string(a.labels, '$.sample'), a.seed), s.scorer, s.key, s.num
+			coalesce(json_extract_string(a.labels, '$.sample'), a.seed), s.scorer, s.key, coalesce(json_extract_string(a.labels, '$.source'), ''), s.num
 		FROM sample_scores s JOIN audits a ON a.experiment = s.experiment AND a.id = s.audit
 		WHERE s.experiment = ? ORDER BY a.ord, s.scorer, s.key`, exp)
 	if err != nil {
@@ -97,7 +97,7 @@ func (s *Store) SampleValues(ctx context.Context, exp string) ([]model.SampleVal
 	var out []model.SampleValue
 	for rows.Next() {
 		var v model.SampleValue
-		if err := rows.Scan(&v.Audit, &v.Auditor, &v.Task, &v.Sample, &v.Scorer, &v.Key, &v.Num); err != nil {
+		if err := rows.Scan(&v.Audit, &v.Auditor, &v.Task, &v.Sample, &v.Scorer, &v.Key, &v.Run, &v.Num); err != nil {
 			return nil, fmt.Errorf("data: sample values: %w", err)
 		}
 		out = append(out, v)

@@ -38,17 +38,24 @@ func TestStrayEventsJSON(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "timeline.json") || !strings.Contains(err.Error(), "metadata beside events") {
 		t.Errorf("the timeline alone: %v; want a refusal saying it is not a transcript or log", err)
 	}
+	// A real one: inspect_ai's skeleton fixture (testdata/fixtures/timeline).
+	real := filepath.Join(dir, "empty.json")
+	copyFile(t, filepath.Join("..", "testdata", "fixtures", "timeline", "empty.json"), real)
+	res, err = mustOpenStore(t).Import(ctx, dir, ImportOptions{})
+	if err != nil || res[0].Counts["audits"] != 3 || !strings.Contains(strings.Join(res[0].Notes, " "), "empty.json") {
+		t.Errorf("a folder with inspect_ai's timeline fixture: %+v, %v", res, err)
+	}
 }
 
 // TestCSVRepeatedHeader: Feedback Forensics' own 000_train_data.csv has
 // the column index twice; pandas (and so csv_to_ap) names the second
 // index.1, and so does the import, where it was refused as a duplicate.
 func TestCSVRepeatedHeader(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "000_train_data.csv")
-	os.WriteFile(p, []byte("index,index,text_a,text_b,preferred_text\n0,0,Paris,Lyon,text_a\n1,1,Rome,Milan,text_b\n"), 0o644)
+	// The file itself, from Feedback Forensics' repository.
+	p := filepath.Join("..", "testdata", "fixtures", "preference-csv", "000_train_data.csv")
 	s := mustOpenStore(t)
 	res, err := s.Import(context.Background(), p, ImportOptions{})
-	if err != nil || len(res) != 1 || res[0].Counts["comparisons"] != 2 {
+	if err != nil || len(res) != 1 || res[0].Counts["comparisons"] != 1 {
 		t.Fatalf("import: %+v, %v", res, err)
 	}
 	var keys string

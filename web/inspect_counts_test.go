@@ -30,4 +30,14 @@ func TestInspectSamplesEpochs(t *testing.T) {
 	if !strings.Contains(home.Body, "3 samples × 2 epochs") || strings.Contains(home.Body, "6 samples") {
 		t.Errorf("the home page does not count 3 samples × 2 epochs:\n%s", home.Body[strings.Index(home.Body, "folder"):][:400])
 	}
+	// A real log of 2 samples × 2 epochs (inspect_ai's log_streaming.eval).
+	real := t.TempDir()
+	b, err := os.ReadFile(filepath.Join(inspectFixtures(t), "log_streaming.eval"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(real, "log_streaming.eval"), b, 0o644)
+	if home := get(t, serveImported(t, real), "/"); !strings.Contains(home.Body, "2 samples × 2 epochs") || strings.Contains(home.Body, "4 samples") {
+		t.Errorf("log_streaming.eval is not counted as 2 samples × 2 epochs")
+	}
 }

@@ -177,11 +177,13 @@ func TestScorersAgainstReference(t *testing.T) {
 }
 
 // TestScorersByHand checks the Docent sample by hand: of the 15 sample
-// records in the file (epoch 1 of 10), 9 are scored C by includes (19, 31,
-// 50, 61, 64, 65, 72, 93, 97). The log's reductions.json holds all 79
-// samples' scores reduced over their 10 epochs, whose mean is the reported
-// 0.676 (stderr 0.0419 = sd/√79): the table recomputes from those, with the
-// t interval 0.676 ± t(0.975, 78)·0.0419 = [0.593, 0.759], and says so.
+// records in the file (epoch 1 of 10 of 79 samples), 9 are scored C by
+// includes (19, 31, 50, 61, 64, 65, 72, 93, 97). The table recomputes those
+// 15: 9/15 = 0.6 with Wilson's [0.357, 0.802], beside the log's reported
+// 0.676 over 790 results, and says the file holds 15 of them. (The log's
+// reductions.json has every sample reduced over its epochs, but a number
+// recomputed from it equals the reported one by construction; it is used
+// only for a scorer the file holds no record of.)
 func TestScorersByHand(t *testing.T) {
 	s := inspectServer(t)
 	r := mustGet(t, s, "/audits?exp=docent-sample.eval&score=includes>=1", http.StatusOK, "text/html")
@@ -192,13 +194,13 @@ func TestScorersByHand(t *testing.T) {
 		t.Errorf("sorted by includes: first %q, last %q of %d", csv[0]["score:includes"], csv[len(csv)-1]["score:includes"], len(csv))
 	}
 	r = mustGet(t, s, "/experiments/docent-sample.eval", http.StatusOK, "text/html")
-	contains(t, "experiment page", r.Body, `data-testid="scorer-table"`, "0.676 [0.593, 0.759]", "0.676 ± 0.042",
-		"over 79 samples × 10 epochs", "79 samples", "the log&#39;s reductions", "inspect_evals/luce_intercode_ctf", "openai/gpt-4o")
-	if strings.Contains(r.Body, `data-testid="partial"`) {
-		t.Error("the table says the recomputation read a subset, though it read the log's reductions of every sample")
+	contains(t, "experiment page", r.Body, `data-testid="scorer-table"`, "0.600 [0.357, 0.802]", "0.676 ± 0.042",
+		"over 790 sample × epoch results", "15 samples", "the file holds 15 of the log&#39;s 790 sample × epoch results", "inspect_evals/luce_intercode_ctf", "openai/gpt-4o")
+	if strings.Contains(r.Body, "the log&#39;s reductions") {
+		t.Error("the table says it read the log's reductions, though the file holds records of the scorer")
 	}
 	rows := csvRows(t, mustGet(t, s, "/experiments/docent-sample.eval/scorers.csv", http.StatusOK, "text/csv").Body)
-	if m := rows[0]; m["n"] != "79" || m["sample_records"] != "15" || m["epochs"] != "10" || m["from"] != "reductions" {
+	if m := rows[0]; m["n"] != "15" || m["sample_records"] != "15" || m["epochs"] != "" || m["from"] != "file" || m["value"] != "0.6" {
 		t.Errorf("scorers.csv: %v", m)
 	}
 	// log_streaming: 2 samples × 2 epochs whose means are 0.5 and 1: the t

@@ -19,7 +19,10 @@ type SampleValue struct {
 	Sample string // the sample's id in its task
 	Scorer string
 	Key    string // for a scorer whose value is a dictionary
-	Value  float64
+	// Run is the log the record came from: a side's records of one sample
+	// from two logs are two runs, each reduced over its epochs first.
+	Run   string
+	Value float64
 }
 
 // MetricName names one scorer's value: "match", or "scorer/key".
@@ -41,7 +44,10 @@ type Diff struct {
 	// the test paired; OnlyA and OnlyB the discordant pairs of a 0/1 metric.
 	NA, NB, Pairs, OnlyA, OnlyB int
 	Binary                      bool // every sample's value is 0 or 1
-	Method                      string
+	// RunsA and RunsB are the most runs (logs) one sample of a side came
+	// from: above 1, its runs were averaged run by run, not as epochs.
+	RunsA, RunsB int
+	Method       string
 }
 
 // Unit is one sample of a comparison: each side's records of it.
@@ -53,13 +59,51 @@ type Unit struct {
 	Binary       bool
 }
 
-// Side is one side's records of a sample: the records' ids and values
-// (one per epoch) and their mean, as Inspect's default reducer makes it
-// (NaN when the side has no record of the sample).
+// Side is one side's records of a sample: the records' ids, values (one
+// per epoch of each run) and runs, and the value they reduce to: each
+// run's epochs averaged, as Inspect's default reducer does, then the runs
+// averaged (NaN when the side has no record of the sample). Two logs of
+// one model are two runs: pooled as epochs, a run of 5 epochs would weigh
+// five times one of 1.
 type Side struct {
 	Audits []string
 	Values []float64
+	Runs   []string // Runs[i] is Values[i]'s
 	Value  float64
+}
+
+// RunCount is how many runs the side's records come from.
+func (s Side) RunCount() int {
+	seen := map[string]bool{}
+	for _, r := range s.Runs {
+		seen[r] = true
+	}
+	return len(seen)
+}
+
+// reduce is the side's value: each run's mean, then their mean.
+func (s Side) reduce() float64 {
+	type acc struct {
+		sum float64
+		n   int
+	}
+	var order []string
+	by := map[string]*acc{}
+	for i, x := range s.Values {
+		a := by[s.Runs[i]]
+		if a == nil {
+			a = &acc{}
+			by[s.Runs[i]] = a
+			order = append(order, s.Runs[i])
+		}
+		a.sum += x
+		a.n++
+	}
+	total := 0.0
+	for _, r := range order {
+		total += by[r].sum / float64(by[r].n)
+	}
+	return total / float64(len(order))
 }
 
 // Has reports whether the side has the sample.
@@ -135,6 +179,7 @@ func Units(a, b, metric string, vals []SampleValue) []Unit {
 			}
 			s.Audits = append(s.Audits, v.Audit)
 			s.Values = append(s.Values, v.Value)
+			s.Runs = append(s.Runs, v.Run)
 		}
 	}
 	out := make([]Unit, len(order))
@@ -144,11 +189,7 @@ func Units(a, b, metric string, vals []SampleValue) []Unit {
 		for _, s := range []*Side{&u.A, &u.B} {
 			s.Value = math.NaN()
 			if s.Has() {
-				var sum float64
-				for _, x := range s.Values {
-					sum += x
-				}
-				s.Value = sum / float64(len(s.Values))
+				s.Value = s.reduce()
 				binary = binary && (s.Value == 0 || s.Value == 1)
 			}
 		}
@@ -179,6 +220,7 @@ func diff(metric string, units []Unit) (Diff, error) {
 	var pa, pb, alla, allb []float64
 	for _, u := range units {
 		d.Binary = u.Binary
+		d.RunsA, d.RunsB = max(d.RunsA, u.A.RunCount()), max(d.RunsB, u.B.RunCount())
 		if u.A.Has() {
 			d.NA++
 			alla = append(alla, u.A.Value)
@@ -225,6 +267,12 @@ func diff(metric string, units []Unit) (Diff, error) {
 		if d.Binary {
 			d.Method = "Welch's t, independent samples (no sample both have)"
 		}
+	}
+	if max(d.RunsA, d.RunsB) > 1 {
+		if d.Method == "" {
+			d.Method = "no test (too few samples)"
+		}
+		d.Method += fmt.Sprintf("; a sample's records come from up to %d runs (logs) for A and %d for B: each run's epochs averaged first, then the runs, never pooled as epochs", d.RunsA, d.RunsB)
 	}
 	return d, nil
 }

@@ -87,8 +87,10 @@ func TestMeanClipped(t *testing.T) {
 	}
 }
 
-// TestTableReductions: a log's own reductions (every sample, epochs
-// reduced) are used before the file's records, and the row says so.
+// TestTableReductions: the file's records are recomputed, a partial file
+// (15 of 790 results) saying so; the log's own reductions (every sample,
+// epochs reduced) stand in only when the file holds no record, and the
+// row says so.
 func TestTableReductions(t *testing.T) {
 	logs := []Log{{Log: "d.eval", Samples: 15, Total: 790, Scores: []Reported{{Name: "includes", Scorer: "includes",
 		Metrics: []Metric{{"accuracy", 0.6759}, {"stderr", 0.0419}},
@@ -99,14 +101,14 @@ func TestTableReductions(t *testing.T) {
 		t.Fatalf("rows: %+v", rows)
 	}
 	r := rows[0]
-	if !r.FromReductions || r.N != 79 || r.Records != 15 || r.Partial() || r.Epochs() != 10 || r.Value.Value != 0.6759 {
-		t.Errorf("row %+v (partial %v, epochs %d)", r, r.Partial(), r.Epochs())
-	}
-	logs[0].Scores[0].Reduced = nil
-	r = Table(logs, vals)[0]
 	// The file's 15 records of 15 samples are epoch 1 of 790 results: the
 	// log's epochs are not known from them.
-	if r.FromReductions || r.N != 15 || !r.Partial() || r.Epochs() != 0 || r.Value.Value != 0.6 {
-		t.Errorf("without reductions: %+v (partial %v, epochs %d)", r, r.Partial(), r.Epochs())
+	if r.FromReductions || r.N != 15 || r.Records != 15 || !r.Partial() || r.Epochs() != 0 || r.Value.Value != 0.6 {
+		t.Errorf("row %+v (partial %v, epochs %d)", r, r.Partial(), r.Epochs())
+	}
+	// No record of the scorer in the file: the reductions stand in.
+	r = Table(logs, nil)[0]
+	if !r.FromReductions || r.N != 79 || r.Partial() || r.Epochs() != 10 || r.Value.Value != 0.6759 {
+		t.Errorf("from the reductions: %+v (partial %v, epochs %d)", r, r.Partial(), r.Epochs())
 	}
 }

@@ -21,7 +21,8 @@ type Reported struct {
 	Metrics      []Metric
 	// Reduced, when set, are the log's own epoch-reduced values of the
 	// scorer, one per sample it scored (a .eval log's reductions.json):
-	// the recomputation uses them rather than the records in the file.
+	// the recomputation uses them when the file holds no record of the
+	// scorer.
 	Reduced *Values
 }
 
@@ -41,7 +42,8 @@ type Row struct {
 	N, Records, Samples, Total int
 	Unconverted                int
 	// FromReductions: the recomputation read the log's own epoch-reduced
-	// values (every sample it scored), not the records in the file.
+	// values (every sample it scored): the file holds no record of the
+	// scorer.
 	FromReductions bool
 	// Value is the recomputation with its interval; its Value is NaN when
 	// auditscope does not recompute this metric (see Recomputable).
@@ -119,7 +121,11 @@ func Table(logs []Log, vals []Values) []Row {
 				}
 				r.N, r.Records, r.Unconverted = v.N, v.Records, v.Unconverted
 				r.Value = recompute(m.Name, v, ok)
-				if sc.Reduced != nil && sc.Reduced.N > 0 {
+				// The records in the file are what is recomputed; the log's
+				// own reductions stand in only for a scorer the file holds
+				// no record of. (Recomputed from the reductions, the number
+				// is the reported one by construction.)
+				if sc.Reduced != nil && sc.Reduced.N > 0 && (!ok || v.N == 0) {
 					r.N, r.Unconverted, r.FromReductions = sc.Reduced.N, sc.Reduced.Unconverted, true
 					r.Value = recompute(m.Name, *sc.Reduced, true)
 				}

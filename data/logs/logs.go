@@ -21,6 +21,7 @@ import (
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/petri"
 
+	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/internal/jsonin"
 )
 
@@ -188,6 +189,10 @@ func Open(ctx context.Context, root string, opts Options) (*Source, error) {
 	if len(files) == 0 {
 		return nil, &model.InputError{File: root, Offset: -1, Msg: "no Petri transcripts or Inspect logs (.json, .eval) found"}
 	}
+	files, copies, err := dropCopies(ctx, files)
+	if err != nil {
+		return nil, err
+	}
 	s := &Source{root: root, opts: opts, kind: model.KindPetri, files: files}
 	x := &logIndex{ids: map[string]string{}, auditors: map[string]bool{}, behaviors: map[string]bool{}}
 	for _, f := range files {
@@ -215,6 +220,13 @@ func Open(ctx context.Context, root string, opts Options) (*Source, error) {
 		}
 	}
 	s.describe(x, skipped)
+	if len(copies) > 0 {
+		what := "copies"
+		if len(copies) == 1 {
+			what = "copy"
+		}
+		s.notes = append(s.notes, fmt.Sprintf("skipped %d byte-for-byte %s of another file: %s", len(copies), what, strings.Join(copies, ", ")))
+	}
 	s.ids = x.order
 	return s, nil
 }
@@ -237,22 +249,8 @@ func (s *Source) describe(x *logIndex, skipped []string) {
 	if s.exp.ID = model.Slugify(name); s.exp.ID == "" {
 		s.exp.ID = "logs"
 	}
-	var parts []string
-	if x.petri > 0 {
-		parts = append(parts, plural(x.petri, "Petri transcript"))
-	}
-	if x.inspect > 0 {
-		counted := plural(x.samples, "sample")
-		if x.epochs > 1 {
-			counted = plural(x.distinct, "sample") + " × " + plural(x.epochs, "epoch")
-			if x.distinct*x.epochs != x.samples {
-				counted = plural(x.distinct, "sample") + " × up to " + plural(x.epochs, "epoch") + ": " + plural(x.samples, "sample run")
-			}
-		}
-		parts = append(parts, plural(x.inspect, "Inspect log")+" ("+counted+")")
-	}
-	read := strings.Join(parts, " and ")
-	s.exp.Description = "Imported from " + cmp.Or(s.opts.Source, s.root) + ": " + read + "."
+	read := Read(x.petri, x.inspect, x.samples, x.distinct, x.epochs)
+	s.exp.Description = Description(cmp.Or(s.opts.Source, s.root), read)
 	s.notes = append(s.notes, "read "+read)
 	if len(skipped) > 0 {
 		shown := skipped
@@ -465,3 +463,70 @@ func CheckWithin(root string, rels []string) error {
 	}
 	return nil
 }
+
+// dropCopies keeps the first of files that are byte for byte the same (a
+// log copied or renamed into the folder would otherwise count its samples
+// twice, and weigh twice in every comparison) and says which it dropped.
+func dropCopies(ctx context.Context, files []*logFile) ([]*logFile, []string, error) {
+	if len(files) < 2 {
+		return files, nil, nil
+	}
+	first := map[string]string{}
+	bySize := map[int64]int{}
+	sizes := make([]int64, len(files))
+	for i, f := range files {
+		if st, err := os.Stat(f.path); err == nil {
+			sizes[i] = st.Size()
+			bySize[sizes[i]]++
+		}
+	}
+	var kept []*logFile
+	var copies []string
+	for i, f := range files {
+		// Only files that share a size can be copies: the others are not
+		// read twice.
+		if bySize[sizes[i]] < 2 {
+			kept = append(kept, f)
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		h, err := digest.File(f.path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("import: %w", err)
+		}
+		if was, ok := first[h]; ok {
+			copies = append(copies, f.rel+" (the same as "+was+")")
+			continue
+		}
+		first[h] = f.rel
+		kept = append(kept, f)
+	}
+	return kept, copies, nil
+}
+
+// Read says what an import of logs read: "3 Petri transcripts and 1
+// Inspect log (10 samples × 5 epochs)". samples counts sample × epoch
+// records, distinct the samples by id, epochs the most of one.
+func Read(petri, inspect, samples, distinct, epochs int) string {
+	var parts []string
+	if petri > 0 {
+		parts = append(parts, plural(petri, "Petri transcript"))
+	}
+	if inspect > 0 {
+		counted := plural(samples, "sample")
+		if epochs > 1 {
+			counted = plural(distinct, "sample") + " × " + plural(epochs, "epoch")
+			if distinct*epochs != samples {
+				counted = plural(distinct, "sample") + " × up to " + plural(epochs, "epoch") + ": " + plural(samples, "sample run")
+			}
+		}
+		parts = append(parts, plural(inspect, "Inspect log")+" ("+counted+")")
+	}
+	return strings.Join(parts, " and ")
+}
+
+// Description is an experiment of logs' description: where it was
+// imported from and what it holds.
+func Description(source, read string) string { return "Imported from " + source + ": " + read + "." }

@@ -319,7 +319,10 @@ type ScorerValues struct {
 // pairs it with another model's: the task and the sample's id in it.
 type SampleValue struct {
 	Audit, Auditor, Task, Sample, Scorer, Key string
-	Num                                       float64
+	// Run is the log the record came from: two logs of one model are two
+	// runs, not more epochs of one.
+	Run string
+	Num float64
 }
 
 // SampleScore is one scorer's score of an Inspect sample.

@@ -5,7 +5,8 @@ Reads every Inspect log in testdata/fixtures/inspect with the standard
 library only (json, zipfile), maps each sample's scalar score values as
 Inspect's value_to_float() does, reduces a sample's epochs to their mean
 (Inspect's default reducer) or, when a .eval log keeps its own
-epoch-reduced scores (reductions.json, every sample it scored), takes
+epoch-reduced scores (reductions.json, every sample it scored) and the
+file holds no sample of the scorer, takes
 those, and computes per log and scorer: n, the
 mean, the 95% Wilson interval when every value is 0 or 1 (the formula of
 statsmodels proportion_confint(method="wilson"), with z from
@@ -88,9 +89,12 @@ def main():
                 if sc is not None and not isinstance(sc.get("value"), dict):
                     by_sample.setdefault(str(s["id"]), []).append(value_to_float(sc.get("value")))
             vals = [sum(v) / len(v) for v in by_sample.values()]
-            # The log's own reductions, when it keeps them, are every sample
-            # it scored, already reduced: those are what it reports.
+            # The samples in the file are what is recomputed; only when the
+            # file holds none does the log's own reductions (every sample it
+            # scored, already reduced) stand in, and the row says so. A file
+            # holding part of a log recomputes that part.
             reduced = [r for r in reductions if r.get("scorer") == scorer]
+            reduced = [] if vals else reduced
             if reduced and not any(isinstance(x.get("value"), dict) for x in reduced[0]["samples"]):
                 vals = [value_to_float(x.get("value")) for x in reduced[0]["samples"]]
             if not vals:

@@ -28,7 +28,7 @@ func (s *Service) sampleValues(ctx context.Context, exp string) ([]scorer.Sample
 		}
 		out := make([]scorer.SampleValue, len(in))
 		for i, v := range in {
-			out[i] = scorer.SampleValue{Audit: v.Audit, Side: v.Auditor, Task: v.Task, Sample: v.Sample, Scorer: v.Scorer, Key: v.Key, Value: v.Num}
+			out[i] = scorer.SampleValue{Audit: v.Audit, Side: v.Auditor, Task: v.Task, Sample: v.Sample, Scorer: v.Scorer, Key: v.Key, Run: v.Run, Value: v.Num}
 		}
 		return out, nil
 	})
