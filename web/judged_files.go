@@ -98,13 +98,17 @@ func (s *Server) judgedHeatmap(c echo.Context, _, ext string) error {
 		return err
 	}
 	o := j.Overview
-	rows := make([]string, len(j.Dims))
-	values := make([][]float64, len(j.Dims))
-	for pos, d := range j.Dims {
-		rows[pos] = j.DimName(d)
-		values[pos] = make([]float64, len(o.Models))
-		for mi := range o.Models {
-			values[pos][mi] = o.Cells[mi][pos].Mean.Value
+	// In the page's order: by group.
+	var rows []string
+	var values [][]float64
+	for _, g := range j.Groups {
+		for _, pos := range g.Dims {
+			rows = append(rows, j.DimName(j.Dims[pos]))
+			row := make([]float64, len(o.Models))
+			for mi := range o.Models {
+				row[mi] = o.Cells[mi][pos].Mean.Value
+			}
+			values = append(values, row)
 		}
 	}
 	title := "Mean judge score by " + o.Role + " model (" + gateNote(j) + ")"

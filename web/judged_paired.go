@@ -144,13 +144,21 @@ func (s *Server) pairedFigure(c echo.Context, _, ext string) error {
 	if err != nil {
 		return err
 	}
-	var items []figures.Interval
+	byDim := map[int]app.PairedDim{}
 	for _, r := range p.Rows {
-		g := ""
-		if r.Adjusted < 0.05 {
-			g = "differs"
+		byDim[r.Dim] = r
+	}
+	// In the page's order: by group.
+	var items []figures.Interval
+	for _, g := range j.Groups {
+		for _, pos := range g.Dims {
+			r := byDim[j.Dims[pos]]
+			grp := "not distinguishable"
+			if r.Adjusted < 0.05 {
+				grp = "differs"
+			}
+			items = append(items, figures.Interval{Label: j.DimName(r.Dim), Group: grp, Value: r.Diff.Value, Lo: r.Diff.Lo, Hi: r.Diff.Hi})
 		}
-		items = append(items, figures.Interval{Label: j.DimName(r.Dim), Group: g, Value: r.Diff.Value, Lo: r.Diff.Lo, Hi: r.Diff.Hi})
 	}
 	title := p.A + " − " + p.B + " by dimension (" + strconv.Itoa(len(p.Seeds)) + " seeds; 95% CI)"
 	pl, err := figures.ForestPlot(title, "mean difference (judge score)", items)

@@ -69,6 +69,8 @@ var (
 		model.EvalAuditBenchDefault: okiVerm,
 		"recomputed":                okiBlue,
 		"reported":                  okiVerm,
+		"differs":                   okiVerm,
+		"not distinguishable":       okiBlue,
 	}
 )
 
@@ -86,6 +88,8 @@ var groupLabels = map[string]string{
 	model.EvalAuditBenchDefault: "AuditBench, default condition",
 	"recomputed":                "Recomputed from the samples (95% CI)",
 	"reported":                  "As the log reports (±1.96 stderr)",
+	"differs":                   "Differs after the correction across dimensions",
+	"not distinguishable":       "Not distinguishable after the correction",
 }
 
 // GroupLabel is a colour group's display name: a legend never shows a key
