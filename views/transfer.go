@@ -2,6 +2,7 @@ package views
 
 import (
 	"net/url"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
@@ -47,3 +48,6 @@ func (r RateCell) DetFmt() string {
 	}
 	return FmtEstimate(100*r.Value, 100*r.Lo, 100*r.Hi, 1)
 }
+
+// underscored splits a snake_case name after each underscore, keeping them.
+func underscored(s string) []string { return strings.SplitAfter(s, "_") }
