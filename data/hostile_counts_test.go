@@ -3,6 +3,8 @@ package data
 import (
 	"archive/zip"
 	"bufio"
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -116,7 +118,7 @@ func TestHostileCounts(t *testing.T) {
 			writeItems(t, p, hostilePetriHead+`}, "events": [`, 200, func(int) string {
 				return `{"type": "transcript_event", "view": ["target"], "edit": {"operation": "reset", "new_messages": [` + strings.Repeat(`{},`, 150_000) + `{}]}}`
 			}, ",", `]}`)
-		}, []string{"nested.json", "objects, arrays and object members"}},
+		}, []string{"nested.json", "items (objects, arrays, their members and elements)"}},
 		{"Petri judge scores of 3 M dimensions", "scores.json", func(p string) {
 			writeItems(t, p, hostilePetriHead+`, "judge_output": {"response": "", "summary": "", "scores": {`, 3_000_000, key, ",", `}}}, "events": []}`)
 		}, []string{"scores.json", "metadata.judge_output.scores", "200000 items"}},
@@ -165,10 +167,16 @@ func TestHostileCounts(t *testing.T) {
 		}, []string{"events-log.json", "samples[0].events", "200000 items"}},
 		{"Inspect .eval of 1.5 M empty members", "members.eval", func(p string) {
 			writeZipOf(t, p, map[string]string{"header.json": hostileEvalHead}, 1_500_000, func(i int) (string, string) { return fmt.Sprintf("x/%d", i), "" })
-		}, []string{"members.eval", "1500001 members", "--max-value"}},
+		}, []string{"members.eval", "more than 1000000 members", "--max-value"}},
 		{"bundle zip of 1.5 M empty members", "members.zip", func(p string) {
 			writeZipOf(t, p, map[string]string{"experiment.json": `{"id": "z", "name": "z"}`, "audits.jsonl": ""}, 1_500_000, func(i int) (string, string) { return fmt.Sprintf("x/%d", i), "" })
-		}, []string{"members.zip", "1500002 members", "--max-value"}},
+		}, []string{"members.zip", "more than 1000000 members", "--max-value"}},
+		// The end record's count kept modulo 65,536, as many writers keep
+		// it and archive/zip accepts: 1,100,001 members said to be 51,425.
+		{"Inspect .eval of 1.1 M members whose end record says 51,425", "lying.eval", func(p string) {
+			writeZipOf(t, p, map[string]string{"header.json": hostileEvalHead}, 1_100_000, func(i int) (string, string) { return fmt.Sprintf("x/%d", i), "" })
+			countModulo(t, p)
+		}, []string{"lying.eval", "more than 1000000 members", "end record's 51425"}},
 		{"bundle audit with 1 M score keys", "score-keys", func(p string) {
 			audits := bundleWith(p)
 			writeItems(t, filepath.Join(p, "audits.jsonl"), audits+`{"id": "a9", "auditor": "ref-cal50@e1", "eval": "audit_quality", "behavior": "flattery", "seed": "s", "target": "t", "turns": 1, "outcome": {}, "transcript_path": "transcripts/a2.json", "scores": {`,
@@ -213,6 +221,26 @@ func TestHostileCounts(t *testing.T) {
 			b.WriteString(`}}`)
 			writeZipOf(t, p, map[string]string{"header.json": hostileEvalHead, "samples/1_epoch_1.json": b.String()}, 0, nil)
 		}, []string{"sample-meta.eval", "samples/1_epoch_1.json", "metadata", "200000 items"}},
+		// Scalars in arrays count (issue #62): every field decoded into any
+		// boxes each one. 20 arrays of 150,000, each under the bound on one
+		// container, 3 M in all.
+		{"Inspect .eval of 20 × 150,000 numbers in a sample's metadata", "numbers.eval", func(p string) {
+			b := scalarArrays(`{"id": 1, "epoch": 1, "input": "q", "messages": [], "metadata": {`, "0", `}}`)
+			writeZipOf(t, p, map[string]string{"header.json": hostileEvalHead, "samples/1_epoch_1.json": b}, 0, nil)
+		}, []string{"numbers.eval", "samples/1_epoch_1.json", "more than 2000000 items"}},
+		{"Inspect .json log of 20 × 150,000 strings in a tool call's arguments", "strings-log.json", func(p string) {
+			b := scalarArrays(`{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}, "stats": {}, "samples": [{"id": 1, "epoch": 1, "input": "q", "messages": [{"role": "assistant", "content": "", "tool_calls": [{"id": "c", "function": "f", "arguments": {`, `""`, `}}]}]}]}`)
+			os.WriteFile(p, []byte(b), 0o644)
+		}, []string{"strings-log.json", "more than 2000000 items"}},
+		{"Petri transcript of 20 × 150,000 literals in a message's metadata", "literals.json", func(p string) {
+			b := scalarArrays(hostilePetriHead+`}, "messages": [{"role": "user", "content": "", "metadata": {`, "null", `}}]}`)
+			os.WriteFile(p, []byte(b), 0o644)
+		}, []string{"literals.json", "more than 2000000 items"}},
+		{"bundle transcript of 20 × 150,000 booleans in a message's metadata", "bools", func(p string) {
+			bundleWith(p)
+			b := scalarArrays(hostilePetriHead+`}, "messages": [{"role": "user", "content": "", "metadata": {`, "true", `}}]}`)
+			os.WriteFile(filepath.Join(p, "transcripts", "a2.json"), []byte(b), 0o644)
+		}, []string{"a2.json", "more than 2000000 items"}},
 		{"bundle transcript of 2.9 M empty messages", "transcript", func(p string) {
 			bundleWith(p)
 			writeItems(t, filepath.Join(p, "transcripts", "a2.json"), hostilePetriHead+`}, "messages": [`, 2_900_000, func(int) string { return `{"role": "user", "content": ""}` }, ",", `]}`)
@@ -255,5 +283,47 @@ func TestHostileCounts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// scalarArrays is head, then 20 members "a0" … "a19" each an array of
+// 150,000 copies of scalar, then tail.
+func scalarArrays(head, scalar, tail string) string {
+	var b strings.Builder
+	b.WriteString(head)
+	for a := range 20 {
+		if a > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"a%d": [`, a)
+		for i := range 150_000 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(scalar)
+		}
+		b.WriteByte(']')
+	}
+	b.WriteString(tail)
+	return b.String()
+}
+
+// countModulo rewrites a zip64 archive's member count as its value modulo
+// 65,536, the way writers that keep a 16-bit count leave it.
+func countModulo(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.LastIndex(b, []byte("PK\x06\x06"))
+	if i < 0 {
+		t.Fatal("no zip64 end record")
+	}
+	n := binary.LittleEndian.Uint64(b[i+32:])
+	binary.LittleEndian.PutUint64(b[i+24:], n%65536)
+	binary.LittleEndian.PutUint64(b[i+32:], n%65536)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -7,7 +7,9 @@ import (
 )
 
 func TestCheckItems(t *testing.T) {
-	lim := Items{PerContainer: 3, Total: 8}
+	// Every item counts in the whole: containers, members and the scalars
+	// of arrays.
+	lim := Items{PerContainer: 3, Total: 12}
 	cases := []struct {
 		in, path string
 		total    bool // over the total, not one container
@@ -17,7 +19,8 @@ func TestCheckItems(t *testing.T) {
 		{`{"m": {"k1": 0, "k2": 0, "k3": 0, "k4": 0}}`, "m", false},
 		{`{"a": [{}, [{"x": [1, 2, 3, 4]}]]}`, "a[1][0].x", false},
 		{`{"s": "a\\", "t": [1, 2, 3, 4]}`, "t", false},
-		{`[{"a": 1}, {"b": 2}, {"c": {"d": {"e": 1}}}]`, "[2].c", true},
+		{`[{"a": 1}, {"b": 2}, {"c": {"d": {"e": {"f": {"g": 1}}}}}]`, "[2].c.d.e", true},
+		{`[[1, 2, 3], [4, 5, 6], [7, 8, 9]]`, "[2]", true},
 		{`{"k1": 1, "k2": 2, "k3": 3, "k4": 4}`, "", false},
 	}
 	for _, c := range cases {
