@@ -40,6 +40,13 @@ var (
 	sideParams      = params("a", "b")
 )
 
+// multiValued are the parameters a page reads as lists (compare's B
+// auditors, the audit list's score filters and columns, the explorer's
+// reference annotators, models and values). Any other given twice is
+// refused: the page read the first value and never checked the second, so
+// /audits.csv?exp=demo&exp=nosuch served the demo's 33 MB.
+var multiValued = map[string]bool{"b": true, "cols": true, "models": true, "ref": true, "refmodels": true, "score": true, "values": true, "with": true}
+
 // paramSet is the sorted names of a route's query parameters.
 type paramSet []string
 
@@ -59,6 +66,9 @@ func (ps paramSet) check(c echo.Context) error {
 	slices.Sort(names) // the same error for the same URL
 	for _, name := range names {
 		if _, ok := slices.BinarySearch(ps, name); ok {
+			if n := len(q[name]); n > 1 && !multiValued[name] {
+				return badRequestf("%s: given %d times; this page takes one value", name, n)
+			}
 			continue
 		}
 		if len(ps) == 0 {

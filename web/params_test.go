@@ -20,7 +20,7 @@ func TestUnknownParams(t *testing.T) {
 	}
 	figures := map[string][]string{
 		"/pairs/:dataset/figures/:file":   {"strength.svg", "heatmap.svg", "length.svg", "models.svg"},
-		"/experiments/:exp/figures/:file": {"scores.svg", "crux-audit_quality.svg", "rwr.svg", "transfer.svg", "cycles.svg", "dose.svg", "refresh.svg", "scorers.svg", "compare.svg"},
+		"/experiments/:exp/figures/:file": {"scores.svg", "crux-audit_quality.svg", "rwr.svg", "transfer.svg", "cycles.svg", "dose.svg", "refresh.svg", "scorers.svg", "compare.svg", "heatmap.svg", "forest.svg", "paired.svg"},
 		"/runs/:run/figures/:file":        {"curves.svg", "metric-train/reward.svg"},
 	}
 	special := map[string]string{
@@ -72,6 +72,29 @@ func TestUnknownParams(t *testing.T) {
 		html.UnescapeString(m[1]) + "?refmodels=gpt-4o", "/experiments/demo/figures/cycles.svg?kind=reference"} {
 		if r := get(t, s, u); r.Code != http.StatusOK {
 			t.Errorf("%s: %d %.300q", u, r.Code, r.Body)
+		}
+	}
+}
+
+// TestDuplicateParams: a single-valued parameter given twice is a 400
+// naming it, on every kind of route (the first value used to win,
+// unchecked: /audits.csv?exp=demo&exp=nosuch served the demo's export);
+// the list-valued ones still take several values.
+func TestDuplicateParams(t *testing.T) {
+	s := mustDemo(t)
+	for _, u := range []string{"/audits.csv?exp=demo&exp=nosuch", "/audits?exp=demo&sort=turns&sort=id", "/experiments/demo?dim=composite&dim=realism",
+		"/experiments/demo/compare?a=binary-pointwise%40e3&a=gemini-3.1-pro", "/experiments/petri-demo/dimensions.csv?thr=7&thr=8",
+		"/experiments/demo/figures/scores.svg?dim=composite&dim=realism", "/pairs/synthetic-personality-demo?metric=strength&metric=kappa"} {
+		r := get(t, s, u)
+		name := u[strings.LastIndex(u, "&")+1 : strings.LastIndex(u, "=")]
+		if r.Code != http.StatusBadRequest || !strings.Contains(r.Body, name+": given 2 times") {
+			t.Errorf("%s: %d %.200q; want a 400 naming %s", u, r.Code, r.Body, name)
+		}
+	}
+	for _, u := range []string{"/experiments/demo/compare?a=binary-pointwise%40e3&b=binary-pointwise%40e1&b=gemini-3.1-pro",
+		"/audits?exp=demo&cols=concerning&cols=admirable"} {
+		if r := get(t, s, u); r.Code != http.StatusOK {
+			t.Errorf("%s: %d %.200q", u, r.Code, r.Body)
 		}
 	}
 }
