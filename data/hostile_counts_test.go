@@ -149,6 +149,12 @@ func TestHostileCounts(t *testing.T) {
 		{"preference CSV with 5 M columns", "wide.csv", func(p string) {
 			writeItems(t, p, "text_a,text_b,preferred_text", 5_000_000, func(i int) string { return fmt.Sprintf(",c%d", i) }, "", "\nx,y,text_a\n")
 		}, []string{"wide.csv:1", "5000003 columns", "--max-value"}},
+		// Memory flat in the rows: the set of ids the loader kept to find
+		// duplicates grew 40 bytes a row (10 M rows took 1.1 GiB); a CSV's
+		// ids are its row numbers. 3 M rows: 180 MiB (1 M: 160, 5 M: 200).
+		{"preference CSV of 3 M tiny rows", "long.csv", func(p string) {
+			writeItems(t, p, "text_a,text_b,preferred_text\n", 3_000_000, func(int) string { return "a,b,text_a" }, "\n", "\n")
+		}, nil},
 		{"Inspect .eval of 230 KB whose sample holds 3 M tiny messages", "tiny.eval", func(p string) {
 			var b strings.Builder
 			b.WriteString(`{"id": 1, "epoch": 1, "input": "q", "messages": [`)

@@ -66,7 +66,9 @@ func (w *idleWriter) touch() {
 	if w.now != nil {
 		now = w.now()
 	}
-	if now.Sub(w.moved) >= time.Second {
+	// At most every second, or an eighth of the idle time when that is
+	// shorter: a deadline moved early leaves a piece that much less time.
+	if now.Sub(w.moved) >= min(time.Second, w.idle/8) {
 		w.extend(now)
 	}
 }

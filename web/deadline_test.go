@@ -39,10 +39,11 @@ func serveDemo(t *testing.T, cfg Config) string {
 		t.Fatal(err)
 	}
 	s := New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	ln := smallBuffers{tcp}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, ln, s.Handler(), slog.New(slog.NewTextHandler(io.Discard, nil))) }()
@@ -78,33 +79,54 @@ func rawGet(t *testing.T, addr, path string, rate float64) (net.Conn, *http.Resp
 	return conn, resp
 }
 
-// TestSlowClientDownload: a client reading the demo's full export at
-// 256 KB/s gets all of it (http.Server's 60 s WriteTimeout cut it at about
-// 15 MB, mid-row, after the 200), and a second client of the same URL gets
-// its first byte within a second while the first is still reading (it
-// used to wait for the leader's client to finish).
+// TestSlowClientDownload: a client reading the demo's export at 40 KB/s
+// is not cut while it keeps reading, though the idle deadline is 4 s and
+// a chunk of the export takes a minute at that rate (a write of a whole
+// chunk had to finish within the deadline: a reader below about 70 KB/s
+// was cut mid-row after the 200); and a second client of the same URL gets
+// its first byte while the first is still reading (it used to wait for
+// the leader's client). Ordered by events (the first client's bytes), the
+// bounds ten times the quiet figures; the mechanisms are tested where they
+// live (TestIdleWriterPieces, TestLeaderBlockedInWrite). The whole export
+// at 40 KB/s takes 14 minutes: PERFORMANCE.md has that run.
 func TestSlowClientDownload(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reads 33 MB at 256 KB/s (about two minutes); skipped with -short")
+		t.Skip("reads at 40 KB/s for 2 × 12 s; skipped with -short")
 	}
 	t.Parallel()
-	const path = "/audits.csv?exp=demo"
-	want := get(t, mustDemo(t), path)
-	if want.Code != http.StatusOK || len(want.Body) < 20<<20 {
-		t.Fatalf("the export: %d, %d bytes; want a 200 of the full export", want.Code, len(want.Body))
+	// gate.csv of the demo (6 MB) is a held response: computed whole,
+	// then written; the export of every audit streams and held the larger
+	// writes of its chunks.
+	for _, path := range []string{"/experiments/demo/gate.csv", "/audits.csv?exp=demo"} {
+		t.Run(path, func(t *testing.T) { slowDownload(t, path) })
 	}
-	addr := serveDemo(t, Config{})
-	_, slow := rawGet(t, addr, path, 256<<10)
-	got := make(chan string, 1)
+}
+
+func slowDownload(t *testing.T, path string) {
+	want := get(t, mustDemo(t), path)
+	if want.Code != http.StatusOK || len(want.Body) < 4<<20 {
+		t.Fatalf("%s: %d, %d bytes; want a 200 of several MB", path, want.Code, len(want.Body))
+	}
+	addr := serveDemo(t, Config{WriteIdle: 4 * time.Second})
+	conn, slow := rawGet(t, addr, path, 40<<10)
+	// 480 KB at 40 KB/s: three times the idle deadline of reading, well
+	// past what the connection's buffers hold.
+	head := make([]byte, 480<<10)
+	first := make(chan error, 1)
+	got := make(chan error, 1)
 	go func() {
-		b, err := io.ReadAll(slow.Body)
-		if err != nil {
-			got <- "error: " + err.Error()
+		if _, err := io.ReadFull(slow.Body, head[:1]); err != nil {
+			first <- err
+			return
 		}
-		got <- string(b)
+		first <- nil
+		_, err := io.ReadFull(slow.Body, head[1:])
+		got <- err
 	}()
-	// The second reader starts while the first is well under way.
-	time.Sleep(3 * time.Second)
+	if err := within(t, first, 10*time.Second, "the slow client's first byte"); err != nil {
+		t.Fatal(err)
+	}
+	// The second reader starts once the first is reading.
 	start := time.Now()
 	_, fast := rawGet(t, addr, path, 0)
 	one := make([]byte, 1)
@@ -113,21 +135,20 @@ func TestSlowClientDownload(t *testing.T) {
 	}
 	d := time.Since(start)
 	t.Logf("the second client's first byte after %s", d.Round(time.Millisecond))
-	if d > time.Second {
-		t.Errorf("a second client of the URL waited %s for its first byte while the first read slowly; want under a second", d.Round(time.Millisecond))
+	if d > 10*time.Second {
+		t.Errorf("a second client of the URL waited %s for its first byte while the first read slowly; want well under 10 s", d.Round(time.Millisecond))
 	}
 	rest, err := io.ReadAll(fast.Body)
 	if err != nil || string(one)+string(rest) != want.Body {
 		t.Errorf("the second client got %d bytes (%v), want the %d of the export", len(rest)+1, err, len(want.Body))
 	}
-	select {
-	case body := <-got:
-		if body != want.Body {
-			t.Errorf("the slow client got %d bytes, want the %d of the export; it ends %q", len(body), len(want.Body), body[max(0, len(body)-80):])
-		}
-	case <-time.After(10 * time.Minute):
-		t.Fatal("the slow client's download did not end")
+	if err := within(t, got, time.Minute, "the slow client's 480 KB"); err != nil {
+		t.Fatalf("the slow client was cut within 12 s of reading at 40 KB/s: %v", err)
 	}
+	if string(head) != want.Body[:len(head)] {
+		t.Error("the slow client's bytes differ from the export's")
+	}
+	conn.Close()
 }
 
 // TestStalledClientDropped: a client that stops reading is dropped after
@@ -201,4 +222,18 @@ func TestIdleWriterPieces(t *testing.T) {
 		}
 		at = at.Add(2 * time.Second)
 	}
+}
+
+// smallBuffers gives each accepted connection a 64 KiB send buffer: the
+// kernel's own (megabytes on loopback) would hold what a timed-out write
+// left and deliver it after the cut, hiding the cut from a slow reader
+// for minutes.
+type smallBuffers struct{ net.Listener }
+
+func (l smallBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetWriteBuffer(64 << 10)
+	}
+	return c, err
 }

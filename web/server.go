@@ -125,6 +125,13 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Lo
 		IdleTimeout:    120 * time.Second,
 		MaxHeaderBytes: 64 << 10,
 		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		// A slow reader's blocked write wakes within seconds, not when
+		// megabytes of send buffer have half drained (lowat_linux.go).
+		ConnState: func(c net.Conn, st http.ConnState) {
+			if st == http.StateNew {
+				limitUnsent(c)
+			}
+		},
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -54,26 +54,6 @@ func exitCode(err error) int {
 	return 1
 }
 
-const topUsage = `auditscope: browse alignment-audit experiments and AnnotatedPairs data.
-
-Usage:
-  auditscope                      serve the built-in demo on http://localhost:8080
-  auditscope serve [flags] [PATH...]
-                                  serve a database, importing PATHs first
-  auditscope import --db FILE [--name NAME] [--replace] PATH...
-                                  import files or folders into a database and exit
-  auditscope demo --out DIR       write the demo experiment as a bundle folder
-  auditscope demo --pairs N --traits K [--seed S] --out FILE
-                                  write a large AnnotatedPairs file for benchmarks
-  auditscope export --db FILE URLPATH --out FILE
-                                  write what a dashboard URL serves (figure or CSV)
-  auditscope lake write --lake DIR [--force] (--db FILE | PATH...)
-                                  write the data as a Parquet lake other engines read
-  auditscope version              the version, its revision, and the Go and DuckDB it uses
-
-Run 'auditscope COMMAND --help' for a command's flags.
-`
-
 // run is the whole program: it parses args and runs one command.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -86,15 +66,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "version", "-version", "--version":
 		return version(ctx, stdout)
 	case "serve":
-		return serve(ctx, args[1:], stdout, stderr)
+		return withUsage("serve", serve(ctx, args[1:], stdout, stderr))
 	case "import":
-		return importCmd(ctx, args[1:], stdout, stderr)
+		return withUsage("import", importCmd(ctx, args[1:], stdout, stderr))
 	case "demo":
-		return demoCmd(ctx, args[1:], stdout, stderr)
+		return withUsage("demo", demoCmd(ctx, args[1:], stdout, stderr))
 	case "export":
-		return exportCmd(ctx, args[1:], stdout, stderr)
+		return withUsage("export", exportCmd(ctx, args[1:], stdout, stderr))
 	case "lake":
-		return lakeCmd(ctx, args[1:], stdout, stderr)
+		return withUsage("lake", lakeCmd(ctx, args[1:], stdout, stderr))
 	}
 	if strings.HasPrefix(args[0], "-") {
 		return serve(ctx, args, stdout, stderr)
@@ -117,7 +97,7 @@ func newFlags(name, usage string, stdout, stderr io.Writer) *flag.FlagSet {
 
 func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	for _, a := range args {
-		if a == "-h" || a == "-help" || a == "--help" {
+		if isHelp(a) {
 			fs.SetOutput(stdout)
 			fs.Usage()
 			return errHelpShown
@@ -260,7 +240,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		store, served, closeStore = ls.Store, ls, ls.Close
-	} else if store, err = data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: openReadOnly, MemoryLimit: *memLimit}); err != nil {
+	} else if store, err = data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: openReadOnly, MemoryLimit: *memLimit, DiscardUnused: len(paths) > 0}); err != nil {
 		return err
 	} else {
 		served = store
@@ -372,15 +352,10 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *name != "" && len(paths) > 1 {
 		return usageError{"--name names one import; give one PATH with it"}
 	}
-	// A failed import into a database that did not exist leaves no file:
-	// it left an empty 800 KB database behind.
-	_, statErr := os.Lstat(*dbPath)
-	isNew := errors.Is(statErr, os.ErrNotExist)
-	store, err := data.Open(ctx, data.Options{Path: *dbPath, MemoryLimit: *memLimit})
+	// A failed import into a database that did not exist leaves no file
+	// (data.Options.DiscardUnused).
+	store, err := data.Open(ctx, data.Options{Path: *dbPath, MemoryLimit: *memLimit, DiscardUnused: true})
 	if err != nil {
-		if isNew {
-			removeDB(*dbPath)
-		}
 		return err
 	}
 	opts := data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue), Texts: merge}
@@ -388,18 +363,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if cerr := store.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil && isNew {
-		removeDB(*dbPath)
-	}
 	return err
-}
-
-// removeDB removes a database file and what DuckDB keeps beside it (its
-// write-ahead log, its spill folder).
-func removeDB(p string) {
-	for _, q := range []string{p, p + ".wal", p + ".tmp"} {
-		os.RemoveAll(q)
-	}
 }
 
 // importPaths imports the PATHs (one, or several in one transaction) and
@@ -756,8 +720,12 @@ func openLake(ctx context.Context, dir, memLimit string, opts lake.BucketOptions
 const lakeWriteMemory = "512MB"
 
 func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprintln(stdout, "Usage: "+commandUsage["lake"]+"\n\nRun 'auditscope lake write --help' for its flags.")
+		return errHelpShown
+	}
 	if len(args) == 0 || args[0] != "write" {
-		return usageError{"usage: auditscope lake write --lake DIR [--force] (--db FILE | PATH...)"}
+		return usageError{"lake: the one subcommand is write"}
 	}
 	fs := newFlags("lake write", "Usage: auditscope lake write --lake DIR [--force] (--db FILE | PATH...)\n\nWrites every dataset and experiment as hive-partitioned Parquet files under\nDIR with a manifest naming each one's current generation (docs/FORMAT.md,\n\"The Parquet lake\"). A dataset or experiment whose content the lake has\nalready is not written again; the manifest is replaced atomically. A write\nthat would put an older import of a dataset or experiment in place of the\nlake's newer one is refused before anything is written, unless --force.\n\nDIR may be s3://bucket/prefix (docs/OBJECT-STORAGE.md): endpoint, region and\ncredentials come from the standard AWS environment and config files. Many\nwriters may write one lake in a bucket at once: the manifest is replaced\nonly over the one a write read, and a write that meets another's reads\nthe new manifest and tries again.\n", stdout, stderr)
 	dir := fs.String("lake", "", "the lake `folder` (created if missing) or s3://bucket/prefix (required)")

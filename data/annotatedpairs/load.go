@@ -260,12 +260,14 @@ func (l *Loader) Add(r Row) error {
 	if err := l.start(); err != nil {
 		return err
 	}
-	key := idKey{maphash.String(l.idSeed[0], r.ID), maphash.String(l.idSeed[1], r.ID)}
-	if _, dup := l.seenIDs[key]; dup {
-		l.dropped++
-		return nil
+	if !l.meta.UniqueIDs {
+		key := idKey{maphash.String(l.idSeed[0], r.ID), maphash.String(l.idSeed[1], r.ID)}
+		if _, dup := l.seenIDs[key]; dup {
+			l.dropped++
+			return nil
+		}
+		l.seenIDs[key] = struct{}{}
 	}
-	l.seenIDs[key] = struct{}{}
 	idx := l.n
 	l.n++
 	if r.Prompt != "" || r.TextA != "" || r.TextB != "" {

@@ -45,7 +45,8 @@ func Decode(ctx context.Context, r io.Reader, file string, maxValue int64, s ann
 		return &model.InputError{File: file, Line: 1, Offset: -1, Msg: "binary data or UTF-16 text, not a UTF-8 CSV text file"}
 	}
 	defID := shortHash(csvDefaultAnnotatorDesc)
-	s.SetMetadata(annotatedpairs.Metadata{Version: "2.0", DefaultAnnotator: defID, Description: "Imported from the preference CSV " + file})
+	// The ids are the rows' numbers (row): unique, so not kept to check.
+	s.SetMetadata(annotatedpairs.Metadata{Version: "2.0", DefaultAnnotator: defID, Description: "Imported from the preference CSV " + file, UniqueIDs: true})
 	s.Declare(defID, annotatedpairs.Annotator{Name: "preferred_text", Description: csvDefaultAnnotatorDesc, Type: "unknown"})
 	// The slack covers what the CSV reader reads ahead of the record it is on.
 	return readCSV(ctx, &limit.Reader{R: br, Max: limit.Or(maxValue), Slack: 4 << 20}, file, defID, s)
