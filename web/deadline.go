@@ -13,8 +13,11 @@ import (
 // is an idle deadline, moved on by every write, not a deadline for the
 // whole response: http.Server's WriteTimeout (60 s) cut the demo's 33 MB
 // export mid-row for every client below about 550 KB/s, after the 200 was
-// sent.
-const writeIdle = 60 * time.Second
+// sent. Two minutes, not one: a client reading steadily still looks idle
+// to the server while its kernel's receive buffer (grown to megabytes)
+// drains far enough to reopen the window, and at 40 KB/s that took over a
+// minute (curl --limit-rate 40k was cut at 6.7–8.7 MB with 60 s).
+const writeIdle = 2 * time.Minute
 
 // idleWrites gives each response an idle write deadline (Config.WriteIdle,
 // by default writeIdle).

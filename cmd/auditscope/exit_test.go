@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"maps"
@@ -14,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/s3test"
 )
 
@@ -23,8 +26,21 @@ import (
 // program as a user does, without linking DuckDB into a second binary.
 const asProgram = "AUDITSCOPE_TEST_AS_PROGRAM"
 
+// holdDemo makes such a program wait for a line on its standard input
+// before it builds the demo.
+const holdDemo = "AUDITSCOPE_TEST_HOLD_DEMO"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(asProgram) == "1" {
+		if os.Getenv(holdDemo) == "1" {
+			// The demo is built only once the test has read the first
+			// line, so a line printed after the build cannot pass.
+			load := loadDemo
+			loadDemo = func(ctx context.Context, s *data.Store) ([]model.ImportResult, error) {
+				bufio.NewReader(os.Stdin).ReadString('\n')
+				return load(ctx, s)
+			}
+		}
 		os.Args = append([]string{"auditscope"}, os.Args[1:]...)
 		main()
 		os.Exit(0)
@@ -170,7 +186,11 @@ func TestFailedImportLeavesNoFile(t *testing.T) {
 // machine), then where it serves.
 func TestDemoStartSpeaksAtOnce(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), asProgram+"=1")
+	cmd.Env = append(os.Environ(), asProgram+"=1", holdDemo+"=1")
+	inp, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	errp, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -207,6 +227,7 @@ func TestDemoStartSpeaksAtOnce(t *testing.T) {
 		if !strings.Contains(l, "building the built-in demo") {
 			t.Fatalf("the first line is %q, want what is starting", l)
 		}
+		io.WriteString(inp, "go\n") // the demo may be built now
 	case <-serving:
 		t.Fatal("it served before saying anything")
 	case <-time.After(2 * time.Minute):

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/auditscope/auditscope/data/demo"
 )
 
 func main() {
@@ -20,3 +22,7 @@ func main() {
 		os.Exit(exitCode(err))
 	}
 }
+
+// loadDemo builds the built-in demo into the store; a test replaces it to
+// hold the build until it has read the program's first line.
+var loadDemo = demo.Load

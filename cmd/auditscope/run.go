@@ -251,7 +251,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// 47–49 ms at a million audits).
 	data.KeepFreedPages() // before any import: each puts back what it found
 	if demoOnly {
-		results, err := demo.Load(ctx, store)
+		results, err := loadDemo(ctx, store)
 		if err != nil {
 			return fmt.Errorf("load demo: %w", err)
 		}

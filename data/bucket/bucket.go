@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
@@ -77,7 +78,7 @@ func Open(ctx context.Context, u string) (*Bucket, error) {
 	}
 	// The SDK's own log lines (an instance-metadata fallback when no
 	// credentials are set) would go to stderr unasked: the errors say it.
-	cfg, err := config.LoadDefaultConfig(ctx, config.WithLogger(logging.Nop{}))
+	cfg, err := config.LoadDefaultConfig(ctx, config.WithLogger(logging.Nop{}), config.WithHTTPClient(httpClient()))
 	if err != nil {
 		return nil, fmt.Errorf("%s: AWS configuration: %w", u, err)
 	}
@@ -99,6 +100,44 @@ func Open(ctx context.Context, u string) (*Bucket, error) {
 		prefix += "/"
 	}
 	return &Bucket{client: client, name: name, prefix: prefix}, nil
+}
+
+// The HTTP client's bounds: a server that accepts a connection and never
+// answers hung a lake write until it was killed. A connection within
+// connectTimeout, the first byte of an answer within firstByteTimeout, no
+// pause in a body longer than stallTimeout (reset by every byte, so a
+// large object on a slow link is not cut), and a whole request within
+// requestTimeout. An error names the bound that ended it (timeoutErr).
+// (Variables so that a test can shorten them.)
+var (
+	connectTimeout   = 10 * time.Second
+	firstByteTimeout = 30 * time.Second
+	stallTimeout     = 60 * time.Second
+	requestTimeout   = 30 * time.Minute
+)
+
+func httpClient() *awshttp.BuildableClient {
+	return awshttp.NewBuildableClient().
+		WithDialerOptions(func(d *net.Dialer) { d.Timeout = connectTimeout }).
+		WithTransportOptions(func(tr *http.Transport) { tr.ResponseHeaderTimeout = firstByteTimeout }).
+		WithReadTimeout(stallTimeout).
+		WithTimeout(requestTimeout)
+}
+
+// timeoutErr names the bound a timed-out request passed, or returns nil.
+func timeoutErr(err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "awaiting response headers"):
+		return fmt.Errorf("the server accepted the connection but did not answer within %s (the first-byte timeout)", firstByteTimeout)
+	case strings.Contains(msg, "Client.Timeout"):
+		return fmt.Errorf("a request was not done within %s (the whole-request timeout)", requestTimeout)
+	case strings.Contains(msg, "dial tcp") && strings.Contains(msg, "timeout"):
+		return fmt.Errorf("no connection to the server within %s (the connect timeout)", connectTimeout)
+	case strings.Contains(msg, "read timeout") || strings.Contains(msg, "ResponseTimeout"):
+		return fmt.Errorf("the server stopped sending for %s in the middle of an answer (the stall timeout)", stallTimeout)
+	}
+	return nil
 }
 
 // String is the bucket prefix as a URL.
@@ -269,6 +308,11 @@ func (e *Error) Unwrap() error { return e.Err }
 // missing object or bucket, and a server that cannot be reached said in
 // those words rather than the SDK's.
 func (b *Bucket) err(rel string, err error) error {
+	// Before the context's errors: the HTTP client's timeouts also say
+	// they are a deadline exceeded.
+	if te := timeoutErr(err); te != nil {
+		return &Error{URL: b.URL(rel), Err: te}
+	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
@@ -278,7 +322,10 @@ func (b *Bucket) err(rel string, err error) error {
 		err = fmt.Errorf("the bucket %q does not exist (%w)", b.name, fs.ErrNotExist)
 	case c == "NoSuchKey" || c == "NotFound":
 		err = fmt.Errorf("%w (%s)", fs.ErrNotExist, c)
-	case c == "SignatureDoesNotMatch" || c == "InvalidAccessKeyId" || c == "AccessDenied" || c == "InvalidToken" || c == "ExpiredToken":
+	case c == "SignatureDoesNotMatch" || c == "InvalidAccessKeyId" || c == "AccessDenied" || c == "InvalidToken" || c == "ExpiredToken" ||
+		c == "Forbidden" || status(err) == http.StatusForbidden:
+		// A HEAD request's refusal has no body, so no code: its 403 says
+		// the same. (An unknown access key was reported as a missing file.)
 		// The SDK's text buries the code after request ids.
 		err = fmt.Errorf("the server refused the credentials or the access (%s): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY or AWS_PROFILE", c)
 	case status(err) == http.StatusNotFound:

@@ -461,3 +461,27 @@ func waitProblem(t *testing.T, l *lake.Store, f, want string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestLakeInterruptedWriteCleaned: a data file an interrupted write left
+// half written is removed by the next write (which holds the lake's lock,
+// so no other write is under way).
+func TestLakeInterruptedWriteCleaned(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := lakeStore(t)
+	if _, err := lake.Write(ctx, s, dir, lake.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	gens, _ := filepath.Glob(filepath.Join(dir, "audits", "*", "*"))
+	if len(gens) == 0 {
+		t.Fatal("no generation folder")
+	}
+	left := filepath.Join(gens[0], ".data.parquet.tmp")
+	os.WriteFile(left, []byte("PAR1 half"), 0o644)
+	if _, err := lake.Write(ctx, s, dir, lake.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(left); err == nil {
+		t.Error("the interrupted write's file is still in the lake")
+	}
+}

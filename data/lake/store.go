@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -37,6 +38,9 @@ func Write(ctx context.Context, s *data.Store, dir string, opts WriteOptions) (R
 		return res, err
 	}
 	defer lock.Release()
+	if err := removeUnfinished(dir); err != nil {
+		return res, err
+	}
 	old, err := ReadManifest(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return res, err
@@ -62,6 +66,27 @@ func Write(ctx context.Context, s *data.Store, dir string, opts WriteOptions) (R
 		return res, err
 	}
 	return res, writeManifest(dir, m)
+}
+
+// unfinishedName is a data file being written (writeGeneration), renamed
+// into place when whole.
+const unfinishedName = ".data.parquet.tmp"
+
+// removeUnfinished removes what a write that was interrupted left half
+// written. Only a write holding the lock's writes them, and the caller
+// holds it: every one there is another's that did not finish.
+func removeUnfinished(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // what cannot be read is not this write's to clean
+		}
+		if !d.IsDir() && d.Name() == unfinishedName {
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("lake: remove an interrupted write's file: %w", err)
+			}
+		}
+		return nil
+	})
 }
 
 // storeGenerations are the store's datasets and experiments with their
@@ -94,7 +119,7 @@ func writeGeneration(ctx context.Context, s *data.Store, dir string, g Generatio
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return fmt.Errorf("lake: %w", err)
 		}
-		tmp := filepath.Join(d, ".data.parquet.tmp")
+		tmp := filepath.Join(d, unfinishedName)
 		if err := s.CopyPartition(ctx, t.Name, t.Key, g.Name, tmp); err != nil {
 			return fmt.Errorf("lake: write %s of %s %s: %w", t.Name, g.Family, g.Name, err)
 		}
