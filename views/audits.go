@@ -116,9 +116,14 @@ func (v AuditListView) SortLink(key string) templ.SafeURL {
 	return PathQuery(q, "audits")
 }
 
-// Range describes the rows shown.
+// Range describes the rows shown. A row of Inspect samples is a sample in
+// one epoch: counted as a sample run, so a log of 10 samples × 5 epochs is
+// "50 sample runs", not 50 samples.
 func (v AuditListView) Range() string {
 	noun := strings.ToLower(v.Noun())
+	if v.Plain {
+		noun = "sample runs"
+	}
 	if v.Total == 0 {
 		return "No " + noun + " match" // the start of a sentence (auditTable)
 	}

@@ -37,7 +37,12 @@ func TestInspectSamplesEpochs(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(real, "log_streaming.eval"), b, 0o644)
-	if home := get(t, serveImported(t, real), "/"); !strings.Contains(home.Body, "2 samples × 2 epochs") || strings.Contains(home.Body, "4 samples") {
+	rs := serveImported(t, real)
+	if home := get(t, rs, "/"); !strings.Contains(home.Body, "2 samples × 2 epochs") || strings.Contains(home.Body, "4 samples") {
 		t.Errorf("log_streaming.eval is not counted as 2 samples × 2 epochs")
+	}
+	// The list's rows are samples in epochs: counted as sample runs.
+	if list := get(t, rs, "/audits?exp=folder"); !strings.Contains(list.Body, "1–4 of 4 sample runs") {
+		t.Errorf("the list of log_streaming.eval does not count 4 sample runs")
 	}
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -93,23 +92,6 @@ func writeInspectFolder(t *testing.T, o demo.PetriOptions, ts []*petri.Transcrip
 	return dir
 }
 
-func judgedCSV(t *testing.T, body string) []map[string]string {
-	t.Helper()
-	recs, err := csv.NewReader(strings.NewReader(body)).ReadAll()
-	if err != nil || len(recs) < 2 {
-		t.Fatalf("CSV: %v (%d records)", err, len(recs))
-	}
-	var out []map[string]string
-	for _, r := range recs[1:] {
-		m := map[string]string{}
-		for i, h := range recs[0] {
-			m[h] = r[i]
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
 // TestJudgedOverview: the first page of a Petri folder shows every target
 // on every one of the 38 dimensions over the 55 valid transcripts, the
 // gate's 5 exclusions with both reasons, the figures in three formats and
@@ -142,7 +124,7 @@ func TestJudgedOverview(t *testing.T) {
 			}
 		}
 	}
-	rows := judgedCSV(t, mustGet(t, s, "/experiments/folder/dimensions.csv", 200, "text/csv").Body)
+	rows := csvRows(t, mustGet(t, s, "/experiments/folder/dimensions.csv", 200, "text/csv").Body)
 	if len(rows) != 4*38 {
 		t.Fatalf("dimensions.csv has %d rows, want 4 targets × 38 dimensions", len(rows))
 	}
@@ -154,7 +136,7 @@ func TestJudgedOverview(t *testing.T) {
 			t.Errorf("%v: mean %s yield %s over %s, want %v and %v over %d", k, r["mean"], r["yield"], r["audits"], sum[k]/float64(n[k]), float64(hits[k])/float64(n[k]), n[k])
 		}
 	}
-	gate := judgedCSV(t, mustGet(t, s, "/experiments/folder/gate.csv", 200, "text/csv").Body)
+	gate := csvRows(t, mustGet(t, s, "/experiments/folder/gate.csv", 200, "text/csv").Body)
 	reasons := map[string]int{}
 	for _, r := range gate {
 		reasons[r["reason"]]++
@@ -181,7 +163,7 @@ func TestJudgedOverview(t *testing.T) {
 			t.Errorf("the paired comparison lacks %q", want)
 		}
 	}
-	prs := judgedCSV(t, mustGet(t, s, "/experiments/folder/paired.csv?"+q.Encode(), 200, "text/csv").Body)
+	prs := csvRows(t, mustGet(t, s, "/experiments/folder/paired.csv?"+q.Encode(), 200, "text/csv").Body)
 	if len(prs) != 38 || prs[0]["correction"] != "bh" {
 		t.Errorf("paired.csv: %d rows, correction %q", len(prs), prs[0]["correction"])
 	}

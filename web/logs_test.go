@@ -75,5 +75,5 @@ func TestLogsInspectAuditPage(t *testing.T) {
 	raw := mustGet(t, s, "/audits/docent:19_epoch_1/transcript.json", http.StatusOK, "application/json")
 	contains(t, "raw JSON", raw.Body, `"transcript_id":"19_epoch_1"`, `"auditor_model":"openai/gpt-4o"`)
 	r = mustGet(t, s, "/audits?exp=docent", http.StatusOK, "text/html")
-	contains(t, "browser", r.Body, "1–15 of 15 samples")
+	contains(t, "browser", r.Body, "1–15 of 15 sample runs")
 }

@@ -187,7 +187,7 @@ func TestScorersAgainstReference(t *testing.T) {
 func TestScorersByHand(t *testing.T) {
 	s := inspectServer(t)
 	r := mustGet(t, s, "/audits?exp=docent-sample.eval&score=includes>=1", http.StatusOK, "text/html")
-	contains(t, "C samples", r.Body, "1–9 of 9 samples")
+	contains(t, "C samples", r.Body, "1–9 of 9 sample runs")
 	// Sorted by the scorer, the C samples (1) come first and the I (0) last.
 	csv := csvRows(t, mustGet(t, s, "/audits.csv?exp=docent-sample.eval&sort=score:includes&dir=desc", http.StatusOK, "text/csv").Body)
 	if len(csv) != 15 || csv[0]["score:includes"] != "1" || csv[14]["score:includes"] != "0" {
