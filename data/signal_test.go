@@ -32,7 +32,7 @@ const (
 func signalChild(db, input string) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s, err := Open(ctx, Options{Path: db})
+	s, err := Open(ctx, Options{Path: db, Threads: 2}) // as the hostile children: the same on any machine
 	if err != nil {
 		fmt.Println("open:", err)
 		os.Exit(1)

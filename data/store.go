@@ -65,6 +65,10 @@ type Options struct {
 	// so a failed first import, by import or serve PATHs, leaves no empty
 	// 800 KB database behind. The one rule for every command.
 	DiscardUnused bool
+	// Threads caps DuckDB's threads (0: one a core). Tests that measure a
+	// process's memory pin it, so a machine with more cores measures the
+	// same.
+	Threads int
 }
 
 var memoryLimitRe = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$`)
@@ -139,6 +143,11 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		}
 		if opts.WriteOut {
 			if _, err := execer.ExecContext(ctx, "SET preserve_insertion_order = false", nil); err != nil {
+				return err
+			}
+		}
+		if opts.Threads > 0 {
+			if _, err := execer.ExecContext(ctx, fmt.Sprintf("SET threads = %d", opts.Threads), nil); err != nil {
 				return err
 			}
 		}
