@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,7 +28,41 @@ import (
 const (
 	sigDBEnv    = "AUDITSCOPE_SIGNAL_DB"
 	sigInputEnv = "AUDITSCOPE_SIGNAL_INPUT"
+	// sigGrowEnv is how many bytes the database and its log must have
+	// grown by before the child says "mid": the import is writing rows.
+	sigGrowEnv = "AUDITSCOPE_SIGNAL_GROW"
 )
+
+// dbBytes is the size of a database file and its write-ahead log.
+func dbBytes(db string) int64 {
+	var n int64
+	for _, p := range []string{db, db + ".wal"} {
+		if st, err := os.Stat(p); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
+}
+
+// sayMid prints "mid" once the database has grown by grow bytes: the
+// import is under way, its rows being written, and has not landed. It
+// looks every 10 ms until done is closed.
+func sayMid(db string, grow int64, done <-chan struct{}) {
+	start := dbBytes(db)
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			if dbBytes(db)-start >= grow {
+				fmt.Println("mid")
+				return
+			}
+		}
+	}
+}
 
 func signalChild(db, input string) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -38,7 +73,11 @@ func signalChild(db, input string) {
 		os.Exit(1)
 	}
 	fmt.Println("start")
+	grow, _ := strconv.ParseInt(os.Getenv(sigGrowEnv), 10, 64)
+	done := make(chan struct{})
+	go sayMid(db, max(grow, 1), done)
 	_, err = s.Import(ctx, input, ImportOptions{})
+	close(done)
 	s.Close()
 	if err != nil {
 		fmt.Println("stopped:", err)
@@ -98,7 +137,8 @@ func writeBigEval(t *testing.T, path string, n int) {
 }
 
 // TestSignalStopsImport sends SIGINT or SIGTERM to imports of every
-// format at points in their middle: each stops within 2 s, and the
+// format in their middle (when the child says it has written rows, and
+// again 4 MiB in: events, not sleeps): each stops within 2.5 s, and the
 // database holds what it held before. A 4 MB zip inflating to blank
 // lines ran for minutes and took 18 s to answer SIGINT.
 func TestSignalStopsImport(t *testing.T) {
@@ -125,11 +165,13 @@ func TestSignalStopsImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	points := []time.Duration{300 * time.Millisecond, 1200 * time.Millisecond}
+	// Where the signal lands: as soon as the import writes, and once it
+	// has written 4 MiB. The child says when (an event, not a sleep).
+	points := []int64{1, 4 << 20}
 	inputs := []struct {
 		name   string
 		write  func(p string)
-		points []time.Duration
+		points []int64
 	}{
 		{"ap.json", func(p string) { writeBigAnnotatedPairs(t, p, 400_000) }, points},
 		{"prefs.csv", func(p string) { writeBigCSV(t, p, 1_000_000) }, points},
@@ -158,7 +200,7 @@ func TestSignalStopsImport(t *testing.T) {
 					t.Fatal(err)
 				}
 				cmd := exec.Command(os.Args[0], "-test.run=^TestSignalStopsImport$")
-				cmd.Env = append(os.Environ(), sigDBEnv+"="+db, sigInputEnv+"="+p)
+				cmd.Env = append(os.Environ(), sigDBEnv+"="+db, sigInputEnv+"="+p, sigGrowEnv+"="+strconv.FormatInt(at, 10))
 				out, _ := cmd.StdoutPipe()
 				cmd.Stderr = os.Stderr
 				if err := cmd.Start(); err != nil {
@@ -169,10 +211,20 @@ func TestSignalStopsImport(t *testing.T) {
 					cmd.Process.Kill()
 					t.Fatalf("the child did not start: %q", lines.Text())
 				}
-				time.Sleep(at)
-				sent := time.Now()
-				cmd.Process.Signal(sig)
 				var last string
+				for last == "" && lines.Scan() {
+					switch l := lines.Text(); {
+					case l == "mid":
+						last = "mid"
+					case strings.HasPrefix(l, "stopped") || strings.HasPrefix(l, "imported") || strings.HasPrefix(l, "open"):
+						last = l // it ended before it grew that much
+					}
+				}
+				sent := time.Now()
+				if last == "mid" {
+					cmd.Process.Signal(sig)
+					last = ""
+				}
 				for lines.Scan() {
 					if l := lines.Text(); strings.HasPrefix(l, "stopped") || strings.HasPrefix(l, "imported") || strings.HasPrefix(l, "open") {
 						last = l
@@ -180,7 +232,7 @@ func TestSignalStopsImport(t *testing.T) {
 				}
 				cmd.Wait()
 				took := time.Since(sent)
-				t.Logf("%v after %s: stopped in %s: %.200s", sig, at, took.Round(10*time.Millisecond), last)
+				t.Logf("%v after %d bytes written: stopped in %s: %.200s", sig, at, took.Round(10*time.Millisecond), last)
 				if strings.HasPrefix(last, "imported") {
 					// A fast machine may finish before a later signal: that
 					// point tests nothing, and the check below sees that
@@ -191,8 +243,10 @@ func TestSignalStopsImport(t *testing.T) {
 				if !strings.HasPrefix(last, "stopped") || !strings.Contains(last, "context canceled") {
 					t.Errorf("the child ended with %q, want it stopped by the signal", last)
 				}
-				if took > 2*time.Second {
-					t.Errorf("%v at %s: the import took %s to stop, over 2 s", sig, at, took.Round(10*time.Millisecond))
+				// Quiet, 10–250 ms; the bound is ten times that, so a
+				// busy machine does not fail it.
+				if took > 2500*time.Millisecond {
+					t.Errorf("%v at %d bytes: the import took %s to stop, over 2.5 s", sig, at, took.Round(10*time.Millisecond))
 				}
 				s, err := Open(ctx, Options{Path: db})
 				if err != nil {
@@ -201,7 +255,7 @@ func TestSignalStopsImport(t *testing.T) {
 				after := storetest.TableState(t, s.DB(), true)
 				s.Close()
 				if !maps.Equal(before, after) {
-					t.Errorf("%v at %s: the database changed:\nbefore %v\nafter  %v", sig, at, before, after)
+					t.Errorf("%v at %d bytes: the database changed:\nbefore %v\nafter  %v", sig, at, before, after)
 				}
 			}
 		})
