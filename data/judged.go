@@ -12,7 +12,8 @@ import (
 	"github.com/auditscope/auditscope/data/petri"
 )
 
-// JudgedAudits reads an experiment's audits with everything the
+// JudgedAudits reads an experiment's audits (not plain Inspect samples,
+// which have no eval, target or auditor to group by) with everything the
 // judge-scored overview and its validity gate need, and their scores in
 // every judge dimension of the experiment: one query over the audits, the
 // scores read from their columns (or, where a dimension has none, from
@@ -50,7 +51,7 @@ func (s *Store) JudgedAudits(ctx context.Context, exp string) (model.JudgedSet, 
 		query += ", " + c
 	}
 	query += ` FROM audits a LEFT JOIN auditors u ON u.experiment = a.experiment AND u.id = a.auditor
-		WHERE a.experiment = ? ORDER BY a.ord`
+		WHERE a.experiment = ? AND a.eval <> '' ORDER BY a.ord`
 	rows, err := s.db.QueryContext(ctx, query, append(args, exp)...)
 	if err != nil {
 		return out, fmt.Errorf("data: judged audits: %w", err)
