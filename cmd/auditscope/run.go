@@ -22,8 +22,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bucket"
@@ -489,23 +487,6 @@ func logFlags(fs *flag.FlagSet) (eval, behavior *string) {
 	return eval, behavior
 }
 
-// importWithProgress shows a progress bar on stderr for inputs over 16 MB
-// when stderr is a terminal.
-func importWithProgress(ctx context.Context, store *data.Store, path string, opts data.ImportOptions, stderr io.Writer) ([]model.ImportResult, error) {
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		if st, err := os.Stat(path); err == nil && !st.IsDir() && st.Size() > 16<<20 {
-			bar := progressbar.NewOptions64(st.Size(),
-				progressbar.OptionSetWriter(stderr),
-				progressbar.OptionSetDescription("importing "+path),
-				progressbar.OptionShowBytes(true),
-				progressbar.OptionClearOnFinish(),
-				progressbar.OptionThrottle(100*time.Millisecond))
-			opts.Progress = func(done, total int64) { bar.Set64(done) }
-			defer bar.Finish()
-		}
-	}
-	return store.Import(ctx, path, opts)
-}
 
 func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("demo", "Usage: auditscope demo --out DIR [--audits N] [--seed N]\n       auditscope demo --pairs N --traits K [--seed N] --out FILE\n\nWrites the synthetic demo experiment as a bundle folder (see docs/FORMAT.md)\nand the synthetic AnnotatedPairs dataset beside it as annotated_pairs.json.\nImporting DIR reproduces the demo's tables.\n\nWith --pairs it writes instead one large AnnotatedPairs file of N comparisons\n× K principle annotators (plus a human annotator and 12 response models), the\ninput of the import and page benchmarks: --pairs 50000 --traits 40 --seed 5\nis 138 MiB. The same arguments give the same bytes.\n", stdout, stderr)
