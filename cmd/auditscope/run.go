@@ -22,7 +22,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bucket"
 	"github.com/auditscope/auditscope/data/bundle"
@@ -486,7 +485,6 @@ func logFlags(fs *flag.FlagSet) (eval, behavior *string) {
 	behavior = fs.String("behavior", "", "for Petri transcripts and Inspect logs: the planted behavior `name` of every audit; default: from tags and metadata")
 	return eval, behavior
 }
-
 
 func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("demo", "Usage: auditscope demo --out DIR [--audits N] [--seed N]\n       auditscope demo --pairs N --traits K [--seed N] --out FILE\n\nWrites the synthetic demo experiment as a bundle folder (see docs/FORMAT.md)\nand the synthetic AnnotatedPairs dataset beside it as annotated_pairs.json.\nImporting DIR reproduces the demo's tables.\n\nWith --pairs it writes instead one large AnnotatedPairs file of N comparisons\n× K principle annotators (plus a human annotator and 12 response models), the\ninput of the import and page benchmarks: --pairs 50000 --traits 40 --seed 5\nis 138 MiB. The same arguments give the same bytes.\n", stdout, stderr)
