@@ -160,10 +160,10 @@ func appendLogs(ctx context.Context, tx *imports.Tx, src *logs.Source, exp strin
 	}
 	tx.SetBase(base)
 	if kind == model.KindInspect {
-		// Once a folder holds an Inspect log its pages speak Inspect's terms.
-		if err := tx.Exec(`UPDATE experiments SET format = ? WHERE id = ? AND format = ?`, model.KindInspect, exp, model.KindPetri); err != nil {
-			return r, fmt.Errorf("data: append: %w", err)
-		}
+		// Once a folder holds an Inspect log its pages speak Inspect's
+		// terms. With the mark: the experiment's row is the base's, which a
+		// kill before the mark would not take back.
+		tx.OnMark(`UPDATE experiments SET format = ? WHERE id = ? AND format = ?`, model.KindInspect, exp, model.KindPetri)
 	}
 	if err := redescribe(ctx, tx, exp); err != nil {
 		return r, err
@@ -174,8 +174,10 @@ func appendLogs(ctx context.Context, tx *imports.Tx, src *logs.Source, exp strin
 
 // redescribe says in the experiment's description what it holds after an
 // append (the transcripts, logs, samples and epochs of the whole
-// experiment), keeping where it was imported from: the home page and the
-// experiment's header otherwise went on counting the first import's files.
+// experiment, its own rows counted in its transaction), keeping where it
+// was imported from: the home page and the experiment's header otherwise
+// went on counting the first import's files. The description is written
+// with the append's mark (Tx.OnMark).
 func redescribe(ctx context.Context, tx *imports.Tx, exp string) error {
 	var desc string
 	var petri, samples, distinct, epochs, inspect int
@@ -194,8 +196,7 @@ func redescribe(ctx context.Context, tx *imports.Tx, exp string) error {
 	if !ok || !strings.HasPrefix(desc, "Imported from ") {
 		return nil // a description someone wrote: kept
 	}
-	if err := tx.Exec(`UPDATE experiments SET description = ? WHERE id = ?`, logs.Description(from, logs.Read(petri, inspect, samples, distinct, epochs)), exp); err != nil {
-		return fmt.Errorf("data: append: %w", err)
-	}
+	// With the mark, as the format above.
+	tx.OnMark(`UPDATE experiments SET description = ? WHERE id = ?`, logs.Description(from, logs.Read(petri, inspect, samples, distinct, epochs)), exp)
 	return nil
 }

@@ -94,9 +94,7 @@ func (w *Writer) MarkBatch(ctx context.Context, b *Batch) error {
 		return errors.Join(fmt.Errorf("data: import: %w", err), w.DropBatch(ctx, b))
 	}
 	for _, l := range b.landed {
-		m := l.marker
-		if _, err := tx.ExecContext(bg, `INSERT INTO imports (id, kind, name, source, hash, rows, detail, imported_at, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			l.gen, m.kind, m.name, m.source, m.hash, m.result.Rows, m.detail, m.at, m.base); err != nil {
+		if err := insertMark(bg, tx, l.gen, l.marker); err != nil {
 			tx.Rollback()
 			return errors.Join(fmt.Errorf("data: import: %w: record import: %w", ErrCommit, err), w.DropBatch(ctx, b))
 		}

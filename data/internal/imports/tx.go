@@ -43,6 +43,25 @@ type marker struct {
 	result                   *model.ImportResult // for Rows, known only at the end
 	detail                   string
 	at                       time.Time
+	// onMark are statements run in the transaction that writes the
+	// imports row (OnMark).
+	onMark []statement
+}
+
+// statement is a query and its arguments.
+type statement struct {
+	query string
+	args  []any
+}
+
+// OnMark runs a statement on rows that are not the import's own (the
+// experiment's row an append describes anew) in the same transaction as
+// the imports row that marks the import complete: both land, or a kill
+// before the mark leaves neither (the import's own rows are removed at
+// the next Open; a change made beside them in its transaction would stay).
+// It needs Record to have been called.
+func (tx *Tx) OnMark(query string, args ...any) {
+	tx.marker.onMark = append(tx.marker.onMark, statement{query, args})
 }
 
 // Run runs fn inside one transaction on one connection and commits only
@@ -82,6 +101,11 @@ func (w *Writer) Run(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		}
 	}()
 	if err := fn(tx); err != nil {
+		// A signal can land in any statement: DuckDB then says only
+		// "Interrupted!". The import was cancelled, and says so.
+		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			return fmt.Errorf("%w (%v)", cerr, err)
+		}
 		return err
 	}
 	// Readers (View) wait from the commit until the generation is marked and
@@ -108,8 +132,7 @@ func (w *Writer) Run(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	// import's: a cancel now would only leave work for the next Open.
 	bg := context.WithoutCancel(ctx)
 	m := tx.marker
-	if _, err := conn.ExecContext(bg, `INSERT INTO imports (id, kind, name, source, hash, rows, detail, imported_at, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		tx.gen, m.kind, m.name, m.source, m.hash, m.result.Rows, m.detail, m.at, m.base); err != nil {
+	if err := markOn(bg, conn, tx.gen, m); err != nil {
 		if derr := w.drop(bg, []int64{tx.gen}); derr != nil {
 			err = errors.Join(err, fmt.Errorf("its rows are removed when the database is next opened: %w", derr))
 		}
@@ -265,3 +288,42 @@ func (tx *Tx) AddRows(n int64) { tx.rows += n }
 // SetBase makes the import recorded (Record) an append to the full import
 // base: live while base is, removed with it.
 func (tx *Tx) SetBase(base int64) { tx.marker.base = &base }
+
+// execer runs statements: a connection, a transaction.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// markOn writes m's imports row and runs its onMark statements, in one
+// transaction when there are any.
+func markOn(ctx context.Context, conn *sql.Conn, gen int64, m *marker) error {
+	if len(m.onMark) == 0 {
+		return insertMark(ctx, conn, gen, m)
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := insertMark(ctx, tx, gen, m); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// insertMark writes the imports row and the statements that go with it.
+func insertMark(ctx context.Context, e execer, gen int64, m *marker) error {
+	if _, err := e.ExecContext(ctx, `INSERT INTO imports (id, kind, name, source, hash, rows, detail, imported_at, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		gen, m.kind, m.name, m.source, m.hash, m.result.Rows, m.detail, m.at, m.base); err != nil {
+		return err
+	}
+	for _, st := range m.onMark {
+		if _, err := e.ExecContext(ctx, st.query, st.args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
