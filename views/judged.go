@@ -53,11 +53,11 @@ type JudgedRow struct {
 
 // JudgedCell is one model on one dimension.
 type JudgedCell struct {
-	Mean, Lo, Hi        float64
-	Yield, YLo, YHi     float64
-	N, Seeds, Hit       int
-	Link                templ.SafeURL
-	Model, Dim, Summary string
+	Mean, Lo, Hi    float64
+	Yield, YLo, YHi float64
+	N, Seeds, Hit   int
+	Link            templ.SafeURL
+	Model, Dim      string
 }
 
 // GateView is the validity gate: how many audits the statistics use, how
@@ -81,7 +81,7 @@ type ExcludedAudit struct {
 	Key, ID, Model, Seed, Reason, Detail string
 }
 
-// Excluded is how many audits the gate excluded.
+// ExcludedN is how many audits the gate excluded.
 func (g GateView) ExcludedN() int { return g.Total - g.Kept }
 
 // link is the section's URL with kv set ("" removes a key).

@@ -17,15 +17,19 @@ func (s *Server) judgedFor(c echo.Context) (judgedQuery, *app.Judged, error) {
 	if err != nil {
 		return jq, nil, err
 	}
-	v, j, err := s.judgedView(c.Request().Context(), c.Param("exp"), jq)
+	// The overview only: the page's view model is not needed here.
+	j, err := s.app.JudgedOverview(c.Request().Context(), c.Param("exp"), jq.opts)
 	if err != nil {
 		return jq, nil, err
 	}
-	if v == nil {
+	if len(j.Dims) == 0 {
 		return jq, nil, notFound("judge dimensions in experiment " + strconv.Quote(c.Param("exp")))
 	}
-	if jq.dim == "" {
-		jq.dim = v.Dim
+	switch {
+	case jq.dim == "":
+		jq.dim = defaultDim(j)
+	case j.DimIndex(jq.dim) < 0:
+		return jq, nil, badRequestf("jdim: the audits have no judge dimension %q", jq.dim)
 	}
 	return jq, j, nil
 }

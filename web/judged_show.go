@@ -12,7 +12,7 @@ import (
 	"github.com/auditscope/auditscope/web/app"
 )
 
-// judgedParams are the judge-scored overview's names: the group's role,
+// judgedNames are the judge-scored overview's names: the group's role,
 // the yield's threshold, the gate's thresholds and whether it excludes,
 // and the forest plot's dimension (the paired page adds a, b and corr).
 var judgedNames = []string{"excluded", "fail", "jdim", "realism", "role", "thr"}

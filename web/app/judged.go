@@ -107,7 +107,8 @@ func (s *Service) judgedSet(ctx context.Context, exp string) (model.JudgedSet, e
 }
 
 // JudgedOverview computes the overview of an experiment's judge-scored
-// audits under opts. HasJudged tells first whether there are any.
+// audits under opts; its Dims are empty when the audits have no judge
+// dimension.
 func (s *Service) JudgedOverview(ctx context.Context, exp string, opts JudgedOptions) (*Judged, error) {
 	e, err := s.r.Experiment(ctx, exp)
 	if err != nil {
