@@ -583,14 +583,14 @@ func judgedSection(v JudgedView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "</table><p class=\"muted note\">Each cell: the mean score (1–10; hover for the interval) and below it yield@")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "</table><p class=\"muted note\">Each cell: the mean score (1–10; hover for the interval) and beside it yield@")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var35 string
 		templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(v.Threshold)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/judged.templ`, Line: 72, Col: 115}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/judged.templ`, Line: 72, Col: 116}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var35))
 		if templ_7745c5c3_Err != nil {
