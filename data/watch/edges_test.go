@@ -259,6 +259,19 @@ func TestWatchUnreadable(t *testing.T) {
 	os.Chmod(filepath.Join(dir, "secret.json"), 0o644)
 	fmt.Fprintln(stdin, "open")
 	expect("imported again")
+	// Made unreadable again, another file changed, then renamed while the
+	// re-import waits: the unreadable new name cannot be told from a new
+	// file, and may hold audits in the experiment, so it still waits.
+	os.Chmod(filepath.Join(dir, "secret.json"), 0o000)
+	os.WriteFile(filepath.Join(dir, "legacy.json"), b, 0o644)
+	fmt.Fprintln(stdin, "locked, changed")
+	expect("held")
+	os.Rename(filepath.Join(dir, "secret.json"), filepath.Join(dir, "moved.json"))
+	fmt.Fprintln(stdin, "renamed")
+	expect("waits")
+	os.Chmod(filepath.Join(dir, "moved.json"), 0o644)
+	fmt.Fprintln(stdin, "open again")
+	expect("all back")
 	stdin.Close()
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("child: %v", err)
@@ -311,4 +324,26 @@ func permChild(t *testing.T, dir string) {
 		return err == nil && len(rows) == 1 && len(auditIDs(t, store, "runs")) == 4 && len(w.Problems()) == 0
 	})
 	fmt.Println("imported again")
+	in.Scan() // locked, changed
+	waitFor(t, "secret.json held again", func() bool {
+		p := problemsText(w)
+		return strings.Contains(p, secret+": ") && strings.Contains(p, "are kept until")
+	})
+	fmt.Println("held")
+	in.Scan() // renamed
+	moved := filepath.Join(dir, "moved.json")
+	waitFor(t, "moved.json holding the re-import up", func() bool {
+		p := problemsText(w)
+		return strings.Contains(p, moved+": ") && strings.Contains(p, "re-import waits") && !strings.Contains(p, secret)
+	})
+	if ids := auditIDs(t, store, "runs"); len(ids) != 4 {
+		t.Errorf("secret.json renamed while unreadable: %v; want the 4 audits kept", ids)
+	}
+	fmt.Println("waits")
+	in.Scan() // open again
+	waitFor(t, "the re-import with moved.json", func() bool {
+		rows, err := store.ListAudits(context.Background(), data.AuditFilter{Experiment: "runs", Text: "correct, careful"}, 0, 10)
+		return err == nil && len(rows) == 0 && len(auditIDs(t, store, "runs")) == 4 && len(w.Problems()) == 0
+	})
+	fmt.Println("all back")
 }

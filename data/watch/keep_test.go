@@ -131,13 +131,16 @@ func TestWatchKeepsImported(t *testing.T) {
 }
 
 // TestWatchRootRecreated: a watched folder deleted is a problem, and once
-// it is made again it is followed again (notifications, not polling).
+// it is made again it is followed again (notifications, not polling), from
+// the first file written into it: the settling time is longer than the
+// second between looks for the folder, so the look that finds it finds
+// its files still settling, and no notification will name them.
 func TestWatchRootRecreated(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "runs")
 	os.Mkdir(dir, 0o755)
 	copyTo(t, petri+"legacy.json", filepath.Join(dir, "legacy.json"))
 	store := mustStore(t)
-	w := startWatch(t, store, dir, Options{})
+	w := startWatch(t, store, dir, Options{Settle: 2 * time.Second})
 	if ids := auditIDs(t, store, "runs"); len(ids) != 1 {
 		t.Fatalf("at start: %v", ids)
 	}
