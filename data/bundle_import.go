@@ -69,12 +69,7 @@ func (s *Store) ImportBundle(ctx context.Context, src bundle.Source, hash string
 		s.mu.Unlock()
 	}
 	if err == nil && opts.Transcripts != nil {
-		s.mu.Lock()
-		if s.transcripts == nil {
-			s.transcripts = map[string]func(string) ([]byte, error){}
-		}
-		s.transcripts[res.Name] = opts.Transcripts
-		s.mu.Unlock()
+		s.ServeTranscripts(res.Name, opts.Transcripts)
 	}
 	if errors.Is(err, errUnchanged) {
 		return model.ImportResult{Kind: bundle.SourceKind(src), Name: opts.Name, Source: src.Name(), Hash: hash, Unchanged: true}, nil
@@ -174,4 +169,18 @@ func (s *Store) BuildPendingScores(ctx context.Context) error {
 		s.mu.Unlock()
 	}
 	return nil
+}
+
+// ServeTranscripts makes src the source of the transcripts of exp's audits
+// that a bundle imported with ImportOptions.Transcripts marked as served
+// from memory: the import does it, and a store opened from a saved copy
+// of one (the demo kept between starts) does it again, since the source
+// is the process's own.
+func (s *Store) ServeTranscripts(exp string, src func(auditID string) ([]byte, error)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.transcripts == nil {
+		s.transcripts = map[string]func(string) ([]byte, error){}
+	}
+	s.transcripts[exp] = src
 }

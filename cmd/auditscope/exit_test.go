@@ -30,8 +30,15 @@ const asProgram = "AUDITSCOPE_TEST_AS_PROGRAM"
 // before it builds the demo.
 const holdDemo = "AUDITSCOPE_TEST_HOLD_DEMO"
 
+// demoEvery sets how often such a program says it is still building the
+// demo.
+const demoEvery = "AUDITSCOPE_TEST_DEMO_EVERY"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(asProgram) == "1" {
+		if d, err := time.ParseDuration(os.Getenv(demoEvery)); err == nil {
+			demoBuildEvery = d
+		}
 		if os.Getenv(holdDemo) == "1" {
 			// The demo is built only once the test has read the first
 			// line, so a line printed after the build cannot pass.
@@ -45,7 +52,16 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	// The tests' demos are kept in a folder of their own, never in the
+	// user's cache (a test that needs a first start gives its own).
+	cache, err := os.MkdirTemp("", "auditscope-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
+	code := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(code)
 }
 
 // program runs the auditscope program with args in a child process and
@@ -186,7 +202,7 @@ func TestFailedImportLeavesNoFile(t *testing.T) {
 // machine), then where it serves.
 func TestDemoStartSpeaksAtOnce(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), asProgram+"=1", holdDemo+"=1")
+	cmd.Env = append(os.Environ(), asProgram+"=1", holdDemo+"=1", "XDG_CACHE_HOME="+t.TempDir())
 	inp, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -26,3 +26,6 @@ func main() {
 // loadDemo builds the built-in demo into the store; a test replaces it to
 // hold the build until it has read the program's first line.
 var loadDemo = demo.Load
+
+// reopenDemo readies a store opened from the demo kept by an earlier start.
+var reopenDemo = demo.Reopened

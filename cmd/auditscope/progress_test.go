@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestImportProgressOffTerminal: an import of a large file whose stderr is
@@ -38,5 +40,53 @@ func TestImportProgressOffTerminal(t *testing.T) {
 	}
 	if !strings.HasPrefix(stdout, "preference_csv prefs: ") || strings.Count(stdout, "\n") != 1 {
 		t.Errorf("stdout %q: want the one result line", stdout)
+	}
+}
+
+// TestWorking: off a terminal, long work says every progressEvery that it
+// goes on, with the time taken; stop ends it (twice is fine) and nothing
+// is said after.
+func TestWorking(t *testing.T) {
+	was := progressEvery
+	progressEvery = time.Millisecond
+	defer func() { progressEvery = was }()
+	r, w := io.Pipe()
+	stop := working(w, "importing runs")
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil || line != "auditscope: still importing runs (0s)\n" {
+		t.Errorf("first line %q (%v)", line, err)
+	}
+	go io.Copy(io.Discard, r) // the ticker may be writing as stop is called
+	stop()
+	stop()
+	w.Close()
+}
+
+// TestLongCommandsSayTheyWork: every long command whose work has no byte
+// count says, off a terminal, that it is still at work: a folder import,
+// demo --out, an export, a lake write.
+func TestLongCommandsSayTheyWork(t *testing.T) {
+	was := progressEvery
+	progressEvery = time.Millisecond
+	defer func() { progressEvery = was }()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.duckdb")
+	bundle := filepath.Join("..", "..", "data", "testdata", "bundle-small")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"import", "--db", db, bundle}, "auditscope: still importing " + bundle + " ("},
+		{[]string{"demo", "--out", filepath.Join(dir, "demo"), "--audits", "5000"}, "auditscope: still writing the demo to "},
+		{[]string{"export", "--db", db, "/audits.csv?exp=small", "--out", filepath.Join(dir, "a.csv")}, "auditscope: still exporting /audits.csv?exp=small ("},
+		{[]string{"lake", "write", "--lake", filepath.Join(dir, "lake"), "--db", db}, "auditscope: still writing the lake "},
+	} {
+		_, stderr, err := runCmd(t, c.args...)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: stderr %q lacks %q", c.args, stderr, c.want)
+		}
 	}
 }

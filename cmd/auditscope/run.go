@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -13,7 +11,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,8 +21,6 @@ import (
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bucket"
-	"github.com/auditscope/auditscope/data/bundle"
-	"github.com/auditscope/auditscope/data/demo"
 	"github.com/auditscope/auditscope/data/lake"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/watch"
@@ -188,6 +183,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	wait := fs.Duration("wait", web.DefaultWait, "how long a heavy page may wait for a slot before a 503 (`DURATION`)")
 	clientQueue := fs.Int("client-queue", web.DefaultClientQueue, "heavy requests one client (address) may have waiting; more are refused at once (`N`)")
 	queue := fs.Int("queue", 0, "heavy requests that may wait in all (`N`; 0: 12 per slot)")
+	demoCache := fs.Bool("demo-cache", true, "with the built-in demo: keep it, once built, in the user's cache folder ($XDG_CACHE_HOME/auditscope) and open it from there on later starts of the same build")
 	trusted := fs.String("trusted-proxies", "", "comma-separated `CIDRs` (or addresses) of reverse proxies whose X-Forwarded-For names the client, for the fair queue per client; default: none, the peer is the client")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
@@ -222,16 +218,23 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	start := time.Now()
 	demoOnly := *dbPath == "" && *lakeDir == "" && len(paths) == 0 && len(watchDirs) == 0
-	if demoOnly {
-		// The first line at once: the demo takes seconds to build (45 s
-		// on a busy machine), and a silent start looked like a hung one.
-		fmt.Fprintln(stderr, "auditscope: starting: building the built-in demo in memory (a few seconds); auditscope --help for your own data")
-	}
 	// served is what the pages read: the store, or the lake's store over it.
 	var store *data.Store
 	var served web.Store
+	var saveDemo func(context.Context)
 	closeStore := func() error { return store.Close() }
-	if *lakeDir != "" {
+	if demoOnly {
+		// The first line comes at once (a silent start looked like a hung
+		// one), and the demo built once is kept for later starts.
+		cache := ""
+		if *demoCache {
+			cache = demoCachePath()
+		}
+		if store, saveDemo, err = openDemo(ctx, cache, *memLimit, stderr, logger); err != nil {
+			return err
+		}
+		served = store
+	} else if *lakeDir != "" {
 		ls, err := openLake(ctx, *lakeDir, *memLimit, lake.BucketOptions{Cache: *lakeCache, CacheSize: int64(lakeCacheSize), Every: *lakePoll})
 		if err != nil {
 			return err
@@ -247,20 +250,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// returned to the system and faulted in anew (an audit page 53–76 →
 	// 47–49 ms at a million audits).
 	data.KeepFreedPages() // before any import: each puts back what it found
-	if demoOnly {
-		results, err := loadDemo(ctx, store)
-		if err != nil {
-			return fmt.Errorf("load demo: %w", err)
-		}
-		for _, r := range results {
-			logger.Info("demo loaded", "what", r.String())
-		}
-		go func() {
-			if err := store.BuildPendingScores(ctx); err != nil && ctx.Err() == nil {
-				logger.Warn("build the demo's score table", "err", err)
-			}
-		}()
-	}
 	importOpts := data.ImportOptions{Name: *name, Replace: *replace, Eval: *eval, Behavior: *behavior, MaxValue: int64(*maxValue)}
 	if len(paths) > 0 {
 		if err := importPaths(ctx, store, paths, importOpts, stdout, stderr); err != nil {
@@ -274,7 +263,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		wctx, stop := context.WithCancel(ctx)
-		if err := w.Start(wctx); err != nil {
+		done := working(stderr, "importing "+strings.Join(watchDirs, ", "))
+		err = w.Start(wctx)
+		done()
+		if err != nil {
 			stop()
 			return err
 		}
@@ -307,6 +299,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		url = "http://localhost:" + strings.TrimPrefix(ln.Addr().String(), "127.0.0.1:")
 	}
 	fmt.Fprintf(stdout, "auditscope: serving on %s (ready in %s)\n", url, time.Since(start).Round(time.Millisecond))
+	if saveDemo != nil {
+		// Once pages are served: its work shares the cores with them.
+		kept := make(chan struct{})
+		go func() { defer close(kept); saveDemo(ctx) }()
+		defer func() { <-kept }() // (run before the store closes)
+	}
 	return web.Serve(ctx, ln, srv.Handler(), logger)
 }
 
@@ -381,7 +379,9 @@ func importPaths(ctx context.Context, store *data.Store, paths []string, opts da
 	var results []model.ImportResult
 	if len(f.paths) > 1 {
 		// Several PATHs land together or not at all.
+		stop := working(stderr, "importing "+strings.Join(paths, ", "))
 		results, err = store.ImportAll(ctx, f.paths, optsOf)
+		stop()
 		if err != nil {
 			return f.errorf("%w\nnothing was imported: the %d PATHs land together or not at all", err, len(paths))
 		}
@@ -484,113 +484,6 @@ func logFlags(fs *flag.FlagSet) (eval, behavior *string) {
 	eval = fs.String("eval", "", "for Petri transcripts and Inspect logs: the eval `kind` of every audit ("+strings.Join(model.Evals, ", ")+"); default: from tags and metadata, else audit_quality")
 	behavior = fs.String("behavior", "", "for Petri transcripts and Inspect logs: the planted behavior `name` of every audit; default: from tags and metadata")
 	return eval, behavior
-}
-
-func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("demo", "Usage: auditscope demo --out DIR [--audits N] [--seed N]\n       auditscope demo --pairs N --traits K [--seed N] --out FILE\n\nWrites the synthetic demo experiment as a bundle folder (see docs/FORMAT.md)\nand the synthetic AnnotatedPairs dataset beside it as annotated_pairs.json.\nImporting DIR reproduces the demo's tables.\n\nWith --pairs it writes instead one large AnnotatedPairs file of N comparisons\n× K principle annotators (plus a human annotator and 12 response models), the\ninput of the import and page benchmarks: --pairs 50000 --traits 40 --seed 5\nis 138 MiB. The same arguments give the same bytes.\n", stdout, stderr)
-	out := fs.String("out", "", "`folder` to write the bundle to, or file with --pairs (required)")
-	audits := fs.Int("audits", 0, "scale the experiment to about `N` audits (0: the paper's sizes)")
-	seed := fs.Uint64("seed", 1, "random `seed` of the generator")
-	pairs := fs.Int("pairs", 0, "write one AnnotatedPairs file of `N` comparisons instead of the demo")
-	traits := fs.Int("traits", 40, "principle annotators per comparison with --pairs")
-	noTexts := fs.Bool("no-texts", false, "with --pairs: an annotation-only file (no prompts or response texts)")
-	if err := parse(fs, args, stdout); err != nil {
-		return err
-	}
-	if _, err := interleave(fs, args); err != nil {
-		return err
-	}
-	if *out == "" {
-		return usageError{"demo needs --out DIR"}
-	}
-	if *pairs != 0 || flagSet(fs, "traits") {
-		if *pairs < 1 || *traits < 0 || *audits != 0 {
-			return usageError{"demo --pairs needs N ≥ 1 comparisons, --traits K ≥ 0, and no --audits"}
-		}
-		o := demo.ScaleOptions{Comparisons: *pairs, Traits: *traits, Seed: *seed, NoTexts: *noTexts}
-		if err := writeFileAtomic(*out, func(w io.Writer) error { return demo.ScaleAnnotatedPairs(w, o) }); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "wrote %s: %d comparisons × %d traits\n", *out, *pairs, *traits)
-		return nil
-	}
-	opts := demo.Options{Seed: *seed, Audits: *audits}
-	b := demo.Experiment(opts)
-	if err := bundle.Write(*out, b); err != nil {
-		return err
-	}
-	f, err := os.Create(*out + "/annotated_pairs.json")
-	if err != nil {
-		return err
-	}
-	if err := demo.AnnotatedPairs(f, opts); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %s: %d auditors, %d audits, %d judgments, plus annotated_pairs.json\n", *out, len(b.Auditors), len(b.Audits), len(b.Judgments))
-	return nil
-}
-
-func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("export", "Usage: auditscope export [--db FILE] URLPATH --out FILE\n\nWrites what the dashboard serves at URLPATH (a figure or a CSV, e.g.\n/experiments/demo/scores.csv) to FILE, without starting a server.\nWith no --db it exports from the built-in demo.\n", stdout, stderr)
-	dbPath := fs.String("db", "", "DuckDB database `file` (read-only); empty: the built-in demo")
-	out := fs.String("out", "", "output `file` (required; - for stdout)")
-	if err := parse(fs, args, stdout); err != nil {
-		return err
-	}
-	paths, err := interleave(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(paths) != 1 || *out == "" {
-		return usageError{"export needs one URLPATH and --out FILE"}
-	}
-	var store *data.Store
-	if *dbPath == "" {
-		store, err = data.Open(ctx, data.Options{})
-		if err == nil {
-			_, err = demo.Load(ctx, store)
-		}
-	} else {
-		store, err = data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: true})
-	}
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	srv := web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{})
-	body, status, ctype, err := web.Get(srv.Handler(), paths[0])
-	if err != nil {
-		return err
-	}
-	if status != http.StatusOK {
-		return fmt.Errorf("%s: HTTP %d %s", paths[0], status, strings.Join(strings.Fields(string(body)), " "))
-	}
-	// A page is not what export is for; it is written only when asked for
-	// by name.
-	if strings.HasPrefix(ctype, "text/html") && !strings.HasSuffix(strings.ToLower(*out), ".html") {
-		return fmt.Errorf("%s is a page, not a figure or a table: export the figures (.png, .svg, .pdf) and tables (.csv) it links to, or give --out FILE.html to save the page", paths[0])
-	}
-	if *out == "-" {
-		_, err = stdout.Write(body)
-		return err
-	}
-	// Written beside and renamed: a failed write leaves no half file.
-	if err := writeFileAtomic(*out, func(w io.Writer) error { _, err := w.Write(body); return err }); err != nil {
-		return err
-	}
-	// One line saying what was done: the export was silent on success.
-	what := ctype
-	if strings.HasPrefix(ctype, "text/csv") {
-		if rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll(); err == nil && len(rows) > 0 {
-			what = fmt.Sprintf("CSV, %d rows and a header", len(rows)-1)
-		}
-	}
-	fmt.Fprintf(stderr, "auditscope: wrote %s (%s, %s)\n", *out, humanSize(int64(len(body))), what)
-	return nil
 }
 
 // humanSize is a byte count for a person: 1.2 MB, 340 kB, 12 bytes.
@@ -747,6 +640,7 @@ func lakeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	opts := lake.WriteOptions{Force: *force, Log: func(msg string) { fmt.Fprintln(stderr, "auditscope: "+msg) }}
 	var res lake.Result
+	defer working(stderr, "writing the lake "+*dir)()
 	if bucket.IsURL(*dir) {
 		// b's err must not shadow the outer one: the write's error is
 		// checked below, and a shadowed one made every failed bucket

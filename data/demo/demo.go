@@ -25,6 +25,9 @@ import (
 	"github.com/auditscope/auditscope/data/petri"
 )
 
+// ExperimentID is the demo experiment's id.
+const ExperimentID = "demo"
+
 // Options control the generator.
 type Options struct {
 	Seed uint64 // default 1 when zero
@@ -195,7 +198,7 @@ func ptr[T any](v T) *T { return &v }
 
 func (g *gen) experiment() bundle.Experiment {
 	e := bundle.Experiment{
-		ID:   "demo",
+		ID:   ExperimentID,
 		Name: "Training alignment auditors via RL (synthetic demo)",
 		Description: "Synthetic demo data shaped like the paper \"Training Alignment Auditors via Reinforcement Learning\": " +
 			"32 planted behaviors (26 train, 6 held out), frontier baselines and 16 training configurations × 3 epochs, " +

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bundle"
@@ -74,21 +75,37 @@ func Load(ctx context.Context, s *data.Store) ([]model.ImportResult, error) {
 
 func loadExperiment(ctx context.Context, s *data.Store, opts Options) (model.ImportResult, error) {
 	b := Experiment(opts)
+	return s.ImportBundle(ctx, bundle.FromBundle(b, "built-in demo", false), fmt.Sprintf("%s-seed%d", generatorVersion, opts.Seed),
+		data.ImportOptions{Synthetic: true, Transcripts: transcriptSource(b), DeferScores: true})
+}
+
+// transcriptSource serves b's transcripts (hundreds of MB of JSON),
+// marshalled when a page asks for one, not at start-up.
+func transcriptSource(b *bundle.Bundle) func(string) ([]byte, error) {
 	byID := make(map[string]*bundle.Audit, len(b.Audits))
 	for i := range b.Audits {
 		byID[b.Audits[i].ID] = &b.Audits[i]
 	}
-	// The transcripts (hundreds of MB of JSON) are marshalled when a page
-	// asks for one, not at start-up.
-	transcripts := func(id string) ([]byte, error) {
+	return func(id string) ([]byte, error) {
 		a, ok := byID[id]
 		if !ok || a.Transcript == nil {
 			return nil, fmt.Errorf("demo has no transcript for audit %q: %w", id, data.ErrNotFound)
 		}
 		return json.Marshal(a.Transcript)
 	}
-	return s.ImportBundle(ctx, bundle.FromBundle(b, "built-in demo", false), fmt.Sprintf("%s-seed%d", generatorVersion, opts.Seed),
-		data.ImportOptions{Synthetic: true, Transcripts: transcripts, DeferScores: true})
+}
+
+// Reopened serves the demo's transcripts from a store opened from a saved
+// copy of the demo (Store.SaveCopy), which holds everything but them: the
+// demo is generated again, as Load does, the first time a page asks for
+// one (about a third of a second), not at start-up.
+func Reopened(s *data.Store) {
+	var once sync.Once
+	var src func(string) ([]byte, error)
+	s.ServeTranscripts(ExperimentID, func(id string) ([]byte, error) {
+		once.Do(func() { src = transcriptSource(Experiment(Options{})) })
+		return src(id)
+	})
 }
 
 // loadFixtures imports the embedded fixture files. The CSV importer reads
