@@ -95,8 +95,13 @@ func FmtP(p float64) string {
 	return Num(p, 3)
 }
 
-// Significant reports whether the Holm-adjusted p-value is below 0.05.
-func (r CompareRow) Significant() bool { return !math.IsNaN(r.PHolm) && r.PHolm < 0.05 }
+// Significant reports whether the Holm-adjusted p-value is below 0.05 and
+// the interval excludes 0: where test and interval are two methods
+// (AuditBench's McNemar p beside Newcombe's interval), a row the interval
+// does not separate from 0 is not marked, whatever p says.
+func (r CompareRow) Significant() bool {
+	return !math.IsNaN(r.PHolm) && r.PHolm < 0.05 && (r.Lo > 0 || r.Hi < 0)
+}
 
 // FmtN says what the difference rests on, in its units: "90 benign seeds
 // paired (A has 90, B 90)"; a 0/1 dimension adds its discordant pairs.

@@ -172,7 +172,7 @@ func TestComparePage(t *testing.T) {
 	s := mustDemo(t)
 	r := mustGet(t, s, "/experiments/demo/compare?a=ref-pairwise-cal50@e3&b=claude-opus-4.6&b=claude-haiku-4.5", http.StatusOK, "text/html")
 	contains(t, "compare page", r.Body, `data-testid="compare-table"`, `data-testid="compare-behaviors"`, "p (Holm)",
-		"paired t over 30 behavior × seeds both have", "exact McNemar test with its Clopper–Pearson interval", "paired percentile bootstrap",
+		"paired t over 30 behavior × seeds both have", "exact McNemar test (p) with Newcombe", "paired percentile bootstrap",
 		"sign-flip permutation test", "paired t over 90 benign seeds both have", "one family per pair",
 		`data-testid="compare-presets"`, "epoch 3 against epoch 1", "against its base model Claude Haiku 4.5",
 		"Reference pairwise, refresh 50, 4/8 calibration, multi-target against Reference pairwise, refresh 50, 4/8 calibration (headline), step 450")
@@ -202,7 +202,7 @@ func TestPairsCompare(t *testing.T) {
 	const q = "a=2b7373d4&b=fe99eeb3&ref=a81a4d29"
 	r := mustGet(t, s, "/pairs/synthetic-personality-demo/compare?"+q, http.StatusOK, "text/html")
 	contains(t, "pairs compare", r.Body, `data-testid="pairs-compare-table"`, "agreement rate", "accuracy", "strength",
-		"agree ÷ valid votes", "exact McNemar test with its Clopper–Pearson interval", "paired t on", `href="/pairs/synthetic-personality-demo/compare.csv?`)
+		"agree ÷ valid votes", "exact McNemar test (p) with Newcombe", "paired t on", `href="/pairs/synthetic-personality-demo/compare.csv?`)
 	body := mustGet(t, s, "/pairs/synthetic-personality-demo/compare.csv?"+q, http.StatusOK, "text/csv").Body
 	if again := get(t, s, "/pairs/synthetic-personality-demo/compare.csv?"+q).Body; again != body {
 		t.Error("compare.csv differs between two requests")

@@ -73,8 +73,9 @@ var CompareDimensions = []string{AuditQuality, FPCalibration, Production, Realis
 //     differences, with the interval that inverts it; Welch's t when no
 //     seed pairs;
 //   - AuditBench detection: behavior × seed, one audit each; the exact
-//     McNemar test with its conditional Clopper–Pearson interval, which
-//     agree; units with several audits are rates, compared as quality is;
+//     McNemar test with Newcombe's paired interval (analysis.
+//     PairedRateDiff: two methods, which can disagree near the line);
+//     units with several audits are rates, compared as quality is;
 //   - composite: the mean over the four dimensions of the difference of
 //     the two sides' unit means, with a percentile bootstrap that redraws
 //     each dimension's units, the paired ones together and the others per
@@ -379,9 +380,9 @@ func meanDiff(dim string, m matched, unit string) (Diff, error) {
 }
 
 // detectionDiff compares AuditBench detection rates over behavior × seed
-// units. With one audit per unit on both sides, the exact McNemar test and
-// its Clopper–Pearson interval on the pairs (the difference is A's rate
-// minus B's over the pairs); with several, each unit's rate, as meanDiff.
+// units. With one audit per unit on both sides, analysis.PairedRateDiff on
+// the pairs (the difference is A's rate minus B's over the pairs); with
+// several, each unit's rate, as meanDiff.
 func detectionDiff(dim string, ua, ub *units) (Diff, error) {
 	const unit = "behavior × seed"
 	if !ua.single() || !ub.single() {
@@ -420,22 +421,25 @@ func detectionDiff(dim string, ua, ub *units) (Diff, error) {
 		d.Method = "Welch's t, independent samples (no behavior × seed both have)"
 		return d, nil
 	}
+	both := 0
 	for i := range m.a {
 		switch {
+		case m.a[i] == 1 && m.b[i] == 1:
+			both++
 		case m.a[i] == 1 && m.b[i] == 0:
 			d.OnlyA++
 		case m.a[i] == 0 && m.b[i] == 1:
 			d.OnlyB++
 		}
 	}
-	e, p, err := analysis.McNemarExact(d.OnlyA, d.OnlyB, len(m.a), 0.95)
+	e, p, err := analysis.PairedRateDiff(both, d.OnlyA, d.OnlyB, len(m.a)-both-d.OnlyA-d.OnlyB, 0.95)
 	if err != nil {
 		return d, err
 	}
 	d.Estimate = analysis.Estimate{Value: 100 * e.Value, Lo: 100 * e.Lo, Hi: 100 * e.Hi}
 	d.P, d.Pairs = p, len(m.a)
-	d.Method = fmt.Sprintf("exact McNemar test with its Clopper–Pearson interval, over %d %s pairs (detected by A only %d, by B only %d)",
-		len(m.a), unit, d.OnlyA, d.OnlyB)
+	d.Method = fmt.Sprintf("%s, over %d %s pairs (detected by both %d, by A only %d, by B only %d)",
+		analysis.PairedRateMethod, len(m.a), unit, both, d.OnlyA, d.OnlyB)
 	return d, nil
 }
 

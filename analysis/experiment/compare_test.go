@@ -157,6 +157,11 @@ func TestCompareShares(t *testing.T) {
 		if d.Value != 50 || d.P != 0.5 || d.OnlyA != 2 || d.OnlyB != 0 || d.Pairs != 4 || d.Unit != "behavior × seed" || !(d.Lo < 0 && d.Hi > 0) {
 			t.Errorf("stc = %+v", d)
 		}
+		// The interval is Newcombe's on (both 1, A only 2, B only 0,
+		// neither 1), in points: not capped at the discordant share.
+		if w, _ := analysis.NewcombePaired(1, 2, 0, 1, 0.95); math.Abs(d.Lo-100*w.Lo) > 1e-12 || math.Abs(d.Hi-100*w.Hi) > 1e-12 {
+			t.Errorf("stc interval [%v, %v], want Newcombe's %v", d.Lo, d.Hi, w)
+		}
 	}
 }
 

@@ -22,8 +22,8 @@ import (
 //     a valid vote (a or b), so the two are paired on one set;
 //   - strength: (agree − disagree) ÷ kept, Feedback Forensics' strength.
 //
-// The rates are compared with the exact McNemar test and its
-// Clopper–Pearson interval (analysis.McNemarExact), strength with the
+// The rates are compared with the exact McNemar test and Newcombe's paired
+// interval (analysis.PairedRateDiff), strength with the
 // paired t on the per-comparison scores (+1 agree, −1 disagree, 0 no
 // decisive vote).
 type PairedAnnotators struct {
@@ -116,12 +116,15 @@ func ComparePaired(ref, a, b []analysis.Vote) (PairedAnnotators, error) {
 	}
 	out.AgreementA, out.AgreementB = wilson(agreeA, out.Kept), wilson(agreeB, out.Kept)
 	var err error
-	if out.Agreement, out.AgreementP, err = analysis.McNemarExact(out.OnlyA, out.OnlyB, out.Kept, Confidence); err != nil {
+	bothAgree := agreeA - out.OnlyA
+	if out.Agreement, out.AgreementP, err = analysis.PairedRateDiff(bothAgree, out.OnlyA, out.OnlyB, out.Kept-bothAgree-out.OnlyA-out.OnlyB, Confidence); err != nil {
 		return out, err
 	}
 	if out.BothValid > 0 {
 		out.AccuracyA, out.AccuracyB = wilson(accA, out.BothValid), wilson(accB, out.BothValid)
-		if out.Accuracy, out.AccuracyP, err = analysis.McNemarExact(out.AccuracyOnlyA, out.AccuracyOnlyB, out.BothValid, Confidence); err != nil {
+		bothRight := accA - out.AccuracyOnlyA
+		neither := out.BothValid - bothRight - out.AccuracyOnlyA - out.AccuracyOnlyB
+		if out.Accuracy, out.AccuracyP, err = analysis.PairedRateDiff(bothRight, out.AccuracyOnlyA, out.AccuracyOnlyB, neither, Confidence); err != nil {
 			return out, err
 		}
 	}

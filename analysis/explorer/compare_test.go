@@ -23,7 +23,10 @@ func TestComparePairedByHand(t *testing.T) {
 	if got.Kept != 5 || got.OnlyA != 2 || got.OnlyB != 1 || math.Abs(got.Agreement.Value-0.2) > 1e-15 {
 		t.Errorf("agreement: %+v", got)
 	}
-	want, wp, _ := analysis.McNemarExact(2, 1, 5, 0.95)
+	// Both agree on comparison 1, neither on 4: Newcombe's paired
+	// interval on (1, 2, 1, 1), the exact McNemar p on 2 against 1.
+	want, _ := analysis.NewcombePaired(1, 2, 1, 1, 0.95)
+	_, wp, _ := analysis.McNemarExact(2, 1, 5, 0.95)
 	if got.Agreement != want || got.AgreementP != wp || wp != 1 {
 		t.Errorf("agreement %+v p %v, want %+v p %v (2·P(X ≤ 1 | 3, ½) = 1)", got.Agreement, got.AgreementP, want, wp)
 	}

@@ -244,12 +244,18 @@ func diff(metric string, units []Unit) (Diff, error) {
 	}
 	switch {
 	case d.Binary && len(pa) > 0:
-		e, p, err := analysis.McNemarExact(d.OnlyA, d.OnlyB, len(pa), 0.95)
+		both := 0
+		for i := range pa {
+			if pa[i] == 1 && pb[i] == 1 {
+				both++
+			}
+		}
+		e, p, err := analysis.PairedRateDiff(both, d.OnlyA, d.OnlyB, len(pa)-both-d.OnlyA-d.OnlyB, 0.95)
 		if err != nil {
 			return d, err
 		}
 		d.Estimate, d.P, d.Pairs = e, p, len(pa)
-		d.Method = fmt.Sprintf("exact McNemar test with its Clopper–Pearson interval, over the %s both have (1 for A only on %d, for B only on %d)", samples(len(pa)), d.OnlyA, d.OnlyB)
+		d.Method = fmt.Sprintf("%s, over the %s both have (1 for both on %d, for A only on %d, for B only on %d)", analysis.PairedRateMethod, samples(len(pa)), both, d.OnlyA, d.OnlyB)
 	case !d.Binary && len(pa) >= 2:
 		e, p, err := analysis.PairedT(pa, pb, 0.95)
 		if err != nil {

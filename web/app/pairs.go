@@ -294,7 +294,7 @@ func (p *Pairs) ComparePaired(ref, a, b string) (explorer.PairedAnnotators, []Pa
 		return pc, nil, err
 	}
 	mcnemar := func(onlyA, onlyB, n int, set string) string {
-		return fmt.Sprintf("exact McNemar test with its Clopper–Pearson interval on the %d %s (A only %d, B only %d)", n, set, onlyA, onlyB)
+		return fmt.Sprintf("%s, on the %d %s (A only %d, B only %d)", analysis.PairedRateMethod, n, set, onlyA, onlyB)
 	}
 	return pc, []PairedRow{
 		{Metric: "agreement rate", Definition: "agree ÷ kept", Method: mcnemar(pc.OnlyA, pc.OnlyB, pc.Kept, "kept comparisons"),
