@@ -69,7 +69,7 @@ func TestCompareDemoByHand(t *testing.T) {
 		}
 		return out
 	}
-	checkPairedT(t, "fp calibration", rows[b+"/fp_calibration"], fpRates(a), fpRates(b), "benign seed")
+	checkFewDiffer(t, "fp calibration", rows[b+"/fp_calibration"], fpRates(a), fpRates(b), "benign seed")
 	// Realism: the unit is the production seed of the realism audit, judged
 	// against the same real conversation; 100 × the win share, a tie half.
 	realism := func(auditor string) map[string]float64 {
@@ -166,6 +166,44 @@ func checkPairedT(t *testing.T, what string, row map[string]string, a, b map[str
 	}
 }
 
+// checkFewDiffer checks a row where few units differ (issue #48): the
+// exact sign-flip p counted here over every sign pattern of the units that
+// differ (a unit that does not differ is the same negated), or the paired
+// t when more than 20 differ.
+func checkFewDiffer(t *testing.T, what string, row map[string]string, a, b map[string]float64, unit string) {
+	t.Helper()
+	var nz []float64
+	var total float64
+	for k, v := range a {
+		if w, ok := b[k]; ok && v != w {
+			nz = append(nz, v-w)
+			total += v - w
+		}
+	}
+	if len(nz) > 20 {
+		checkPairedT(t, what, row, a, b, unit)
+		return
+	}
+	k := 0
+	for m := range 1 << len(nz) {
+		var s float64
+		for i, x := range nz {
+			if m>>i&1 == 1 {
+				s -= x
+			} else {
+				s += x
+			}
+		}
+		if math.Abs(s) >= math.Abs(total)-1e-9 {
+			k++
+		}
+	}
+	p := float64(k) / float64(int(1)<<len(nz))
+	if got := csvNum(t, row["p"]); math.Abs(got-p) > 1e-12 || !strings.HasPrefix(row["method"], "exact sign-flip test") {
+		t.Errorf("%s: p %v by %q; by hand %v over the %d %ss that differ", what, got, row["method"], p, len(nz), unit)
+	}
+}
+
 // TestComparePage: the page, its presets, the overview's links, the
 // figure and the refusals.
 func TestComparePage(t *testing.T) {
@@ -173,7 +211,7 @@ func TestComparePage(t *testing.T) {
 	r := mustGet(t, s, "/experiments/demo/compare?a=ref-pairwise-cal50@e3&b=claude-opus-4.6&b=claude-haiku-4.5", http.StatusOK, "text/html")
 	contains(t, "compare page", r.Body, `data-testid="compare-table"`, `data-testid="compare-behaviors"`, "p (Holm)",
 		"paired t over 30 behavior × seeds both have", "exact McNemar test (p) with Newcombe", "paired percentile bootstrap",
-		"sign-flip permutation test", "paired t over 90 benign seeds both have", "one family per pair",
+		"sign-flip permutation test", "exact sign-flip test over the", "one family per pair",
 		`data-testid="compare-presets"`, "epoch 3 against epoch 1", "against its base model Claude Haiku 4.5",
 		"Reference pairwise, refresh 50, 4/8 calibration, multi-target against Reference pairwise, refresh 50, 4/8 calibration (headline), step 450")
 	if n := strings.Count(r.Body, `data-testid="compare-table"`); n != 2 {

@@ -361,6 +361,8 @@ func meanDiff(dim string, m matched, unit string) (Diff, error) {
 	d := nanDiff(dim, m)
 	d.Unit = unit
 	switch {
+	case len(m.a) >= 2 && differing(m) <= analysis.SignFlipExactMax:
+		return smallCountDiff(d, m, unit)
 	case len(m.a) >= 2:
 		e, p, err := analysis.PairedT(m.a, m.b, 0.95)
 		if err != nil {
@@ -376,6 +378,47 @@ func meanDiff(dim string, m matched, unit string) (Diff, error) {
 		d.Estimate, d.P = e, p
 		d.Method = fmt.Sprintf("Welch's t, independent samples (fewer than two %ss both have)", unit)
 	}
+	return d, nil
+}
+
+// differing counts the pairs whose two sides differ.
+func differing(m matched) int {
+	k := 0
+	for i := range m.a {
+		if m.a[i] != m.b[i] {
+			k++
+		}
+	}
+	return k
+}
+
+// smallCountDiff is meanDiff when few pairs differ (90 benign seeds of which
+// five do): a t test's normal approximation rests on those few, so the
+// exact sign-flip test decides. With at most analysis.SignFlipExactMax
+// pairs it enumerates every pattern, p and interval together; with more,
+// p is exact over the pairs that differ (a 0 negated is 0) and the
+// interval inverts the same test over all pairs with drawn patterns, which
+// can disagree with p near the line: the method says so.
+func smallCountDiff(d Diff, m matched, unit string) (Diff, error) {
+	diffs := make([]float64, len(m.a))
+	for i := range m.a {
+		diffs[i] = m.a[i] - m.b[i]
+	}
+	// The drawn patterns' seed is the data's: the same pairs give the same
+	// interval, whichever page asks.
+	e, p, exact, err := analysis.SignFlip(diffs, 0.95, signFlipResamples, uint64(len(diffs)))
+	if err != nil {
+		return d, err
+	}
+	d.Estimate, d.P, d.Pairs = e, p, len(m.a)
+	k := differing(m)
+	if exact {
+		d.Method = fmt.Sprintf("exact sign-flip test (all sign patterns) with the interval that inverts it, over %d %ss both have: only %d differ, too few for a t test", len(m.a), unit, k)
+		return d, nil
+	}
+	d.P, _ = analysis.SignFlipP(diffs)
+	d.Method = fmt.Sprintf("exact sign-flip test over the %d of %d %ss both have that differ (too few for a t test); its interval inverts the same test over all %d with %d drawn sign patterns, so near p = 0.05 the two can disagree",
+		k, len(m.a), unit, len(m.a), signFlipResamples)
 	return d, nil
 }
 

@@ -57,16 +57,19 @@ func TestCompareByHand(t *testing.T) {
 	if q := d[AuditQuality]; q.Value != 4 || q.Pairs != 4 || q.NB != 5 {
 		t.Errorf("quality = %+v", q)
 	}
-	want, p, _ := analysis.PairedT([]float64{80, 70, 60, 50}, []float64{70, 64, 58, 52}, 0.95)
-	if q := d[AuditQuality]; math.Abs(q.Lo-want.Lo) > 1e-12 || q.P != p {
-		t.Errorf("quality interval %+v, want %+v p %v", q, want, p)
+	// Four pairs differ, too few for a t test (issue #48): the exact
+	// sign-flip test. |Σ| = 16; the patterns at least as extreme flip
+	// nothing, the −2, or the 2 and −2, and their negations: 6 of 16.
+	want, p, _, _ := analysis.SignFlip([]float64{10, 6, 2, -2}, 0.95, 0, 0)
+	if q := d[AuditQuality]; q.Lo != want.Lo || q.Hi != want.Hi || q.P != p || p != 6.0/16 || !strings.HasPrefix(q.Method, "exact sign-flip") {
+		t.Errorf("quality %+v, want %+v p %v", q, want, p)
 	}
 	// FP: the unit is the benign seed; per-seed calibration A 0, 100,
-	// 100, 100 and B 0, 0, 100, 100: differences 0, 100, 0, 0, mean 25,
-	// sd 50, t = 1 on 3 df.
-	want, p, _ = analysis.PairedT([]float64{0, 100, 100, 100}, []float64{0, 0, 100, 100}, 0.95)
-	if f := d[FPCalibration]; f.Value != 25 || f.Pairs != 4 || f.Unit != "benign seed" || math.Abs(f.P-p) > 1e-15 || math.Abs(f.P-0.3910022189) > 1e-9 || f.Lo != want.Lo {
-		t.Errorf("fp = %+v, want p %v", f, p)
+	// 100, 100 and B 0, 0, 100, 100: differences 0, 100, 0, 0, mean 25.
+	// One seed differs: both of its signs are as extreme, p = 1, and no
+	// shift is rejected (a paired t said p = 0.39 with a finite interval).
+	if f := d[FPCalibration]; f.Value != 25 || f.Pairs != 4 || f.Unit != "benign seed" || f.P != 1 || !math.IsInf(f.Lo, -1) || !math.IsInf(f.Hi, 1) {
+		t.Errorf("fp = %+v", f)
 	}
 	// Production: seed means A 15, 30; B 5, 25: differences 10 and 5.
 	if pr := d[Production]; pr.Value != 7.5 || pr.Pairs != 2 {
@@ -203,16 +206,17 @@ func TestCompareUnitsReference(t *testing.T) {
 			Auditor, Seed string
 			FalsePositive bool `json:"false_positive"`
 		}
-		Realism []struct{ Auditor, Seed, Outcome string }
-		FPDiff  float64 `json:"fp_diff"`
-		FPLower float64 `json:"fp_lower"`
-		FPUpper float64 `json:"fp_upper"`
-		FPP     float64 `json:"fp_p"`
-		FPPairs int     `json:"fp_pairs"`
-		RDiff   float64 `json:"realism_diff"`
-		RP      float64 `json:"realism_p"`
-		RLower  float64 `json:"realism_lower"`
-		RUpper  float64 `json:"realism_upper"`
+		Realism  []struct{ Auditor, Seed, Outcome string }
+		FPDiff   float64  `json:"fp_diff"`
+		FPMethod string   `json:"fp_method"`
+		FPLower  *float64 `json:"fp_lower"`
+		FPUpper  *float64 `json:"fp_upper"`
+		FPP      float64  `json:"fp_p"`
+		FPPairs  int      `json:"fp_pairs"`
+		RDiff    float64  `json:"realism_diff"`
+		RP       float64  `json:"realism_p"`
+		RLower   float64  `json:"realism_lower"`
+		RUpper   float64  `json:"realism_upper"`
 	}
 	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "stats", "compare_units.json"))
 	if err != nil {
@@ -240,8 +244,17 @@ func TestCompareUnitsReference(t *testing.T) {
 			for _, d := range cmp.Diffs {
 				switch d.Dimension {
 				case FPCalibration:
-					if d.Pairs != c.FPPairs || !near(d.Value, c.FPDiff, 1e-12) || !near(d.Lo, c.FPLower, 1e-9) || !near(d.Hi, c.FPUpper, 1e-9) || !near(d.P, c.FPP, 1e-9) {
-						t.Errorf("fp calibration %+v, want %v [%v, %v] p %v over %d seeds", d, c.FPDiff, c.FPLower, c.FPUpper, c.FPP, c.FPPairs)
+					// The bounds: t's to 1e-9, the enumerated sign-flip's
+					// to 1e-7 (bisection); with drawn patterns only that
+					// they hold the estimate.
+					tol := map[string]float64{"t": 1e-9, "signflip": 1e-7}[c.FPMethod]
+					bounds := c.FPLower == nil && d.Lo < d.Value && d.Hi > d.Value ||
+						c.FPLower != nil && near(d.Lo, *c.FPLower, tol) && near(d.Hi, *c.FPUpper, tol)
+					if d.Pairs != c.FPPairs || !near(d.Value, c.FPDiff, 1e-12) || !bounds || !near(d.P, c.FPP, 1e-9) {
+						t.Errorf("fp calibration %+v, want %v [%v, %v] p %v over %d seeds (%s)", d, c.FPDiff, c.FPLower, c.FPUpper, c.FPP, c.FPPairs, c.FPMethod)
+					}
+					if want := map[string]string{"t": "paired t", "signflip": "exact sign-flip test (all", "signflip-p": "exact sign-flip test over the"}[c.FPMethod]; !strings.HasPrefix(d.Method, want) {
+						t.Errorf("fp calibration method %q, want %q", d.Method, want)
 					}
 				case Realism:
 					if !near(d.Value, c.RDiff, 1e-12) || !near(d.P, c.RP, 1e-12) || !near(d.Lo, c.RLower, 1e-7) || !near(d.Hi, c.RUpper, 1e-7) {

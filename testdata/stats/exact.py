@@ -7,7 +7,7 @@ python3-statsmodels) from the repository root:
 
     /usr/bin/python3 testdata/stats/exact.py
 
-It writes mcnemar_exact.json and signflip.json beside itself. Floats are
+It writes mcnemar_exact.json, signflip.json, signflip_p.json and compare_units.json beside itself. Floats are
 written with repr, so Go reads back the same float64.
 """
 import itertools
@@ -102,6 +102,9 @@ for name, d, conf in [
     ("ninety", [1.0, 2.0, 4.0, 3.5, 0.5, 2.5, -1.0, 0.0, 1.5], 0.90),
     ("sixteen", list(np.round(rng.normal(2, 5, 16), 2)), 0.95),
     ("few", [10.0, 20.0, 30.0], 0.95),
+    # Enumerated since issue #48 (every pattern up to 2^20).
+    ("eighteen-realism", list(rng.choice([-100.0, -50.0, 0.0, 50.0, 100.0], 18, p=[.15, .15, .3, .2, .2])), 0.95),
+    ("twenty", list(np.round(rng.normal(1, 6, 20), 2)), 0.95),
 ]:
     d = np.array(d, dtype=float)
     signs = np.array(list(itertools.product([1.0, -1.0], repeat=len(d))))
@@ -116,6 +119,39 @@ write("signflip.json",
       "scipy.stats.permutation_test(permutation_type='samples', n_resamples=inf) for p; "
       "the interval by inverting an exact numpy count over all sign patterns", cases)
 
+# The sign-flip p-value alone when most differences are 0 (issue #48: 90
+# benign seeds of which a handful differ): a 0 negated is 0, so the exact
+# p over all 2^n patterns is the exact p over the non-zero ones, which
+# scipy enumerates.
+cases = []
+for name, nz, zeros in [
+    ("five-of-ninety", [-1.0 / 3, -2.0 / 3, -1.0 / 3, -1.0 / 3, -1.0 / 3], 85),
+    ("mixed-of-forty", [5.0, -2.5, 7.5, 5.0, 2.5, 10.0, -5.0], 33),
+    ("twenty-of-sixty", list(np.round(rng.normal(0.5, 2, 20), 1)), 40),
+    ("two", [3.0, 1.0], 10),
+]:
+    nzv = np.array(nz, dtype=float)
+    res = stats.permutation_test((nzv, np.zeros_like(nzv)), lambda x, y, axis: np.mean(x - y, axis=axis),
+                                 permutation_type="samples", n_resamples=np.inf, vectorized=True)
+    signs = np.array(list(itertools.product([1.0, -1.0], repeat=len(nzv))))
+    assert abs(res.pvalue - p_at(nzv, 0.0, signs)) < 1e-12
+    d = list(nzv) + [0.0] * zeros
+    np.random.default_rng(len(d)).shuffle(d)
+    cases.append({"name": name, "d": [float(x) for x in d], "p": float(res.pvalue)})
+write("signflip_p.json",
+      "scipy.stats.permutation_test(permutation_type='samples', n_resamples=inf) on the non-zero differences, "
+      "checked against a numpy count over all their sign patterns", cases)
+
+
+def t_crit_exact(conf, df):
+    """Student's t upper critical value to 40 digits (mpmath): the root of
+    I_{df/(df+x^2)}(df/2, 1/2)/2 = (1 - conf)/2."""
+    import mpmath
+    mpmath.mp.dps = 40
+    tail = mpmath.mpf(1 - conf) / 2
+    return mpmath.findroot(lambda x: mpmath.betainc(mpmath.mpf(df) / 2, mpmath.mpf(1) / 2, 0, df / (df + x * x),
+                                                    regularized=True) / 2 - tail, stats.t.ppf(1 - (1 - conf) / 2, df))
+
 
 # Compare by units: false-positive calibration from rollouts. Each benign
 # seed's rollouts give its rate; each side's unit is 100 * (1 - rate); the
@@ -129,6 +165,7 @@ for name, seeds_a, seeds_b, pa, pb, k in [
     ("ninety-like", 30, 30, 0.10, 0.16, 3),
     ("partial", 24, 20, 0.25, 0.20, 3),
     ("unequal-rollouts", 18, 18, 0.3, 0.3, None),
+    ("most-differ", 40, 40, 0.4, 0.5, 10),
 ]:
     fp = []
     for side, n, p in (("A", seeds_a, pa), ("B", seeds_b, pb)):
@@ -147,8 +184,33 @@ for name, seeds_a, seeds_b, pa, pb, k in [
     a = np.array([ra[s] for s in shared])
     b = np.array([rb[s] for s in shared])
     d = a - b
-    res = stats.ttest_rel(a, b)
-    lo, hi = stats.t.interval(0.95, len(d) - 1, loc=d.mean(), scale=stats.sem(d))
+    # Issue #48: few seeds that differ (at most 20) get the exact sign-flip
+    # test; every pattern (p and interval) when at most 20 seeds pair, else
+    # p over the ones that differ (the interval then draws patterns, which
+    # the Go test checks loosely); more that differ, the paired t.
+    nz = d[d != 0]
+    if len(nz) <= 20:
+        if len(d) <= 20:
+            method = "signflip"
+            fsigns = np.array(list(itertools.product([1.0, -1.0], repeat=len(d))))
+            pv = stats.permutation_test((d, np.zeros_like(d)), lambda x, y, axis: np.mean(x - y, axis=axis),
+                                        permutation_type="samples", n_resamples=np.inf, vectorized=True).pvalue
+            lo, hi = bound(d, fsigns, 0.05, -1), bound(d, fsigns, 0.05, 1)
+        else:
+            method = "signflip-p"
+            pv = stats.permutation_test((nz, np.zeros_like(nz)), lambda x, y, axis: np.mean(x - y, axis=axis),
+                                        permutation_type="samples", n_resamples=np.inf, vectorized=True).pvalue
+            lo, hi = None, None
+        res = type("R", (), {"pvalue": pv})
+    else:
+        method = "t"
+        res = stats.ttest_rel(a, b)
+        # scipy 1.10.1's t quantile is off by up to 4e-9 relative at some
+        # df (39: 2.0226909117 where 40-digit mpmath, by the incomplete
+        # beta, gives 2.0226909200), more than the tolerance: the critical
+        # value comes from mpmath.
+        crit = float(t_crit_exact(0.95, len(d) - 1))
+        lo, hi = float(d.mean() - crit * stats.sem(d)), float(d.mean() + crit * stats.sem(d))
     real = []
     for s in range(10):
         for side in ("A", "B"):
@@ -163,9 +225,11 @@ for name, seeds_a, seeds_b, pa, pb, k in [
                                   permutation_type="samples", n_resamples=np.inf, vectorized=True)
     rsigns = np.array(list(itertools.product([1.0, -1.0], repeat=len(rd))))
     cases.append({"name": name, "fp": fp, "realism": real,
-                  "fp_diff": float(d.mean()), "fp_lower": float(lo), "fp_upper": float(hi), "fp_p": float(res.pvalue), "fp_pairs": len(shared),
+                  "fp_method": method, "fp_differ": int(len(nz)),
+                  "fp_diff": float(d.mean()), "fp_lower": lo, "fp_upper": hi, "fp_p": float(res.pvalue), "fp_pairs": len(shared),
                   "realism_diff": float(rd.mean()), "realism_p": float(rres.pvalue),
                   "realism_lower": bound(rd, rsigns, 0.05, -1), "realism_upper": bound(rd, rsigns, 0.05, 1)})
 write("compare_units.json",
-      "scipy.stats.ttest_rel and t.interval on per-seed false-positive calibration; "
+      "per-seed false-positive calibration: scipy.stats.ttest_rel and t.interval when more than 20 seeds differ, "
+      "else scipy.stats.permutation_test (exact) with its interval inverted by numpy counts; "
       "scipy.stats.permutation_test (exact) on per-seed realism, its interval inverted by numpy counts", cases)
