@@ -36,6 +36,7 @@ type CompareRow struct {
 	Dim, Title    string
 	Value, Lo, Hi float64
 	P, PHolm      float64
+	PFloor        float64 // the method's smallest p (a bootstrap's), 0 for none
 	NA, NB, Pairs int
 	Method        string
 	Unit          string // what was sampled: behavior × seed, benign seed, production seed
@@ -93,6 +94,16 @@ func FmtP(p float64) string {
 		return "< 0.001"
 	}
 	return Num(p, 3)
+}
+
+// FmtPFloor is FmtP for a method whose p-value cannot go below floor (a
+// bootstrap's 2/(resamples + 1)): a p at the floor reads "< floor", since
+// the true p may be any smaller value.
+func FmtPFloor(p, floor float64) string {
+	if floor > 0 && p <= floor {
+		return "< " + Num(floor, 4)
+	}
+	return FmtP(p)
 }
 
 // Significant reports whether the Holm-adjusted p-value is below 0.05 and

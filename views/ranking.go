@@ -44,7 +44,7 @@ type CompositeRankRow struct {
 	ID, Name             string
 	Value, Lo, Hi        float64
 	Diff, DiffLo, DiffHi float64
-	P                    float64
+	P, PHolm, PFloor     float64
 	Tied, Best           bool
 	Method               string
 	Compare              templ.SafeURL

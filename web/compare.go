@@ -131,7 +131,8 @@ func (s *Server) showCompare(c echo.Context) error {
 }
 
 // compareCSV serves the page's differences:
-// a,b,dimension,diff,lo,hi,p,p_holm,n_a,n_b,pairs,method,unit,only_a,only_b.
+// a,b,dimension,diff,lo,hi,p,p_holm,n_a,n_b,pairs,method,unit,only_a,only_b,
+// p_floor (the method's smallest p: a p at it is "below it", not equal).
 func (s *Server) compareCSV(c echo.Context) error {
 	if done, err := s.forSamples(c, func(st *app.ExperimentStats) error { return s.sampleCompareCSV(c, st) }); done || err != nil {
 		return err
@@ -142,11 +143,11 @@ func (s *Server) compareCSV(c echo.Context) error {
 	}
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
-	w.Write([]string{"a", "b", "dimension", "diff", "lo", "hi", "p", "p_holm", "n_a", "n_b", "pairs", "method", "unit", "only_a", "only_b"})
+	w.Write([]string{"a", "b", "dimension", "diff", "lo", "hi", "p", "p_holm", "n_a", "n_b", "pairs", "method", "unit", "only_a", "only_b", "p_floor"})
 	for _, cmp := range cs {
 		for _, d := range cmp.Diffs {
 			w.Write([]string{cmp.A, cmp.B, d.Dimension, csvFloat(d.Value), csvFloat(d.Lo), csvFloat(d.Hi), csvFloat(d.P), csvFloat(d.PHolm),
-				strconv.Itoa(d.NA), strconv.Itoa(d.NB), strconv.Itoa(d.Pairs), d.Method, d.Unit, strconv.Itoa(d.OnlyA), strconv.Itoa(d.OnlyB)})
+				strconv.Itoa(d.NA), strconv.Itoa(d.NB), strconv.Itoa(d.Pairs), d.Method, d.Unit, strconv.Itoa(d.OnlyA), strconv.Itoa(d.OnlyB), csvFloat(d.PFloor)})
 		}
 	}
 	w.Flush()

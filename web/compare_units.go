@@ -209,6 +209,6 @@ func (s *Server) unitsCSV(c echo.Context) error {
 // compareRow maps one difference to the compare page's row.
 func compareRow(d app.Diff) views.CompareRow {
 	return views.CompareRow{Dim: d.Dimension, Title: dimensionTitles[d.Dimension],
-		Value: d.Value, Lo: d.Lo, Hi: d.Hi, P: d.P, PHolm: d.PHolm, NA: d.NA, NB: d.NB, Pairs: d.Pairs, Method: d.Method,
+		Value: d.Value, Lo: d.Lo, Hi: d.Hi, P: d.P, PHolm: d.PHolm, PFloor: d.PFloor, NA: d.NA, NB: d.NB, Pairs: d.Pairs, Method: d.Method,
 		Unit: d.Unit, OnlyA: d.OnlyA, OnlyB: d.OnlyB}
 }

@@ -343,3 +343,52 @@ func TestUnitsComposite(t *testing.T) {
 		t.Errorf("against an auditor with no units: %+v", d)
 	}
 }
+
+// TestCompositeMirrors: B − A is A − B negated, bound for bound and p for
+// p, with units on one side only among them (issue #48: the demo's
+// Opus 4.7 − Concerningness RL e1 was [+0.08, +11.34] p 0.052 one way and
+// [−11.57, +0.40] p 0.070 the other).
+func TestCompositeMirrors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(48, 5))
+	var audits []Audit
+	var realism []RealismJudgment
+	for _, side := range []string{"zeta", "alpha"} {
+		for s := range 30 {
+			seed := fmt.Sprint(s)
+			if side == "alpha" && s%7 == 0 || side == "zeta" && s%5 == 1 {
+				continue // units on one side only, on both sides
+			}
+			audits = append(audits,
+				Audit{Auditor: side, Eval: model.EvalAuditQuality, Behavior: fmt.Sprint(s % 3), Seed: seed, Quality: fp(100 * rng.Float64())},
+				Audit{Auditor: side, Eval: model.EvalFPCalibration, Seed: seed, FalsePositive: bp(rng.IntN(4) == 0)},
+				Audit{Auditor: side, Eval: model.EvalProduction, Seed: seed, ProductionValue: fp(100 * rng.Float64())})
+			realism = append(realism, RealismJudgment{Auditor: side, Seed: seed, Outcome: []string{"win", "tie", "loss"}[rng.IntN(3)]})
+		}
+	}
+	u, err := GatherUnits(audits, realism, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := PairSeed("x", "zeta", "alpha", "compare")
+	if seed != PairSeed("x", "alpha", "zeta", "compare") {
+		t.Fatal("PairSeed depends on the order")
+	}
+	ab, _ := u.Composite("zeta", "alpha", 4000, seed)
+	ba, _ := u.Composite("alpha", "zeta", 4000, seed)
+	near := func(x, y float64) bool { return math.Abs(x-y) <= 1e-12*math.Max(1, math.Abs(y)) }
+	if !near(ab.Value, -ba.Value) || !near(ab.Lo, -ba.Hi) || !near(ab.Hi, -ba.Lo) || ab.P != ba.P || math.IsNaN(ab.P) {
+		t.Errorf("A − B %v [%v, %v] p %v; B − A %v [%v, %v] p %v", ab.Value, ab.Lo, ab.Hi, ab.P, ba.Value, ba.Lo, ba.Hi, ba.P)
+	}
+	if ab.PFloor != 2.0/4001 {
+		t.Errorf("floor %v", ab.PFloor)
+	}
+	// The whole comparison mirrors too, realism's drawn patterns included.
+	cab, _ := u.compare("zeta", "alpha", 4000, seed)
+	cba, _ := u.compare("alpha", "zeta", 4000, seed)
+	for i := range cab.Diffs {
+		x, y := cab.Diffs[i], cba.Diffs[i]
+		if !(math.IsNaN(x.Value) && math.IsNaN(y.Value)) && (!near(x.Value, -y.Value) || !near(x.Lo, -y.Hi) || !near(x.Hi, -y.Lo) || !near(x.P, y.P)) {
+			t.Errorf("%s: A − B %+v; B − A %+v", x.Dimension, x.Estimate, y.Estimate)
+		}
+	}
+}

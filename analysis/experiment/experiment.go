@@ -132,3 +132,13 @@ func Seed(exp, auditor, dimension string) uint64 {
 	}
 	return h.Sum64()
 }
+
+// PairSeed is Seed for a comparison of auditors a and b, the same whichever
+// is A: with match's order and compositeDiff's flip, B − A's draws are then
+// A − B's, and the one is the other negated.
+func PairSeed(exp, a, b, what string) uint64 {
+	if b < a {
+		a, b = b, a
+	}
+	return Seed(exp, a+"\x00"+b, what)
+}

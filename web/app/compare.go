@@ -24,7 +24,7 @@ func (s *Service) Compare(ctx context.Context, st *ExperimentStats, a string, bs
 		audits := st.Audits
 		out := make([]experiment.Comparison, len(bs))
 		for i, b := range bs {
-			c, err := experiment.Compare(a, b, audits, st.Realism, BootstrapResamples, experiment.Seed(st.Exp.ID, a+"\x00"+b, "compare"))
+			c, err := experiment.Compare(a, b, audits, st.Realism, BootstrapResamples, experiment.PairSeed(st.Exp.ID, a, b, "compare"))
 			if err != nil {
 				return nil, err
 			}
