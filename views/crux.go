@@ -1,6 +1,8 @@
 package views
 
 import (
+	"math"
+
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -12,6 +14,7 @@ type CruxView struct {
 	Rows         []CruxRow
 	Fits         []CruxFitRow
 	Resamples    int // behind the R² intervals
+	Permutations int // behind the held-out R²'s p-values
 }
 
 // CruxRow is one checkpoint's features.
@@ -23,11 +26,25 @@ type CruxRow struct {
 // CruxFitRow is one dimension's R² values.
 type CruxFitRow struct {
 	Dim, Title string
-	N          int
-	// R2Rates and R2All are the in-sample R² with their bootstrap
-	// intervals over checkpoints.
-	R2Rates, R2All   Interval
-	LOORates, LOOAll float64
+	N, Runs    int
+	// HeldRates and HeldAll are the R² held out a run at a time, with
+	// their permutation p-values.
+	HeldRates, HeldAll   float64
+	HeldRatesP, HeldAllP float64
+	// R2Rates and R2All are the in-sample R² with their BCa bootstrap
+	// intervals over runs, beside the R² unrelated features give on
+	// average (k/(n − 1)).
+	R2Rates, R2All         Interval
+	ChanceRates, ChanceAll float64
+}
+
+// FmtHeld formats a held-out R² with its permutation p-value:
+// "0.31 (p 0.004)"; a p at its floor reads "p < 0.0002".
+func FmtHeld(r2, p float64, permutations int) string {
+	if math.IsNaN(r2) {
+		return Undefined
+	}
+	return Num(r2, 2) + " (p " + FmtPFloor(p, 1/float64(permutations+1)) + ")"
 }
 
 // Interval is a value with its 95% interval.

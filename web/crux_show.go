@@ -24,7 +24,7 @@ func (s *Server) showCrux(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	vm := views.CruxView{Exp: d.Stats.Exp, FeatureNames: model.CruxFeatureNames, Resamples: app.BootstrapResamples}
+	vm := views.CruxView{Exp: d.Stats.Exp, FeatureNames: model.CruxFeatureNames, Resamples: app.CruxResamples, Permutations: app.CruxPermutations}
 	for i, n := range d.Names {
 		vm.Rows = append(vm.Rows, views.CruxRow{Name: n, Features: d.Features[i]})
 	}
@@ -35,8 +35,9 @@ func (s *Server) showCrux(c echo.Context) error {
 	if d.Fits != nil {
 		for _, k := range app.SuiteDimensions {
 			f, iv := d.Fits[k], ivs[k]
-			vm.Fits = append(vm.Fits, views.CruxFitRow{Dim: k, Title: dimensionTitles[k], N: f.N,
-				R2Rates: views.Interval(iv.Rates), LOORates: f.LOORates, R2All: views.Interval(iv.All), LOOAll: f.LOOAll})
+			vm.Fits = append(vm.Fits, views.CruxFitRow{Dim: k, Title: dimensionTitles[k], N: f.N, Runs: iv.HeldRates.Groups,
+				HeldRates: iv.HeldRates.R2, HeldRatesP: iv.HeldRates.P, HeldAll: iv.HeldAll.R2, HeldAllP: iv.HeldAll.P,
+				R2Rates: views.Interval(iv.Rates), R2All: views.Interval(iv.All), ChanceRates: iv.HeldRates.Chance, ChanceAll: iv.HeldAll.Chance})
 		}
 	}
 	return render(c, http.StatusOK, views.CruxPage(vm))

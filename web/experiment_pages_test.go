@@ -24,21 +24,21 @@ func TestRunPage(t *testing.T) {
 func TestCruxPage(t *testing.T) {
 	s := mustDemo(t)
 	r := mustGet(t, s, "/experiments/demo/crux", http.StatusOK, "text/html")
-	contains(t, "crux", r.Body, `data-testid="crux-r2"`, "LOO R² (8 features)", "target_focused", "crux-realism.svg")
+	contains(t, "crux", r.Body, `data-testid="crux-r2"`, "Held-out R², run out (8 features)", "BCa 95%", "target_focused", "crux-realism.svg")
 	mustGet(t, s, "/experiments/demo/figures/crux-realism.svg", http.StatusOK, "image/svg+xml")
 	mustGet(t, s, "/experiments/demo/figures/crux-bogus.svg", http.StatusNotFound, "")
 	// The small bundle has one checkpoint with crux data and an audit
 	// quality value, none for the other dimensions: too few rows for a fit,
 	// so every R² is shown as undefined rather than a made-up number.
 	r = mustGet(t, s, "/experiments/small/crux", http.StatusOK, "text/html")
-	undefined := regexp.MustCompile(`<tr><td>([^<]+)</td><td class="num">(\d+)</td>(?:<td class="num">–</td>){4}<td>`)
+	undefined := regexp.MustCompile(`<tr><td>([^<]+)</td><td class="num">(\d+) \(\d+\)</td>(?:<td class="num">–</td>){6}<td>`)
 	got := map[string]string{}
 	for _, m := range undefined.FindAllStringSubmatch(r.Body, -1) {
 		got[m[1]] = m[2]
 	}
 	want := map[string]string{"Audit quality": "1", "FP calibration": "0", "Production discovery": "0", "Realism": "0", "Composite": "0"}
 	if !maps.Equal(got, want) {
-		t.Errorf("small crux: rows with four undefined R² and their checkpoints %v, want %v", got, want)
+		t.Errorf("small crux: rows with six undefined R² and their checkpoints %v, want %v", got, want)
 	}
 }
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -67,12 +68,20 @@ func (s *Server) cruxCSV(c echo.Context) error {
 	if d.Fits != nil {
 		for _, k := range app.SuiteDimensions {
 			f, iv := d.Fits[k], ivs[k]
-			out = append(out, []string{k, itoa(f.N), csvFloat(f.R2Rates), csvFloat(iv.Rates.Lo), csvFloat(iv.Rates.Hi), csvFloat(f.LOORates),
-				csvFloat(f.R2All), csvFloat(iv.All.Lo), csvFloat(iv.All.Hi), csvFloat(f.LOOAll)})
+			out = append(out, []string{k, itoa(f.N), itoa(iv.HeldRates.Groups),
+				csvFloat(iv.HeldRates.R2), csvFloat(iv.HeldRates.P), csvFloat(iv.HeldAll.R2), csvFloat(iv.HeldAll.P),
+				csvFloat(f.R2Rates), csvFloat(iv.Rates.Lo), csvFloat(iv.Rates.Hi), csvFloat(iv.HeldRates.Chance), csvFloat(f.LOORates),
+				csvFloat(f.R2All), csvFloat(iv.All.Lo), csvFloat(iv.All.Hi), csvFloat(iv.HeldAll.Chance), csvFloat(f.LOOAll),
+				fmt.Sprintf("held out a run at a time, p over %d permutations of the runs' scores; in-sample interval BCa bootstrap over runs, %d resamples", app.CruxPermutations, app.CruxResamples)})
 		}
 	}
-	return writeCSV(c, d.Stats.Exp.ID+"-crux-r2.csv", []string{"dimension", "checkpoints", "r2_rates", "r2_rates_lo", "r2_rates_hi", "loo_r2_rates",
-		"r2_all", "r2_all_lo", "r2_all_hi", "loo_r2_all"}, out)
+	// The held-out R² (a run left out) leads; loo_r2_* leave one checkpoint
+	// out, which leaks a run's other epochs into the fit, and are kept for
+	// those who compared with them before.
+	return writeCSV(c, d.Stats.Exp.ID+"-crux-r2.csv", []string{"dimension", "checkpoints", "runs",
+		"heldout_r2_rates", "heldout_p_rates", "heldout_r2_all", "heldout_p_all",
+		"r2_rates", "r2_rates_lo", "r2_rates_hi", "chance_r2_rates", "loo_r2_rates",
+		"r2_all", "r2_all_lo", "r2_all_hi", "chance_r2_all", "loo_r2_all", "method"}, out)
 }
 
 // cruxFeaturesCSV: the eight features per checkpoint.
