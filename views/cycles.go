@@ -21,19 +21,36 @@ type CyclesView struct {
 	Capped  bool
 	Ranking []RankRow
 	BTError string
+	// TestP, TestMean and TestReplays are the transitive Bradley–Terry
+	// model's replay test of the 3-cycle count; TestError says why there
+	// is none.
+	TestP, TestMean float64
+	TestReplays     int
+	TestError       string
 	// BTAnchor names the item whose log-strength the fit fixes at 0: the
 	// others' values and intervals are relative to it.
 	BTAnchor string
 }
 
 // Cycle is one elementary cycle as a list of edges.
-type Cycle struct{ Edges []CycleEdge }
+type Cycle struct {
+	Edges []CycleEdge
+	// P is the cycle's p as a finding: its weakest edge's. A cycle is a
+	// finding only below 0.05, and only when the count test (CyclesView.
+	// TestP) says a transitive model rarely makes so many.
+	P float64
+}
 
 // CycleEdge is from beating to by majority.
 type CycleEdge struct {
 	From, FromName, To, ToName string
 	Wins, Losses               int
+	P                          float64 // two-sided exact binomial
 }
+
+// Finding reports whether the cycle survives: every edge below 0.05, and
+// the 3-cycle count unlikely under a transitive model.
+func (v CyclesView) Finding(c Cycle) bool { return c.P < 0.05 && v.TestP < 0.05 }
 
 // RankRow is one item of the Bradley–Terry ranking.
 type RankRow struct {

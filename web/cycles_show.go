@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 	"gonum.org/v1/plot"
@@ -70,14 +71,18 @@ func cyclesView(w app.WinAnalysis) views.CyclesView {
 		return v
 	}
 	v.Capped, v.Count3 = w.Capped, w.Count3
-	for _, cyc := range w.Cycles {
-		cv := views.Cycle{}
+	for n, cyc := range w.Cycles {
+		cv := views.Cycle{P: w.CycleP[n]}
 		for k, i := range cyc {
 			j := cyc[(k+1)%len(cyc)]
 			cv.Edges = append(cv.Edges, views.CycleEdge{From: g.IDs[i], FromName: g.Labels[i], To: g.IDs[j], ToName: g.Labels[j],
-				Wins: int(g.Wins[i][j]), Losses: int(g.Wins[j][i])})
+				Wins: int(g.Wins[i][j]), Losses: int(g.Wins[j][i]), P: app.EdgeP(int(g.Wins[i][j]), int(g.Wins[j][i]))})
 		}
 		v.Cycles = append(v.Cycles, cv)
+	}
+	v.TestP, v.TestMean, v.TestReplays = w.Test.P, w.Test.Mean, w.Test.Replications
+	if w.TestErr != nil {
+		v.TestError = "No test of the count: the Bradley–Terry fit it replays does not exist (" + w.TestErr.Error() + ")"
 	}
 	if w.BTErr != nil {
 		v.BTError = "No Bradley–Terry ranking: " + w.BTErr.Error()
@@ -133,4 +138,25 @@ func graphFigure(title string, w app.WinAnalysis) *plot.Plot {
 		}
 	}
 	return figures.Graph(title, w.Matrix.Labels, w.Edges, w.InCycle, hot)
+}
+
+// cyclesHeader and cyclesRows are cycles.csv, of auditors and of response
+// models: p is a cycle's weakest edge's (two-sided exact binomial, ties
+// left out); count_p the transitive Bradley–Terry replay test of the
+// 3-cycle count, the same on every row; finding needs both below 0.05.
+var cyclesHeader = []string{"length", "cycle", "edge_records", "edge_p", "p", "finding", "count_p"}
+
+func cyclesRows(v views.CyclesView) [][]string {
+	var out [][]string
+	for _, cyc := range v.Cycles {
+		var path, records, ps []string
+		for _, e := range cyc.Edges {
+			path = append(path, e.From)
+			records = append(records, itoa(e.Wins)+"-"+itoa(e.Losses))
+			ps = append(ps, csvFloat(e.P))
+		}
+		out = append(out, []string{itoa(len(cyc.Edges)), strings.Join(path, " > "), strings.Join(records, " > "), strings.Join(ps, " > "),
+			csvFloat(cyc.P), strconv.FormatBool(v.Finding(cyc)), csvFloat(v.TestP)})
+	}
+	return out
 }

@@ -236,13 +236,5 @@ func (s *Server) pairsCyclesCSV(c echo.Context) error {
 		return err
 	}
 	v := modelsCycles(p.G, p.q.Max)
-	var out [][]string
-	for _, cyc := range v.Cycles {
-		ids := make([]string, len(cyc.Edges))
-		for i, e := range cyc.Edges {
-			ids[i] = e.From
-		}
-		out = append(out, []string{itoa(len(cyc.Edges)), strings.Join(ids, " > ")})
-	}
-	return writeCSV(c, figureStem(p.r.DS.ID)+"-cycles.csv", []string{"length", "cycle"}, out)
+	return writeCSV(c, figureStem(p.r.DS.ID)+"-cycles.csv", cyclesHeader, cyclesRows(v))
 }

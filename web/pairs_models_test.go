@@ -66,7 +66,7 @@ func TestPairsModels(t *testing.T) {
 	}
 	contains(t, "ranking.csv", r.Body, "X,,,,3,0,false,,false")
 	r = mustGet(t, s, "/pairs/hand/cycles.csv?max=3", http.StatusOK, "text/csv")
-	if got := strings.TrimSpace(r.Body); got != "length,cycle" {
+	if got := strings.TrimSpace(r.Body); got != "length,cycle,edge_records,edge_p,p,finding,count_p" {
 		t.Errorf("cycles.csv = %q, want the header only", got)
 	}
 

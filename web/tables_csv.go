@@ -153,18 +153,7 @@ func (s *Server) cyclesCSV(c echo.Context) error {
 		return err
 	}
 	v := cyclesView(w)
-	var out [][]string
-	for _, cyc := range v.Cycles {
-		path := ""
-		for i, e := range cyc.Edges {
-			if i > 0 {
-				path += " > "
-			}
-			path += e.From
-		}
-		out = append(out, []string{itoa(len(cyc.Edges)), path})
-	}
-	return writeCSV(c, st.Exp.ID+"-cycles.csv", []string{"length", "cycle"}, out)
+	return writeCSV(c, st.Exp.ID+"-cycles.csv", cyclesHeader, cyclesRows(v))
 }
 
 // rankingCSV: the Bradley–Terry ranking with cycle flags.

@@ -47,7 +47,19 @@ type WinAnalysis struct {
 	// ranking then keeps the matrix's order, every strength NaN).
 	Ranking []Ranked
 	BTErr   error
+	// CycleP is each listed cycle's p-value as a finding (analysis.CycleP:
+	// its weakest edge's binomial p).
+	CycleP []float64
+	// Test asks whether a transitive Bradley–Terry model makes as many
+	// 3-cycles (analysis.TestTransitiveCycles); TestErr says why it could
+	// not run (no fit).
+	Test    analysis.TransitiveCycles
+	TestErr error
 }
+
+// CycleReplications is the number of replays behind the transitive-model
+// test of the 3-cycle count.
+const CycleReplications = 2000
 
 // AnalyzeWins analyses a win matrix, listing cycles up to maxLen long.
 func AnalyzeWins(m WinMatrix, maxLen int) WinAnalysis {
@@ -58,6 +70,13 @@ func AnalyzeWins(m WinMatrix, maxLen int) WinAnalysis {
 	w.Cycles, w.Capped = analysis.CyclesCapped(m.Wins, maxLen, MaxCyclesListed)
 	sort.SliceStable(w.Cycles, func(i, j int) bool { return len(w.Cycles[i]) < len(w.Cycles[j]) })
 	w.Count3 = analysis.CountCycles3(m.Wins)
+	for _, c := range w.Cycles {
+		w.CycleP = append(w.CycleP, analysis.CycleP(m.Wins, c))
+	}
+	if w.Count3 > 0 {
+		// A fixed seed: the page shows the same p every time.
+		w.Test, w.TestErr = analysis.TestTransitiveCycles(m.Wins, CycleReplications, uint64(len(m.IDs))<<32|uint64(w.Count3))
+	}
 	w.Edges = analysis.MajorityEdges(m.Wins)
 	w.InCycle = analysis.InCycle(m.Wins)
 	bt, err := analysis.BradleyTerryCI(m.Wins, 0.95)
@@ -160,3 +179,6 @@ func auditorWins(auditors []AuditorScores, sides []model.SideJudgment) WinMatrix
 	}
 	return m
 }
+
+// EdgeP is analysis.EdgeP, for the pages.
+func EdgeP(wins, losses int) float64 { return analysis.EdgeP(wins, losses) }
