@@ -1,5 +1,10 @@
 package analysis
 
+import (
+	"math"
+	"slices"
+)
+
 // The split and outcome values of a Judgment.
 const (
 	SplitTrain   = "train"
@@ -128,4 +133,51 @@ func BehaviorSplits(js []Judgment) map[string]string {
 		}
 	}
 	return splits
+}
+
+// GapByBehavior is the training − held-out gap of r with a percentile
+// bootstrap interval that redraws behaviors: each resample draws as many
+// training behaviors as there are, with replacement, and as many held-out
+// ones, pooling the drawn behaviors' judgments (as the rates do), so the
+// interval counts behaviors, the unit the splits were made of, not
+// judgments (a behavior's judgments go together). splits gives each
+// behavior's split (BehaviorSplits); a behavior of a mixed split is left
+// out. NaN bounds with fewer than two behaviors in a split.
+func GapByBehavior(r RWR, splits map[string]string, resamples int, confidence float64, seed uint64) Estimate {
+	out := Estimate{Value: r.Gap, Lo: math.NaN(), Hi: math.NaN()}
+	var train, held []SplitRate
+	names := make([]string, 0, len(r.ByBehavior))
+	for b := range r.ByBehavior {
+		names = append(names, b)
+	}
+	slices.Sort(names) // a fixed order: the same seed draws the same behaviors
+	for _, b := range names {
+		switch splits[b] {
+		case SplitTrain:
+			train = append(train, r.ByBehavior[b])
+		case SplitHeldout:
+			held = append(held, r.ByBehavior[b])
+		}
+	}
+	if math.IsNaN(r.Gap) || len(train) < 2 || len(held) < 2 || resamples < 1 || checkConfidence("GapByBehavior", confidence) != nil {
+		return out
+	}
+	rng := newRand(seed, streamBootstrap)
+	pooled := func(rs []SplitRate) float64 {
+		var s float64
+		var n int
+		for range rs {
+			x := rs[rng.IntN(len(rs))]
+			s, n = s+x.Successes, n+x.N
+		}
+		return s / float64(n)
+	}
+	vals := make([]float64, 0, resamples)
+	for range resamples {
+		if g := pooled(train) - pooled(held); !math.IsNaN(g) {
+			vals = append(vals, g)
+		}
+	}
+	out.Lo, out.Hi = percentileInterval(vals, confidence)
+	return out
 }

@@ -102,3 +102,52 @@ func TestRWRSplitsOther(t *testing.T) {
 		t.Errorf("confidence 1.5: got %+v, want value 0.75 with NaN bounds", bad.Train.Rate)
 	}
 }
+
+// TestGapByBehavior: the gap's interval redraws behaviors. Behaviors that
+// all win at the same rate within each split leave nothing to redraw: the
+// interval is the gap itself. Behaviors that differ widen it past the
+// interval that treats judgments as independent (Newcombe's), since a
+// behavior's judgments go together. Fewer than two behaviors in a split:
+// no interval. The same seed gives the same interval.
+func TestGapByBehavior(t *testing.T) {
+	var js []Judgment
+	add := func(b, split string, w, l int) {
+		for range w {
+			js = append(js, Judgment{Behavior: b, Split: split, Outcome: OutcomeWin})
+		}
+		for range l {
+			js = append(js, Judgment{Behavior: b, Split: split, Outcome: OutcomeLoss})
+		}
+	}
+	add("t1", SplitTrain, 6, 4)
+	add("t2", SplitTrain, 6, 4)
+	add("t3", SplitTrain, 6, 4)
+	add("h1", SplitHeldout, 3, 7)
+	add("h2", SplitHeldout, 3, 7)
+	r := RWRSplits(js, 0.95)
+	g := GapByBehavior(r, BehaviorSplits(js), 2000, 0.95, 1)
+	if math.Abs(g.Value-0.3) > 1e-12 || math.Abs(g.Lo-0.3) > 1e-12 || math.Abs(g.Hi-0.3) > 1e-12 {
+		t.Errorf("equal behaviors: %+v, want 0.3 [0.3, 0.3]", g)
+	}
+	js = nil
+	add("t1", SplitTrain, 10, 0)
+	add("t2", SplitTrain, 2, 8)
+	add("t3", SplitTrain, 9, 1)
+	add("t4", SplitTrain, 1, 9)
+	add("h1", SplitHeldout, 0, 10)
+	add("h2", SplitHeldout, 8, 2)
+	add("h3", SplitHeldout, 2, 8)
+	r = RWRSplits(js, 0.95)
+	g = GapByBehavior(r, BehaviorSplits(js), 4000, 0.95, 1)
+	nc, _ := NewcombeIndependent(r.Train.Successes, r.Train.N, r.Heldout.Successes, r.Heldout.N, 0.95)
+	if g.Value != r.Gap || !(g.Lo < nc.Lo && g.Hi > nc.Hi) {
+		t.Errorf("differing behaviors: %+v, want wider than the judgments' Newcombe interval %+v", g, nc)
+	}
+	if again := GapByBehavior(r, BehaviorSplits(js), 4000, 0.95, 1); again != g {
+		t.Errorf("the same seed gave %+v then %+v", g, again)
+	}
+	one := RWRSplits(js[:50], 0.95) // t1 to t4 and h1 only
+	if g := GapByBehavior(one, BehaviorSplits(js[:50]), 1000, 0.95, 1); !math.IsNaN(g.Lo) || math.IsNaN(g.Value) {
+		t.Errorf("one held-out behavior: %+v, want the gap without an interval", g)
+	}
+}

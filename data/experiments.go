@@ -293,7 +293,7 @@ sides AS (
          CASE outcome WHEN 'right' THEN 'win' WHEN 'left' THEN 'loss' ELSE 'tie' END, ord
   FROM j
 )
-SELECT s.id, s.kind, s.behavior, s.split, a.auditor, a.id, s.other, coalesce(o.auditor, ''), s.result
+SELECT s.id, s.kind, s.behavior, s.split, a.auditor, a.id, a.target, s.other, coalesce(o.auditor, ''), s.result
 FROM sides s
 JOIN audits a ON a.experiment = ? AND a.id = s.me
 LEFT JOIN audits o ON o.experiment = ? AND o.id = s.other
@@ -305,7 +305,7 @@ ORDER BY s.ord, a.id`, exp, kinds, exp, exp)
 	var out []SideJudgment
 	for rows.Next() {
 		var j SideJudgment
-		if err := rows.Scan(&j.ID, &j.Kind, &j.Behavior, &j.Split, &j.Auditor, &j.Audit, &j.Other, &j.OtherAuditor, &j.Outcome); err != nil {
+		if err := rows.Scan(&j.ID, &j.Kind, &j.Behavior, &j.Split, &j.Auditor, &j.Audit, &j.Target, &j.Other, &j.OtherAuditor, &j.Outcome); err != nil {
 			return nil, fmt.Errorf("data: judgments: %w", err)
 		}
 		out = append(out, j)

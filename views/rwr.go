@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
@@ -17,6 +18,17 @@ type RWRView struct {
 	Runs      []string          // runs with reference judgments, for the figure
 	RunNames  map[string]string // run id -> display name
 	Run       string            // the run the figure shows
+	// TrainTargets and HeldoutTargets are the target models of each
+	// split's judged audits: where they differ, the page says the gap
+	// mixes behaviors with models.
+	TrainTargets, HeldoutTargets []string
+	Few                          int // fewest judgments a per-behavior cell shows as a rate
+}
+
+// TargetsDiffer reports whether the splits' audits target different
+// models.
+func (v RWRView) TargetsDiffer() bool {
+	return len(v.TrainTargets) > 0 && len(v.HeldoutTargets) > 0 && !slices.Equal(v.TrainTargets, v.HeldoutTargets)
 }
 
 // RunName is a run's display name (its id when it has none).
@@ -31,8 +43,38 @@ func (v RWRView) RunName(id string) string {
 type RWRRow struct {
 	Auditor, Name, Run     string
 	Train, Heldout, Benign RateCell
-	Gap                    float64
+	Gap                    Interval // train − held-out (0–1), bootstrap over behaviors
 	ByBehavior             []RateCell
+}
+
+// FmtGapCI formats a gap in points with its interval: "+19.5 [−5.4,
+// +41.7]".
+func FmtGapCI(g Interval) string {
+	if math.IsNaN(g.Value) {
+		return Undefined
+	}
+	return FmtDiff(100*g.Value, 100*g.Lo, 100*g.Hi)
+}
+
+// GapExcludes0 reports whether the gap's interval excludes 0.
+func GapExcludes0(g Interval) bool { return g.Lo > 0 || g.Hi < 0 }
+
+// Thin reports whether a cell rests on fewer than few judgments: it shows
+// its counts, not a rate with an interval.
+func (r RateCell) Thin(few int) bool { return r.N > 0 && r.N < few }
+
+// FmtCounts formats a thin cell's counts: "1 win", "1–0–1 (W–T–L)".
+func (r RateCell) FmtCounts() string {
+	if r.N == 1 {
+		switch {
+		case r.Wins == 1:
+			return "1 win"
+		case r.Ties == 1:
+			return "1 tie"
+		}
+		return "1 loss"
+	}
+	return fmt.Sprintf("%d–%d–%d", r.Wins, r.Ties, r.Losses)
 }
 
 // RateCell is a win rate with its counts and Wilson interval (0–1).
@@ -52,14 +94,6 @@ func (r RateCell) Fmt() string {
 // Counts describes the counts behind a rate.
 func (r RateCell) Counts() string {
 	return fmt.Sprintf("%d judgments: %d wins, %d ties, %d losses", r.N, r.Wins, r.Ties, r.Losses)
-}
-
-// FmtGap formats the train minus held-out gap in points.
-func FmtGap(g float64) string {
-	if math.IsNaN(g) {
-		return Undefined
-	}
-	return fmt.Sprintf("%+.1f", 100*g)
 }
 
 // JudgmentsURL lists the judgments behind a cell.

@@ -45,7 +45,14 @@ func TestCruxPage(t *testing.T) {
 func TestRWRPage(t *testing.T) {
 	s := mustDemo(t)
 	r := mustGet(t, s, "/experiments/demo/rwr", http.StatusOK, "text/html")
-	contains(t, "rwr", r.Body, `data-testid="rwr-table"`, "Held-out behaviors", "kind=reference", "split=heldout", `data-testid="rwr-behaviors"`)
+	contains(t, "rwr", r.Body, `data-testid="rwr-table"`, "Held-out behaviors", "kind=reference", "split=heldout", `data-testid="rwr-behaviors"`,
+		"Gap (points) [95% CI]", "redraws behaviors", `data-testid="rwr-thin"`, "1 win", `data-testid="rwr-targets"`, "llama-3.3-70b")
+	// Every checkpoint's gap has its interval, and rwr.csv carries it.
+	for _, row := range csvRows(t, mustGet(t, s, "/experiments/demo/rwr.csv", http.StatusOK, "text/csv").Body) {
+		if row["split"] == "gap" && (row["lo"] == "" || row["hi"] == "" || !strings.Contains(row["interval"], "over behaviors")) {
+			t.Errorf("gap row without its interval: %v", row)
+		}
+	}
 	mustGet(t, s, "/experiments/demo/figures/rwr.svg", http.StatusOK, "image/svg+xml")
 	// small: a1 (held out) won its reference judgment, a4 (train) tied.
 	r = mustGet(t, s, "/experiments/small/rwr", http.StatusOK, "text/html")

@@ -16,7 +16,7 @@ import (
 
 // rwrRows is the RWR page's one loader, shared by the page, its CSV and
 // its figure: every auditor's reference win rates, and the behaviors.
-func (s *Server) rwrRows(c echo.Context) (*app.ExperimentStats, []app.RWRRow, []string, error) {
+func (s *Server) rwrRows(c echo.Context) (*app.ExperimentStats, []app.RWRRow, []string, map[string][]string, error) {
 	return s.app.RWR(c.Request().Context(), c.Param("exp"))
 }
 
@@ -66,7 +66,7 @@ func rwrRuns(rows []app.RWRRow) []string {
 }
 
 func (s *Server) showRWR(c echo.Context) error {
-	st, rows, behaviors, err := s.rwrRows(c)
+	st, rows, behaviors, targets, err := s.rwrRows(c)
 	if err != nil {
 		return err
 	}
@@ -75,13 +75,14 @@ func (s *Server) showRWR(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	vm := views.RWRView{Exp: st.Exp, Behaviors: behaviors, Run: q.Run, Runs: runs, RunNames: map[string]string{}}
+	vm := views.RWRView{Exp: st.Exp, Behaviors: behaviors, Run: q.Run, Runs: runs, RunNames: map[string]string{},
+		TrainTargets: targets["train"], HeldoutTargets: targets["heldout"], Few: app.FewJudgments}
 	for _, r := range st.Runs {
 		vm.RunNames[r.ID] = r.Name
 	}
 	for _, r := range rows {
 		row := views.RWRRow{Auditor: r.Auditor.ID, Name: r.Auditor.Name, Run: r.Auditor.Run,
-			Train: rateCell(r.RWR.Train), Heldout: rateCell(r.RWR.Heldout), Benign: rateCell(r.Benign), Gap: r.RWR.Gap}
+			Train: rateCell(r.RWR.Train), Heldout: rateCell(r.RWR.Heldout), Benign: rateCell(r.Benign), Gap: views.Interval(r.Gap)}
 		for _, b := range behaviors {
 			row.ByBehavior = append(row.ByBehavior, rateCell(r.RWR.ByBehavior[b]))
 		}
@@ -96,7 +97,7 @@ func rateCell(r app.SplitRate) views.RateCell {
 
 // rwrFigure plots train and held-out RWR over training steps for each run.
 func (s *Server) rwrFigure(c echo.Context, _, ext string) error {
-	st, rows, _, err := s.rwrRows(c)
+	st, rows, _, _, err := s.rwrRows(c)
 	if err != nil {
 		return err
 	}

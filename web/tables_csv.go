@@ -105,17 +105,20 @@ func (s *Server) cruxFeaturesCSV(c echo.Context) error {
 // rwrCSV: train / held-out / benign reference win rates per checkpoint, and
 // per behavior (long format).
 func (s *Server) rwrCSV(c echo.Context) error {
-	st, rows, behaviors, err := s.rwrRows(c)
+	st, rows, behaviors, _, err := s.rwrRows(c)
 	if err != nil {
 		return err
 	}
 	var out [][]string
+	const wilson = "Wilson 95%, judgments pooled"
+	gapMethod := fmt.Sprintf("percentile bootstrap 95%% over behaviors, %d resamples", app.GapResamples)
 	for _, r := range rows {
 		add := func(split, behavior string, rate app.SplitRate) {
-			out = append(out, append([]string{r.Auditor.ID, split, behavior}, rateCSV(rate)...))
+			out = append(out, append(append([]string{r.Auditor.ID, split, behavior}, rateCSV(rate)...), wilson))
 		}
 		add("train", "", r.RWR.Train)
 		add("heldout", "", r.RWR.Heldout)
+		out = append(out, []string{r.Auditor.ID, "gap", "", "", "", "", "", csvFloat(r.Gap.Value), csvFloat(r.Gap.Lo), csvFloat(r.Gap.Hi), gapMethod})
 		add("benign", "", r.Benign)
 		for _, b := range behaviors {
 			if br, ok := r.RWR.ByBehavior[b]; ok {
@@ -123,7 +126,8 @@ func (s *Server) rwrCSV(c echo.Context) error {
 			}
 		}
 	}
-	return writeCSV(c, st.Exp.ID+"-rwr.csv", []string{"auditor", "split", "behavior", "n", "wins", "ties", "losses", "rwr", "lo", "hi"}, out)
+	// split "gap" is train − held-out (as a share, like rwr).
+	return writeCSV(c, st.Exp.ID+"-rwr.csv", []string{"auditor", "split", "behavior", "n", "wins", "ties", "losses", "rwr", "lo", "hi", "interval"}, out)
 }
 
 // transferCSV: detection per auditor × approach × behavior ("" = all).

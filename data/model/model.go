@@ -223,6 +223,7 @@ type SideJudgment struct {
 	ID, Kind, Behavior, Split string
 	Auditor                   string // the auditor of the audit on this side
 	Audit                     string // that audit's id
+	Target                    string // that audit's target model
 	Other                     string // the other side: an audit id or an ext: label
 	OtherAuditor              string // "" when the other side is external
 	Outcome                   string // win, loss or tie from this side

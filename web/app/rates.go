@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"slices"
 
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/experiment"
@@ -20,30 +21,58 @@ type RWRRow struct {
 	Auditor model.Auditor
 	RWR     analysis.RWR
 	Benign  SplitRate
+	// Gap is training − held-out with its bootstrap interval over
+	// behaviors (analysis.GapByBehavior).
+	Gap analysis.Estimate
 }
+
+// GapResamples is the number of behavior resamples behind a gap's interval.
+const GapResamples = 4000
+
+// FewJudgments is the fewest judgments a per-behavior cell needs to be
+// shown as a rate: below it the cell is marked, not coloured as a finding
+// (most of the demo's cells rest on one judgment).
+const FewJudgments = 5
 
 // RWR computes the reference win rate of every auditor with reference
 // judgments, split by behavior split; behaviors are the behaviors judged,
-// in order.
-func (s *Service) RWR(ctx context.Context, exp string) (st *ExperimentStats, rows []RWRRow, behaviors []string, err error) {
+// in order; targets the target models of each split's judged audits
+// (sorted): where they differ, the gap mixes the behaviors with the models
+// they were planted in.
+func (s *Service) RWR(ctx context.Context, exp string) (st *ExperimentStats, rows []RWRRow, behaviors []string, targets map[string][]string, err error) {
 	if st, err = s.Stats(ctx, exp); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	sides, err := s.r.SideJudgments(ctx, st.Exp.ID, model.JudgmentReference)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
+	}
+	targets = map[string][]string{}
+	for _, j := range sides {
+		if j.OtherAuditor == "" && !slices.Contains(targets[j.Split], j.Target) {
+			targets[j.Split] = append(targets[j.Split], j.Target)
+		}
+	}
+	for _, t := range targets {
+		slices.Sort(t)
 	}
 	js := make([]experiment.ReferenceJudgment, len(sides))
 	for i, j := range sides {
 		js[i] = experiment.ReferenceJudgment{Auditor: j.Auditor, OtherAuditor: j.OtherAuditor, Behavior: j.Behavior, Split: j.Split, Outcome: j.Outcome}
 	}
 	rates, behaviors := experiment.ReferenceWinRates(js, confidence)
+	all := make([]analysis.Judgment, len(js))
+	for i, j := range js {
+		all[i] = analysis.Judgment{Behavior: j.Behavior, Split: j.Split, Outcome: j.Outcome}
+	}
+	splits := analysis.BehaviorSplits(all)
 	for _, a := range st.Auditors {
 		if r, ok := rates[a.Auditor.ID]; ok {
-			rows = append(rows, RWRRow{Auditor: a.Auditor, RWR: r.RWR, Benign: r.Benign})
+			gap := analysis.GapByBehavior(r.RWR, splits, GapResamples, confidence, experiment.Seed(st.Exp.ID, a.Auditor.ID, "rwr-gap"))
+			rows = append(rows, RWRRow{Auditor: a.Auditor, RWR: r.RWR, Benign: r.Benign, Gap: gap})
 		}
 	}
-	return st, rows, behaviors, nil
+	return st, rows, behaviors, targets, nil
 }
 
 // TransferEvals are the AuditBench investigation approaches, in order.
