@@ -79,6 +79,16 @@ func pearsonP(r float64, n int) float64 {
 //
 // Errors: no columns. It panics when the columns differ in length.
 func CorrelationMatrix(cols [][]float64) (r, p [][]float64, err error) {
+	return CorrelationMatrixClustered(cols, nil)
+}
+
+// CorrelationMatrixClustered is CorrelationMatrix for rows that come in
+// clusters (a training run's three epochs): r is the same, but each p
+// counts clusters, not rows: the t test on G − 2 degrees of freedom, G the
+// clusters among the rows used, since a run's epochs are not independent
+// points (56 degrees of freedom for 16 runs overstated the evidence).
+// clusters[row] names each row's cluster; nil is one row a cluster.
+func CorrelationMatrixClustered(cols [][]float64, clusters []int) (r, p [][]float64, err error) {
 	k := len(cols)
 	if k == 0 {
 		return nil, nil, errors.New("analysis: CorrelationMatrix: no columns")
@@ -95,17 +105,28 @@ func CorrelationMatrix(cols [][]float64) (r, p [][]float64, err error) {
 		r[i] = make([]float64, k)
 		p[i] = make([]float64, k)
 	}
+	if clusters != nil && len(clusters) != n {
+		panic(fmt.Sprintf("analysis: CorrelationMatrixClustered: %d clusters for %d rows", len(clusters), n))
+	}
 	xs := make([]float64, 0, n)
 	ys := make([]float64, 0, n)
 	for i := 0; i < k; i++ {
 		for j := i; j < k; j++ {
 			xs, ys = xs[:0], ys[:0]
+			seen := map[int]bool{}
 			for row := 0; row < n; row++ {
 				a, b := cols[i][row], cols[j][row]
 				if isFinite(a) && isFinite(b) {
 					xs = append(xs, a)
 					ys = append(ys, b)
+					if clusters != nil {
+						seen[clusters[row]] = true
+					}
 				}
+			}
+			units := len(xs)
+			if clusters != nil {
+				units = len(seen)
 			}
 			var rij, pij float64
 			switch {
@@ -119,7 +140,7 @@ func CorrelationMatrix(cols [][]float64) (r, p [][]float64, err error) {
 				}
 			default:
 				rij = pearsonR(xs, ys)
-				pij = pearsonP(rij, len(xs))
+				pij = pearsonP(rij, units)
 			}
 			r[i][j], r[j][i] = rij, rij
 			p[i][j], p[j][i] = pij, pij

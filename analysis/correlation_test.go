@@ -3,6 +3,8 @@ package analysis
 import (
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // TestPearsonReference checks every case of pearson.json, produced by
@@ -105,4 +107,24 @@ func TestCorrelationMatrix(t *testing.T) {
 	}
 	wantPanic(t, "CorrelationMatrix", func() { CorrelationMatrix([][]float64{{1, 2, 3}, {1, 2}}) })
 	wantPanic(t, "Pearson", func() { Pearson([]float64{1, 2, 3}, []float64{1, 2}) })
+}
+
+// TestCorrelationMatrixClustered: r is the rows'; p is the t test on the
+// clusters: 12 rows in 4 clusters of 3 give the p of r on 4 points (2 df),
+// scipy's pearsonr on n = 4 worked out here from t.
+func TestCorrelationMatrixClustered(t *testing.T) {
+	x := []float64{1, 1.1, 0.9, 2, 2.2, 1.9, 3, 2.9, 3.1, 4, 4.2, 3.8}
+	y := []float64{2, 2.5, 1.8, 2.9, 3.5, 3.0, 3.3, 4.1, 3.9, 5.2, 4.4, 4.9}
+	clusters := []int{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3}
+	r0, p0, _ := CorrelationMatrix([][]float64{x, y})
+	r, p, err := CorrelationMatrixClustered([][]float64{x, y}, clusters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr := r[0][1]
+	tt := rr * math.Sqrt(2/((1-rr)*(1+rr)))
+	want := 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: 2}.Survival(math.Abs(tt))
+	if rr != r0[0][1] || math.Abs(p[0][1]-want) > 1e-15 || !(p[0][1] > p0[0][1]) {
+		t.Errorf("r %v (rows %v), p %v, want %v (rows' p %v)", rr, r0[0][1], p[0][1], want, p0[0][1])
+	}
 }

@@ -52,10 +52,15 @@ type BehaviorRow struct {
 	Share            float64
 }
 
-// PresetLink is one of the paper's comparisons.
+// PresetLink is one of the paper's comparisons; Tested ones carry the
+// composite difference A − B, its p and the p adjusted over the family of
+// presets (Benjamini–Hochberg).
 type PresetLink struct {
-	Kind, Title string
-	URL         templ.SafeURL
+	Kind, Title    string
+	URL            templ.SafeURL
+	Tested         bool
+	Value, Lo, Hi  float64
+	P, PBH, PFloor float64
 }
 
 // FmtDiff formats a difference in points with a sign and its interval:

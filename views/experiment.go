@@ -27,6 +27,8 @@ type ExperimentView struct {
 	CorrNames           []string
 	CorrR, CorrP        [][]float64
 	CorrN               int // the auditors the correlations are over
+	CorrPopulation      string // "checkpoints" or "baselines"
+	CorrRuns            int    // among checkpoints, the runs the p-values count
 	// HasSuite: some auditor has a value on some dimension of the suite;
 	// without one (Inspect logs that are not audits) the suite's table,
 	// filters and figure are left out.
@@ -76,7 +78,10 @@ func FmtEstimate(v, lo, hi float64, decimals int) string {
 		return Undefined
 	}
 	s := Num(v, decimals)
-	if math.IsNaN(lo) || math.IsNaN(hi) {
+	// A zero-width interval (one value, or values without spread: "1.00
+	// [1.00, 1.00]") says nothing about uncertainty and reads as certainty:
+	// the value alone.
+	if math.IsNaN(lo) || math.IsNaN(hi) || lo == hi {
 		return s
 	}
 	return s + fmt.Sprintf(" [%.*f, %.*f]", decimals, lo, decimals, hi)

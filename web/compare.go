@@ -124,8 +124,23 @@ func (s *Server) showCompare(c echo.Context) error {
 		}
 		vm.Blocks = append(vm.Blocks, blk)
 	}
-	for _, p := range app.Presets(st) {
-		vm.Presets = append(vm.Presets, views.PresetLink{Kind: p.Kind, Title: p.Title, URL: views.CompareURL(st.Exp.ID, p.A, p.B)})
+	// Without a comparison chosen, the page is the paper's comparisons as
+	// one family: each composite difference with its p adjusted over all
+	// (computed once per data version); with one, the same list as links.
+	if len(cs) == 0 {
+		res, err := s.app.PresetResults(c.Request().Context(), st)
+		if err != nil {
+			return err
+		}
+		for _, p := range res {
+			d := p.Composite
+			vm.Presets = append(vm.Presets, views.PresetLink{Kind: p.Kind, Title: p.Title, URL: views.CompareURL(st.Exp.ID, p.A, p.B),
+				Tested: true, Value: d.Value, Lo: d.Lo, Hi: d.Hi, P: d.P, PBH: p.PBH, PFloor: d.PFloor})
+		}
+	} else {
+		for _, p := range app.Presets(st) {
+			vm.Presets = append(vm.Presets, views.PresetLink{Kind: p.Kind, Title: p.Title, URL: views.CompareURL(st.Exp.ID, p.A, p.B)})
+		}
 	}
 	return render(c, http.StatusOK, views.ComparePage(vm))
 }

@@ -3,6 +3,8 @@ package web
 import (
 	"math"
 	"net/http"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -278,4 +280,60 @@ func TestPairsCompare(t *testing.T) {
 	mustGet(t, s, "/pairs/synthetic-personality-demo/compare?a=fe99eeb3&b=fe99eeb3", http.StatusBadRequest, "")
 	ex := mustGet(t, s, "/pairs/synthetic-personality-demo", http.StatusOK, "text/html")
 	contains(t, "explorer link", ex.Body, `data-testid="pairs-compare-link"`)
+}
+
+// TestComparePresetsFamily: with no comparison chosen, the compare page is
+// the paper's comparisons as one family: each composite difference with
+// its p and the Benjamini–Hochberg p over all of them, recomputed here by
+// the step-up rule from the raw p's; each row's numbers are its compare
+// page's.
+func TestComparePresetsFamily(t *testing.T) {
+	s := mustDemo(t)
+	body := mustGet(t, s, "/experiments/demo/compare", http.StatusOK, "text/html").Body
+	contains(t, "presets", body, "one family", "p (BH, family)")
+	rowRe := regexp.MustCompile(`(?s)<tr><td><span class="tag">[^<]*</span></td><td><a href="([^"]*)">[^<]*</a></td><td class="num">(?:<strong>)?([^<]*)(?:</strong>)?</td><td class="num">([^<]*)</td><td class="num">([^<]*)</td></tr>`)
+	rows := rowRe.FindAllStringSubmatch(body, -1)
+	if len(rows) < 10 {
+		t.Fatalf("%d preset rows", len(rows))
+	}
+	// The exact raw p's, from each comparison's compare.csv.
+	raw := make([]float64, len(rows))
+	for i, r := range rows {
+		u := strings.Replace(strings.ReplaceAll(r[1], "&amp;", "&"), "/compare?", "/compare.csv?", 1)
+		for _, m := range csvRows(t, mustGet(t, s, u, http.StatusOK, "text/csv").Body) {
+			if m["dimension"] == "composite" {
+				raw[i] = csvNum(t, m["p"])
+			}
+		}
+	}
+	// Step-up: q_(i) = min over j ≥ i of p_(j)·m/j, capped at 1.
+	order := make([]int, len(raw))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return raw[order[a]] < raw[order[b]] })
+	want := make([]float64, len(raw))
+	prev := 1.0
+	for k := len(order) - 1; k >= 0; k-- {
+		i := order[k]
+		prev = math.Min(prev, raw[i]*float64(len(raw))/float64(k+1))
+		want[i] = prev
+	}
+	for i, r := range rows {
+		// The page rounds to three decimals, and says "< 0.001" below.
+		if bound, ok := strings.CutPrefix(r[4], "&lt; "); ok {
+			if b, _ := strconv.ParseFloat(bound, 64); !(want[i] < b) {
+				t.Errorf("row %d: BH p %s, by hand %.4f", i, r[4], want[i])
+			}
+			continue
+		}
+		if got, _ := strconv.ParseFloat(r[4], 64); math.Abs(got-want[i]) > 0.0006 {
+			t.Errorf("row %d: BH p %s, by hand %.4f", i, r[4], want[i])
+		}
+	}
+	// A row's numbers are its compare page's composite row.
+	cmp := mustGet(t, s, strings.ReplaceAll(rows[0][1], "&amp;", "&"), http.StatusOK, "text/html").Body
+	if k := strings.Index(cmp, ">Composite<"); k < 0 || !strings.Contains(cmp[k:k+500], ">"+rows[0][2]+"<") {
+		t.Errorf("the first preset's %s is not on its compare page", rows[0][2])
+	}
 }

@@ -24,14 +24,14 @@ func TestRunPage(t *testing.T) {
 func TestCruxPage(t *testing.T) {
 	s := mustDemo(t)
 	r := mustGet(t, s, "/experiments/demo/crux", http.StatusOK, "text/html")
-	contains(t, "crux", r.Body, `data-testid="crux-r2"`, "Held-out R², run out (8 features)", "BCa 95%", "target_focused", "crux-realism.svg")
+	contains(t, "crux", r.Body, `data-testid="crux-r2"`, "Held-out R², run out: 3 rates", "BCa 95%", "chance 0.06", "target_focused", "crux-realism.svg")
 	mustGet(t, s, "/experiments/demo/figures/crux-realism.svg", http.StatusOK, "image/svg+xml")
 	mustGet(t, s, "/experiments/demo/figures/crux-bogus.svg", http.StatusNotFound, "")
 	// The small bundle has one checkpoint with crux data and an audit
 	// quality value, none for the other dimensions: too few rows for a fit,
 	// so every R² is shown as undefined rather than a made-up number.
 	r = mustGet(t, s, "/experiments/small/crux", http.StatusOK, "text/html")
-	undefined := regexp.MustCompile(`<tr><td>([^<]+)</td><td class="num">(\d+) \(\d+\)</td>(?:<td class="num">–</td>){6}<td>`)
+	undefined := regexp.MustCompile(`<tr><td>([^<]+)</td><td class="num">(\d+) \(\d+\)</td>(?:<td class="num">–</td>){2}(?:<td class="num">–<br><span class="muted">chance –</span></td>){2}<td>`)
 	got := map[string]string{}
 	for _, m := range undefined.FindAllStringSubmatch(r.Body, -1) {
 		got[m[1]] = m[2]

@@ -178,8 +178,8 @@ func (s *Server) showExperiment(c echo.Context) error {
 	for _, k := range app.SuiteDimensions {
 		vm.CorrNames = append(vm.CorrNames, dimensionTitles[k])
 	}
-	if r, p, ok := app.Correlations(rows); ok {
-		vm.CorrR, vm.CorrP, vm.CorrN = r, p, len(rows)
+	if cr, ok := app.Correlations(rows); ok {
+		vm.CorrR, vm.CorrP, vm.CorrN, vm.CorrPopulation, vm.CorrRuns = cr.R, cr.P, cr.N, cr.Population, cr.Runs
 	}
 	if vm.HasSuite {
 		if vm.Ranking, err = s.rankingView(ctx, st, q, rows); err != nil {
@@ -261,11 +261,11 @@ func (s *Server) experimentScoresCSV(c echo.Context) error {
 	}
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
-	w.Write([]string{"auditor", "dimension", "value", "lo", "hi", "n"})
+	w.Write([]string{"auditor", "dimension", "value", "lo", "hi", "n", "interval"})
 	for _, a := range q.filter(st.Auditors) {
 		for _, k := range dimensionKeys {
 			e := a.Score[k]
-			w.Write([]string{a.Auditor.ID, k, csvFloat(e.Value), csvFloat(e.Lo), csvFloat(e.Hi), strconv.Itoa(a.N[k])})
+			w.Write([]string{a.Auditor.ID, k, csvFloat(e.Value), csvFloat(e.Lo), csvFloat(e.Hi), strconv.Itoa(a.N[k]), a.Interval[k]})
 		}
 	}
 	w.Flush()

@@ -52,8 +52,17 @@ func TestScoresCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(recs[0], ","); got != "auditor,dimension,value,lo,hi,n" {
+	if got := strings.Join(recs[0], ","); got != "auditor,dimension,value,lo,hi,n,interval" {
 		t.Fatalf("header = %q", got)
+	}
+	// Each row names its interval; AuditBench and audit quality cluster by
+	// behavior (issue #48: the audits' intervals were 2.6–3.8× too narrow).
+	for _, rec := range recs[1:] {
+		want := map[string]string{"audit_quality": "clustered by behavior", "auditbench_stc": "design effect over", "auditbench_default": "design effect over",
+			"fp_calibration": "Wilson", "production": "t over production seeds", "realism": "Wilson", "composite": "bootstrap"}[rec[1]]
+		if rec[2] != "" && !strings.Contains(rec[6], want) {
+			t.Errorf("%s %s: interval %q, want %q", rec[0], rec[1], rec[6], want)
+		}
 	}
 	composite := map[string]float64{}
 	dims := map[string]map[string]float64{}

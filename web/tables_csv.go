@@ -44,14 +44,16 @@ func (s *Server) correlationsCSV(c echo.Context) error {
 	rows := q.filter(st.Auditors)
 	keys := app.SuiteDimensions
 	var out [][]string
-	if r, p, ok := app.Correlations(rows); ok {
+	if cr, ok := app.Correlations(rows); ok {
 		for i := range keys {
 			for j := range keys {
-				out = append(out, []string{keys[i], keys[j], csvFloat(r[i][j]), csvFloat(p[i][j]), itoa(len(rows))})
+				out = append(out, []string{keys[i], keys[j], csvFloat(cr.R[i][j]), csvFloat(cr.P[i][j]), itoa(cr.N), cr.Population, itoa(cr.Runs)})
 			}
 		}
 	}
-	return writeCSV(c, st.Exp.ID+"-correlations.csv", []string{"dimension_a", "dimension_b", "r", "p", "auditors"}, out)
+	// population: the auditors correlated (checkpoints when any is shown);
+	// runs: among checkpoints, the units p counts (t on runs − 2 df).
+	return writeCSV(c, st.Exp.ID+"-correlations.csv", []string{"dimension_a", "dimension_b", "r", "p", "auditors", "population", "runs"}, out)
 }
 
 // cruxCSV: R² per dimension.

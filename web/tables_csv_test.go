@@ -13,7 +13,7 @@ func TestTableCSVs(t *testing.T) {
 		path, header string
 		minRows      int
 	}{
-		{"/experiments/demo/correlations.csv?kind=checkpoint", "dimension_a,dimension_b,r,p,auditors", 25},
+		{"/experiments/demo/correlations.csv?kind=checkpoint", "dimension_a,dimension_b,r,p,auditors,population,runs", 25},
 		{"/experiments/demo/crux.csv", "dimension,checkpoints,runs,heldout_r2_rates,heldout_p_rates,heldout_r2_all,heldout_p_all,r2_rates,r2_rates_lo,r2_rates_hi,chance_r2_rates,loo_r2_rates,r2_all,r2_all_lo,r2_all_hi,chance_r2_all,loo_r2_all,method", 5},
 		{"/experiments/demo/crux-features.csv", "checkpoint,target_focused,auditor_view,pairwise_win,pairwise_loss,d_signal,d_craft,d_realism,d_evidence", 40},
 		{"/experiments/demo/rwr.csv", "auditor,split,behavior,n,wins,ties,losses,rwr,lo,hi,interval", 40},

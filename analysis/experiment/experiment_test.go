@@ -2,10 +2,13 @@ package experiment
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/auditscope/auditscope/analysis"
@@ -142,5 +145,45 @@ func TestSeed(t *testing.T) {
 			t.Errorf("seed of %v repeats another's", k)
 		}
 		seen[s] = true
+	}
+}
+
+// TestScoreClustersByBehavior: audit quality's interval is the t interval
+// clustered by behavior, AuditBench's the Wilson interval on the design
+// effect's n, each named; with one behavior they are the audits' own.
+func TestScoreClustersByBehavior(t *testing.T) {
+	var in Inputs
+	rng := rand.New(rand.NewPCG(48, 7))
+	for b := range 6 {
+		shift := 20 * rng.Float64()
+		hit := rng.Float64()
+		for range 16 {
+			in.Quality = append(in.Quality, 40+shift+5*rng.NormFloat64())
+			in.QualityBehavior = append(in.QualityBehavior, fmt.Sprint("b", b))
+			in.STC = append(in.STC, rng.Float64() < hit)
+			in.STCBehavior = append(in.STCBehavior, fmt.Sprint("b", b))
+		}
+	}
+	sc, err := Score(in, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := make([]int, len(in.Quality))
+	for i := range idx {
+		idx[i] = i / 16
+	}
+	want, _, _ := analysis.ClusterMeanCI(in.Quality, idx, 0.95)
+	if sc.Score[AuditQuality] != want || !strings.Contains(sc.Interval[AuditQuality], "6 behaviors, 5 df") {
+		t.Errorf("quality %+v (%s), want %+v", sc.Score[AuditQuality], sc.Interval[AuditQuality], want)
+	}
+	w, _ := analysis.ClusterWilson(in.STC, idx, 0.95)
+	plain, _ := analysis.DetectionRate(in.STC, 0.95)
+	if got := sc.Score[AuditBenchSTC]; math.Abs(got.Lo-100*w.Lo) > 1e-9 || math.Abs(got.Hi-100*w.Hi) > 1e-9 || !(got.Hi-got.Lo > 100*(plain.Hi-plain.Lo)) {
+		t.Errorf("stc %+v, want the clustered %+v, wider than the audits' %+v", got, w, plain)
+	}
+	in.QualityBehavior = nil
+	sc, _ = Score(in, 0, 1)
+	if e, _ := analysis.MeanCI(in.Quality, 0.95); sc.Score[AuditQuality] != e || sc.Interval[AuditQuality] != "t over audits" {
+		t.Errorf("without behaviors: %+v (%s), want %+v", sc.Score[AuditQuality], sc.Interval[AuditQuality], e)
 	}
 }

@@ -91,6 +91,7 @@ type Service struct {
 	stats   *Memo[string, *ExperimentStats]
 	compare *Memo[string, []experiment.Comparison]
 	ranks   *Memo[string, CompositeRanking]
+	presets *Memo[string, []PresetResult]
 	pairs   *Memo[pairsKey, *pairsEntry]
 	// choices keeps what the audit browser's form and checks read of
 	// every page, by experiment and data version: the filter's choices,
@@ -121,8 +122,8 @@ const countsCacheSize = 4096
 func New(r Reader) *Service {
 	return &Service{r: r, stats: NewMemo[string, *ExperimentStats](statsCacheSize),
 		compare: NewMemo[string, []experiment.Comparison](compareCacheSize),
-		ranks:   NewMemo[string, CompositeRanking](ranksCacheSize),
-		pairs:   NewMemo[pairsKey, *pairsEntry](pairsCacheSize), choices: NewMemo[string, any](choicesCacheSize),
+		ranks:   NewMemo[string, CompositeRanking](ranksCacheSize), presets: NewMemo[string, []PresetResult](statsCacheSize),
+		pairs: NewMemo[pairsKey, *pairsEntry](pairsCacheSize), choices: NewMemo[string, any](choicesCacheSize),
 		counts: NewMemo[string, int](countsCacheSize), searched: NewMemo[string, int](statsCacheSize)}
 }
 

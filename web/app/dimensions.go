@@ -45,21 +45,59 @@ func Presets(st *ExperimentStats) []experiment.Preset {
 	return experiment.Presets(runs, auds)
 }
 
+// Correlation is the correlation table of the suite's dimensions
+// (SuiteDimensions) within one population of auditors.
+type Correlation struct {
+	R, P [][]float64
+	// Population is "checkpoints" or "baselines": never both, whose
+	// correlations can run opposite ways (false-positive calibration
+	// against production: +0.78 among baselines, −0.73 among checkpoints,
+	// −0.65 pooled).
+	Population string
+	N, Runs    int // auditors; runs among checkpoints (the p-values' units)
+}
+
 // Correlations are the Pearson correlations of the suite's dimensions
-// (SuiteDimensions) across the given auditors, with their p-values; ok is
+// across the given auditors of one population: the checkpoints when any
+// is given (as the paper), else the baselines. Among checkpoints a p-value
+// counts runs, not checkpoints (analysis.CorrelationMatrixClustered). ok is
 // false with fewer than three auditors or when the matrix is undefined.
-func Correlations(rows []AuditorScores) (r, p [][]float64, ok bool) {
-	if len(rows) < 3 {
-		return nil, nil, false
+func Correlations(rows []AuditorScores) (Correlation, bool) {
+	var pop []AuditorScores
+	c := Correlation{Population: "checkpoints"}
+	for _, a := range rows {
+		if a.Auditor.Kind == model.AuditorCheckpoint {
+			pop = append(pop, a)
+		}
+	}
+	if len(pop) == 0 {
+		c.Population, pop = "baselines", rows
+	}
+	c.N = len(pop)
+	if len(pop) < 3 {
+		return c, false
 	}
 	cols := make([][]float64, len(SuiteDimensions))
 	for i, k := range SuiteDimensions {
-		for _, a := range rows {
+		for _, a := range pop {
 			cols[i] = append(cols[i], a.Score[k].Value)
 		}
 	}
-	r, p, err := analysis.CorrelationMatrix(cols)
-	return r, p, err == nil
+	var clusters []int
+	if c.Population == "checkpoints" {
+		ids := map[string]int{}
+		for _, a := range pop {
+			run := cmpOr(a.Auditor.Run, a.Auditor.ID)
+			if _, ok := ids[run]; !ok {
+				ids[run] = len(ids)
+			}
+			clusters = append(clusters, ids[run])
+		}
+		c.Runs = len(ids)
+	}
+	var err error
+	c.R, c.P, err = analysis.CorrelationMatrixClustered(cols, clusters)
+	return c, err == nil
 }
 
 // CheckpointX is a checkpoint's position on a training curve: its step, or
