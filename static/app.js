@@ -100,6 +100,8 @@
     if (!el) { return; }
     document.querySelectorAll(".msg.cited").forEach(function (m) { m.classList.remove("cited"); });
     el.classList.add("cited");
+    // A message linked to is shown whole: its folded text unfolds.
+    el.querySelectorAll("details.fold").forEach(function (d) { d.open = true; });
     el.scrollIntoView({ block: "center" });
   }
   if (document.readyState === "loading") {

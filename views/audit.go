@@ -8,6 +8,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/markdown"
 )
 
 // AuditView is the audit page.
@@ -110,13 +111,60 @@ type MessageView struct {
 	Model      string
 	Shared     bool // part of the prefix shared with the previous branch
 	Long       bool
-	Other      []string // other content parts, as JSON
+	Lines      int        // of Text, for a folded message's "show all"
+	Markdown   bool       // Text is rendered as markdown (an author's words, not a tool's output)
+	Other      []PartView // other content parts
 }
 
-// ToolCallView is one tool call.
+// PartView is a content part that is not text: an image shown (Image, a
+// data: URL), or a named placeholder.
+type PartView struct{ Image, Label string }
+
+// ToolCallView is one tool call: its function, then each argument as
+// written.
 type ToolCallView struct {
 	ID, Function, Arguments string
+	Args                    []ToolArgView
 }
+
+// ToolArgView is one argument: a string verbatim (Code: over lines, shown
+// as a block in Lang), any other value as indented JSON.
+type ToolArgView struct {
+	Name, Value, Lang string
+	Code              bool
+}
+
+// FoldLines and FoldChars are how long a message or tool output may be
+// before it is folded to its first lines: about a screen.
+const (
+	FoldLines = 40
+	FoldChars = 4000
+)
+
+// Fold reports whether a text is long enough to be folded.
+func Fold(text string) bool {
+	return len(text) > FoldChars || strings.Count(text, "\n") >= FoldLines
+}
+
+// Head is a folded text's first lines.
+func Head(text string) string {
+	lines := strings.SplitN(text, "\n", 13)
+	if len(lines) > 12 {
+		lines = lines[:12]
+	}
+	h := strings.Join(lines, "\n")
+	if len(h) > 1200 {
+		h = h[:1200]
+	}
+	return h
+}
+
+// LineCount counts a text's lines.
+func LineCount(text string) int { return strings.Count(text, "\n") + 1 }
+
+// MarkdownHTML renders a message's text as markdown, safely (package
+// markdown: raw HTML shown as text, links nofollow, images not fetched).
+func MarkdownHTML(text string) templ.Component { return templ.Raw(markdown.Render(text)) }
 
 // JudgeView is the judge panel.
 type JudgeView struct {

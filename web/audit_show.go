@@ -11,6 +11,7 @@ import (
 
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/markdown"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -217,11 +218,21 @@ func messageView(m app.Message, view string, branch, i int) views.MessageView {
 		anchor = view + "-" + strconv.Itoa(branch) + "-" + strconv.Itoa(i)
 	}
 	mv := views.MessageView{Anchor: anchor, Role: m.Role, Text: m.Text, Function: m.Function, Model: m.Model,
-		ToolCallID: m.ToolCallID, Error: m.Error, Reasoning: m.Reasoning, Other: m.Other}
+		ToolCallID: m.ToolCallID, Error: m.Error, Reasoning: m.Reasoning}
+	for _, o := range m.Other {
+		mv.Other = append(mv.Other, views.PartView{Image: o.Image, Label: o.Label})
+	}
 	for _, tc := range m.ToolCalls {
-		mv.ToolCalls = append(mv.ToolCalls, views.ToolCallView{ID: tc.ID, Function: tc.Function, Arguments: tc.Arguments})
+		tv := views.ToolCallView{ID: tc.ID, Function: tc.Function, Arguments: tc.Arguments}
+		for _, a := range tc.Args {
+			tv.Args = append(tv.Args, views.ToolArgView{Name: a.Name, Value: a.Value, Lang: a.Lang, Code: a.Code})
+		}
+		mv.ToolCalls = append(mv.ToolCalls, tv)
 	}
 	mv.Long = len(mv.Text) > longMessage
+	// An author's words (a system prompt, a user's or an assistant's turn)
+	// as markdown when they use it; a tool's output as written.
+	mv.Markdown = m.Role != "tool" && markdown.Looks(m.Text)
 	return mv
 }
 

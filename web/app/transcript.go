@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/auditscope/auditscope/data/model"
@@ -84,7 +86,7 @@ type Message struct {
 	Side            string
 	Text            string
 	Reasoning       string   // the reasoning parts, one per line ("(redacted reasoning)" for a redacted one)
-	Other           []string // content parts of other kinds, as raw JSON
+	Other           []Part // content parts of other kinds
 	Function, Model string
 	ToolCallID      string // the call a tool message answers
 	Error           string // a tool's error, "type: message"
@@ -92,9 +94,13 @@ type Message struct {
 	Shared          bool // the branch shares it with the one before
 }
 
-// ToolCall is a call an assistant message makes, its arguments as indented
-// JSON.
-type ToolCall struct{ ID, Function, Arguments string }
+// ToolCall is a call an assistant message makes: its arguments as indented
+// JSON (no HTML escapes: "a & b", not "a \u0026 b"), and each argument as
+// written (Args).
+type ToolCall struct {
+	ID, Function, Arguments string
+	Args                    []ToolArg
+}
 
 // Transcript reads and replays one audit's transcript. Only a failure of
 // the store (not a missing or bad transcript, which the Transcript reports)
@@ -338,16 +344,25 @@ func plainMessage(m petri.Message) Message {
 				out.Reasoning += p.Reasoning + "\n"
 			}
 		default:
-			out.Other = append(out.Other, string(p.Raw))
+			out.Other = append(out.Other, otherPart(p.Type, p.Raw))
 		}
 	}
 	for _, tc := range m.ToolCalls {
-		args, _ := json.MarshalIndent(tc.Arguments, "", "  ")
-		out.ToolCalls = append(out.ToolCalls, ToolCall{ID: tc.ID, Function: tc.Function, Arguments: string(args)})
+		call := ToolCall{ID: tc.ID, Function: tc.Function, Arguments: indentedJSON(tc.Arguments)}
+		for _, k := range slices.Sorted(maps.Keys(tc.Arguments)) {
+			a := ToolArg{Name: k}
+			if str, ok := tc.Arguments[k].(string); ok {
+				a.Value, a.Code = str, strings.Contains(str, "\n")
+				if a.Code {
+					a.Lang = toolLanguage(tc.Function, k)
+				}
+			} else {
+				a.Value = indentedJSON(tc.Arguments[k])
+				a.Code = strings.Contains(a.Value, "\n")
+			}
+			call.Args = append(call.Args, a)
+		}
+		out.ToolCalls = append(out.ToolCalls, call)
 	}
 	return out
 }
-
-// JudgeDimensions are the judge's score dimensions with their
-// descriptions, for the pages' hover text.
-func JudgeDimensions() map[string]string { return petri.DimensionDescriptions() }

@@ -1,0 +1,39 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRender(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		want    []string
+		wantNot []string
+	}{
+		{"**validation of inputs** and `x < y`", []string{"<strong>validation of inputs</strong>", "<code>x &lt; y</code>"}, nil},
+		{"```python\nprint(1 < 2)\n```", []string{`<pre><code class="language-python">print(1 &lt; 2)`}, nil},
+		{"| a | b |\n|---|---|\n| 1 | 2 |", []string{"<table>", "<td>1</td>"}, nil},
+		{"<script>alert(1)</script>", []string{"&lt;script&gt;alert(1)&lt;/script&gt;"}, []string{"<script"}},
+		{"x <img src=x onerror=alert(1)> y", []string{"&lt;img src=x onerror=alert(1)&gt;"}, []string{"<img"}},
+		{"[site](https://example.com)", []string{`<a href="https://example.com" rel="noopener nofollow ugc">site</a>`}, nil},
+		{"![chart](https://example.com/a.png)", []string{`<a href="https://example.com/a.png" rel="noopener nofollow ugc">image: chart</a>`}, []string{"<img"}},
+		{"[x](javascript:alert(1))", []string{"[x](javascript:alert(1))"}, []string{"href"}},
+		{"line one\nline two", []string{"line one<br>"}, nil},
+	} {
+		got := Render(c.in)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%q: %q lacks %q", c.in, got, w)
+			}
+		}
+		for _, w := range c.wantNot {
+			if strings.Contains(got, w) {
+				t.Errorf("%q: %q has %q", c.in, got, w)
+			}
+		}
+	}
+	if Looks("plain words, nothing else") || !Looks("a **bold** claim") {
+		t.Error("Looks")
+	}
+}
