@@ -92,6 +92,7 @@ func TestBrowserAxe(t *testing.T) {
 		"/runs/demo:binary-pointwise",
 		"/audits?exp=demo&sort=score:concerning&dir=desc",
 		"/audits/demo:a-000001?exp=demo",
+		"/audits/demo:a-000001?view=target",
 		"/pairs/icai-example-v2-40-principles",
 		"/pairs/icai-example-v2-40-principles?mode=models",
 		"/pairs/icai-example",
