@@ -26,7 +26,7 @@ type ExperimentView struct {
 	HasDose, HasRefresh bool
 	CorrNames           []string
 	CorrR, CorrP        [][]float64
-	CorrN               int // the auditors the correlations are over
+	CorrN               int    // the auditors the correlations are over
 	CorrPopulation      string // "checkpoints" or "baselines"
 	CorrRuns            int    // among checkpoints, the runs the p-values count
 	// HasSuite: some auditor has a value on some dimension of the suite;

@@ -85,7 +85,7 @@ type Message struct {
 	// ("auditor → target", "simulated tool result", "model", …).
 	Side            string
 	Text            string
-	Reasoning       string   // the reasoning parts, one per line ("(redacted reasoning)" for a redacted one)
+	Reasoning       string // the reasoning parts, one per line ("(redacted reasoning)" for a redacted one)
 	Other           []Part // content parts of other kinds
 	Function, Model string
 	ToolCallID      string // the call a tool message answers
