@@ -44,7 +44,7 @@ func TransferPage(v TransferView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>AuditBench transfer</h1><p class=\"muted\">Detection rate of the hidden behavior on AuditBench's adversarially hardened targets, per auditor and investigation approach, with Wilson 95% intervals. Click a cell for its audits.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>AuditBench transfer</h1><p class=\"muted\">Detection rate of the hidden behavior on AuditBench's adversarially hardened targets, per auditor and investigation approach, with 95% intervals: a behavior's cell Wilson's over its audits (its seeds); an overall rate Wilson's on the effective sample size under the design effect of its behaviors, since its audits come 16 seeds to a behavior (the same interval as the overview's AuditBench columns). Click a cell for its audits.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -337,3 +337,66 @@ func TestComparePresetsFamily(t *testing.T) {
 		t.Errorf("the first preset's %s is not on its compare page", rows[0][2])
 	}
 }
+
+// TestComparePairedRatesCover (issue #48): the AuditBench row the issue
+// named, intragroup-cal0@e2 against Gemini 3.1 Flash Lite, had its upper
+// bound at its estimate (+31.25 [+24.02, +31.25]); its interval is now
+// Newcombe's, worked out here from the audits' 2×2 table.
+func TestComparePairedRatesCover(t *testing.T) {
+	s := mustDemo(t)
+	const a, b = "intragroup-cal0@e2", "gemini-3.1-flash-lite"
+	det := func(auditor string) map[string]bool {
+		out := map[string]bool{}
+		for _, m := range csvRows(t, mustGet(t, s, "/audits.csv?exp=demo&auditor="+auditor+"&eval=auditbench_default", http.StatusOK, "text/csv").Body) {
+			out[m["behavior"]+"|"+m["seed"]] = m["detected"] == "true"
+		}
+		return out
+	}
+	da, db := det(a), det(b)
+	var n11, n10, n01, n00 float64
+	for k, x := range da {
+		y, ok := db[k]
+		switch {
+		case !ok:
+		case x && y:
+			n11++
+		case x:
+			n10++
+		case y:
+			n01++
+		default:
+			n00++
+		}
+	}
+	n := n11 + n10 + n01 + n00
+	z := 1.959963984540054
+	wilson := func(x float64) (float64, float64) {
+		p := x / n
+		c := (p + z*z/(2*n)) / (1 + z*z/n)
+		h := z * math.Sqrt(p*(1-p)/n+z*z/(4*n*n)) / (1 + z*z/n)
+		return c - h, c + h
+	}
+	p1, p2 := (n11+n10)/n, (n11+n01)/n
+	l1, u1 := wilson(n11 + n10)
+	l2, u2 := wilson(n11 + n01)
+	num := n11*n00 - n10*n01
+	if num > 0 {
+		num = math.Max(num-n/2, 0)
+	}
+	phi := num / math.Sqrt((n11+n10)*(n01+n00)*(n11+n01)*(n10+n00))
+	d := p1 - p2
+	lo := d - math.Sqrt((p1-l1)*(p1-l1)-2*phi*(p1-l1)*(u2-p2)+(u2-p2)*(u2-p2))
+	hi := d + math.Sqrt((u1-p1)*(u1-p1)-2*phi*(u1-p1)*(p2-l2)+(p2-l2)*(p2-l2))
+	row := compareRows(t, s, "a="+a+"&b="+b)[b+"/auditbench_default"]
+	got := [3]float64{csvNum(t, row["diff"]), csvNum(t, row["lo"]), csvNum(t, row["hi"])}
+	want := [3]float64{100 * d, 100 * lo, 100 * hi}
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > 1e-9 {
+			t.Errorf("AuditBench default: %v, by hand %v (table %v %v %v %v)", got, want, n11, n10, n01, n00)
+			break
+		}
+	}
+	if !(got[2] > got[0]) {
+		t.Errorf("the upper bound %v is not above the estimate %v", got[2], got[0])
+	}
+}

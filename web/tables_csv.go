@@ -142,14 +142,14 @@ func (s *Server) transferCSV(c echo.Context) error {
 	for _, r := range vm.Rows {
 		for ai, ap := range vm.Approaches {
 			o := r.Overall[ai]
-			out = append(out, []string{r.Auditor, ap.Value, "", itoa(o.N), itoa(o.Wins), csvFloat(o.Value), csvFloat(o.Lo), csvFloat(o.Hi)})
+			out = append(out, []string{r.Auditor, ap.Value, "", itoa(o.N), itoa(o.Wins), csvFloat(o.Value), csvFloat(o.Lo), csvFloat(o.Hi), "Wilson 95% on the design effect's n over behaviors"})
 			for bi, b := range vm.Behaviors {
 				cell := r.Cell(ai, bi, len(vm.Behaviors))
-				out = append(out, []string{r.Auditor, ap.Value, b, itoa(cell.N), itoa(cell.Wins), csvFloat(cell.Value), csvFloat(cell.Lo), csvFloat(cell.Hi)})
+				out = append(out, []string{r.Auditor, ap.Value, b, itoa(cell.N), itoa(cell.Wins), csvFloat(cell.Value), csvFloat(cell.Lo), csvFloat(cell.Hi), "Wilson 95% over audits"})
 			}
 		}
 	}
-	return writeCSV(c, vm.Exp.ID+"-transfer.csv", []string{"auditor", "eval", "behavior", "n", "detected", "rate", "lo", "hi"}, out)
+	return writeCSV(c, vm.Exp.ID+"-transfer.csv", []string{"auditor", "eval", "behavior", "n", "detected", "rate", "lo", "hi", "interval"}, out)
 }
 
 // cyclesCSV: the listed cycles, one row per cycle.

@@ -17,7 +17,7 @@ func TestTableCSVs(t *testing.T) {
 		{"/experiments/demo/crux.csv", "dimension,checkpoints,runs,heldout_r2_rates,heldout_p_rates,heldout_r2_all,heldout_p_all,r2_rates,r2_rates_lo,r2_rates_hi,chance_r2_rates,loo_r2_rates,r2_all,r2_all_lo,r2_all_hi,chance_r2_all,loo_r2_all,method", 5},
 		{"/experiments/demo/crux-features.csv", "checkpoint,target_focused,auditor_view,pairwise_win,pairwise_loss,d_signal,d_craft,d_realism,d_evidence", 40},
 		{"/experiments/demo/rwr.csv", "auditor,split,behavior,n,wins,ties,losses,rwr,lo,hi,interval", 40},
-		{"/experiments/demo/transfer.csv", "auditor,eval,behavior,n,detected,rate,lo,hi", 50},
+		{"/experiments/demo/transfer.csv", "auditor,eval,behavior,n,detected,rate,lo,hi,interval", 50},
 		{"/experiments/demo/cycles.csv?max=3", "length,cycle,edge_records,edge_p,p,finding,count_p", 1},
 		{"/experiments/demo/ranking.csv", "auditor,log_strength,lo,hi,wins,losses,in_cycle,rank,anchor", 3},
 		{"/experiments/demo/judgments.csv?kind=realism", "judgment,kind,audit,auditor,other,other_auditor,behavior,split,result", 100},

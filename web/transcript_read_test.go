@@ -1,6 +1,7 @@
 package web
 
 import (
+	"math"
 	"net/http"
 	"regexp"
 	"strings"
@@ -30,5 +31,32 @@ func TestTranscriptsAsWritten(t *testing.T) {
 		`data-testid="folded"`, "show all (68 lines")
 	if strings.Contains(body, `\n`) {
 		t.Error("sample 50 shows a literal \\n")
+	}
+}
+
+// TestTransferMatchesScores: an auditor's overall AuditBench rate has one
+// interval wherever it is shown: the transfer table's (a share) and the
+// overview's scores (in percent), both clustered by behavior.
+func TestTransferMatchesScores(t *testing.T) {
+	s := mustDemo(t)
+	scores := map[string][2]float64{}
+	for _, m := range csvRows(t, mustGet(t, s, "/experiments/demo/scores.csv", http.StatusOK, "text/csv").Body) {
+		if strings.HasPrefix(m["dimension"], "auditbench") && m["lo"] != "" {
+			scores[m["auditor"]+"/"+m["dimension"]] = [2]float64{csvNum(t, m["lo"]), csvNum(t, m["hi"])}
+		}
+	}
+	n := 0
+	for _, m := range csvRows(t, mustGet(t, s, "/experiments/demo/transfer.csv", http.StatusOK, "text/csv").Body) {
+		want, ok := scores[m["auditor"]+"/"+m["eval"]]
+		if m["behavior"] != "" || !ok {
+			continue
+		}
+		n++
+		if lo, hi := 100*csvNum(t, m["lo"]), 100*csvNum(t, m["hi"]); math.Abs(lo-want[0]) > 1e-9 || math.Abs(hi-want[1]) > 1e-9 {
+			t.Errorf("%s %s: transfer [%v, %v], scores %v", m["auditor"], m["eval"], lo, hi, want)
+		}
+	}
+	if n < 50 {
+		t.Errorf("%d rows compared", n)
 	}
 }

@@ -106,15 +106,17 @@ func (t Transfer) Cell(k DetectionKey) DetectionCell {
 	return t.nan
 }
 
-// TransferRates computes the detection rate, with a Wilson interval at the
-// given confidence, of every auditor under every approach, overall and per
-// behavior.
+// TransferRates computes the detection rate of every auditor under every
+// approach, overall (Wilson on the effective n of its behaviors' design
+// effect) and per behavior (Wilson over its audits).
 func TransferRates(ds []Detection, confidence float64) Transfer {
 	det := map[DetectionKey][]bool{}
+	behaviorOf := map[DetectionKey][]string{} // of the overall cells' audits
 	seen := map[string]bool{}
 	for _, d := range ds {
 		all := DetectionKey{d.Auditor, d.Eval, ""}
 		det[all] = append(det[all], d.Detected)
+		behaviorOf[all] = append(behaviorOf[all], d.Behavior)
 		// An audit without a behavior counts once, in the overall rate.
 		if d.Behavior != "" {
 			k := DetectionKey{d.Auditor, d.Eval, d.Behavior}
@@ -132,8 +134,14 @@ func TransferRates(ds []Detection, confidence float64) Transfer {
 			}
 		}
 		// The only error is a confidence outside (0, 1), which leaves the
-		// rate undefined as the page shows it.
-		c.Rate, _ = analysis.DetectionRate(v, confidence)
+		// rate undefined as the page shows it. An overall rate pools the
+		// behaviors: its interval counts them (the design effect), as the
+		// overview's AuditBench columns do; a behavior's cell is its seeds.
+		if idx, g := clusters(behaviorOf[k], len(v)); k.Behavior == "" && g >= 2 {
+			c.Rate, _ = analysis.ClusterWilson(v, idx, confidence)
+		} else {
+			c.Rate, _ = analysis.DetectionRate(v, confidence)
+		}
 		t.cells[k] = c
 	}
 	for b := range seen {

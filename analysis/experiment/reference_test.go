@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -67,10 +68,18 @@ func TestTransferRates(t *testing.T) {
 	if want := []string{"flattery", "sabotage"}; !reflect.DeepEqual(tr.Behaviors, want) {
 		t.Errorf("behaviors %v, want %v", tr.Behaviors, want)
 	}
+	// The overall rate pools two behaviors (both flattery audits detected,
+	// the sabotage one not): its interval is Wilson's on the design
+	// effect's n (issue #48), wider than the 3 audits' [0.2077, 0.9385].
 	all := tr.Cell(DetectionKey{"a", model.EvalAuditBenchSTC, ""})
+	want, _ := analysis.ClusterWilson([]bool{true, true, false}, []int{0, 0, 1}, 0.95)
 	if all.N != 3 || all.Detected != 2 || math.Abs(all.Rate.Value-2.0/3) > 1e-12 ||
-		math.Abs(all.Rate.Lo-0.2077) > 1e-4 || math.Abs(all.Rate.Hi-0.9385) > 1e-4 {
-		t.Errorf("a STC overall %+v, want 2 of 3 in [0.2077, 0.9385]", all)
+		all.Rate != want || !(all.Rate.Lo < 0.2077 && all.Rate.Hi > 0.9385) {
+		t.Errorf("a STC overall %+v, want 2 of 3 clustered %+v", all, want)
+	}
+	// A behavior's own cell is Wilson over its audits: 2 of 2.
+	if c, w := tr.Cell(DetectionKey{"a", model.EvalAuditBenchSTC, "flattery"}), must(analysis.Wilson(2, 2, 0.95)); c.Rate != w {
+		t.Errorf("flattery's cell %+v, want Wilson 2 of 2 %+v", c.Rate, w)
 	}
 	if c := tr.Cell(DetectionKey{"a", model.EvalAuditBenchSTC, "flattery"}); c.N != 2 || c.Detected != 2 {
 		t.Errorf("a STC flattery %+v, want 2 of 2", c)
@@ -81,4 +90,11 @@ func TestTransferRates(t *testing.T) {
 	if c := tr.Cell(DetectionKey{"b", model.EvalAuditBenchSTC, ""}); c.N != 0 || !math.IsNaN(c.Rate.Value) {
 		t.Errorf("unknown auditor %+v, want an empty cell", c)
 	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
