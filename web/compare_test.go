@@ -400,3 +400,24 @@ func TestComparePairedRatesCover(t *testing.T) {
 		t.Errorf("the upper bound %v is not above the estimate %v", got[2], got[0])
 	}
 }
+
+// TestCompareIssueRows (issue #48): the false-positive row the issue
+// named rests on five seeds that differ: its p is the exact sign-flip
+// test's, 2/2⁵ = 0.0625 (a paired t said 0.0245); and the composite of
+// Opus 4.7 against Concerningness RL epoch 1 reads the same either way
+// round ([+0.08, +11.34] p 0.052 one way, [−11.57, +0.40] p 0.070 the
+// other, before).
+func TestCompareIssueRows(t *testing.T) {
+	s := mustDemo(t)
+	fp := compareRows(t, s, "a=intragroup-cal50-multi@e2&b=claude-sonnet-4.6")["claude-sonnet-4.6/fp_calibration"]
+	if p := csvNum(t, fp["p"]); p != 0.0625 || !strings.HasPrefix(fp["method"], "exact sign-flip test") {
+		t.Errorf("fp calibration p %v by %q, want the exact 0.0625", p, fp["method"])
+	}
+	ab := compareRows(t, s, "a=claude-opus-4.7&b=concerningness-rl@e1")["concerningness-rl@e1/composite"]
+	ba := compareRows(t, s, "a=concerningness-rl@e1&b=claude-opus-4.7")["claude-opus-4.7/composite"]
+	near := func(x, y float64) bool { return math.Abs(x-y) <= 1e-9 }
+	if !near(csvNum(t, ab["diff"]), -csvNum(t, ba["diff"])) || !near(csvNum(t, ab["lo"]), -csvNum(t, ba["hi"])) ||
+		!near(csvNum(t, ab["hi"]), -csvNum(t, ba["lo"])) || ab["p"] != ba["p"] {
+		t.Errorf("A − B %s [%s, %s] p %s; B − A %s [%s, %s] p %s", ab["diff"], ab["lo"], ab["hi"], ab["p"], ba["diff"], ba["lo"], ba["hi"], ba["p"])
+	}
+}

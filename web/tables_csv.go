@@ -179,6 +179,7 @@ func (s *Server) rankingCSV(c echo.Context) error {
 		}
 		out = append(out, []string{r.ID, csvFloat(r.Strength), csvFloat(r.Lo), csvFloat(r.Hi), itoa(r.Wins), itoa(r.Losses), strconv.FormatBool(r.InCycle), rank, strconv.FormatBool(r.Anchor)})
 	}
+	// lo and hi: Wald 95% intervals of the difference from the anchor.
 	return writeCSV(c, st.Exp.ID+"-ranking.csv", []string{"auditor", "log_strength", "lo", "hi", "wins", "losses", "in_cycle", "rank", "anchor"}, out)
 }
 
@@ -192,10 +193,10 @@ func (s *Server) runCheckpointsCSV(c echo.Context) error {
 	for _, a := range p.Checkpoints {
 		for _, k := range dimensionKeys {
 			e := a.Score[k]
-			out = append(out, []string{a.Auditor.ID, nullInt(a.Auditor.Epoch), nullInt(a.Auditor.Step), k, csvFloat(e.Value), csvFloat(e.Lo), csvFloat(e.Hi), itoa(a.N[k])})
+			out = append(out, []string{a.Auditor.ID, nullInt(a.Auditor.Epoch), nullInt(a.Auditor.Step), k, csvFloat(e.Value), csvFloat(e.Lo), csvFloat(e.Hi), itoa(a.N[k]), a.Interval[k]})
 		}
 	}
-	return writeCSV(c, p.Stats.Exp.ID+"-"+p.Run.ID+"-checkpoints.csv", []string{"auditor", "epoch", "step", "dimension", "value", "lo", "hi", "n"}, out)
+	return writeCSV(c, p.Stats.Exp.ID+"-"+p.Run.ID+"-checkpoints.csv", []string{"auditor", "epoch", "step", "dimension", "value", "lo", "hi", "n", "interval"}, out)
 }
 
 // runMetricsCSV: a run's training-time scalars.

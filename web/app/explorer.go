@@ -137,6 +137,11 @@ type Table struct {
 func (s *Service) ExplorerTable(ctx context.Context, p *Pairs, q ExplorerQuery, purpose Purpose) (*Table, error) {
 	t := &Table{Q: q}
 	t.Metric, _ = LookupMetric(q.Metric)
+	if q.Metric == "kappa" || q.Metric == "kappa_unadjusted" {
+		// Feedback Forensics shows 0 where kappa is undefined; a blank says
+		// what is so (a 0 would read as agreement no better than chance).
+		t.Notes = append(t.Notes, "Cohen's kappa is undefined, and left blank, where the chance disagreement is 0: the annotator or the reference gives one label only (or no comparison is left). Feedback Forensics shows 0 there; 0 means agreement no better than chance, which such a cell does not say.")
+	}
 	for _, key := range q.Refs {
 		t.Refs = append(t.Refs, p.lookup(key))
 	}
