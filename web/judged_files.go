@@ -51,7 +51,7 @@ func (s *Server) dimensionsCSV(c echo.Context) error {
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
 	w.Write([]string{"role", "model", "group", "dimension", "audits", "seeds", "mean", "mean_lo", "mean_hi",
-		"threshold", "at_or_above", "yield", "yield_lo", "yield_hi", "model_audits_kept", "model_audits_excluded", "excluded_counted"})
+		"threshold", "at_or_above", "yield", "yield_lo", "yield_hi", "model_audits_kept", "model_audits_excluded", "excluded_counted", "interval"})
 	for _, g := range j.Groups {
 		for _, pos := range g.Dims {
 			for mi, m := range o.Models {
@@ -59,7 +59,8 @@ func (s *Server) dimensionsCSV(c echo.Context) error {
 				w.Write([]string{o.Role, m, g.Name, j.DimName(j.Dims[pos]), strconv.Itoa(cell.N), strconv.Itoa(cell.Seeds),
 					csvFloat(cell.Mean.Value), csvFloat(cell.Mean.Lo), csvFloat(cell.Mean.Hi), num(jq.opts.Threshold), strconv.Itoa(cell.Hit),
 					csvFloat(cell.Yield.Value), csvFloat(cell.Yield.Lo), csvFloat(cell.Yield.Hi),
-					strconv.Itoa(o.Audits[mi]), strconv.Itoa(excluded[m]), strconv.FormatBool(jq.opts.Include)})
+					strconv.Itoa(o.Audits[mi]), strconv.Itoa(excluded[m]), strconv.FormatBool(jq.opts.Include),
+					"mean: t 95% clustered by seed; yield: Wilson 95% on the design effect's n over seeds"})
 			}
 		}
 	}

@@ -113,12 +113,12 @@ func (s *Server) pairedCSV(c echo.Context) error {
 	}
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
-	w.Write([]string{"role", "a", "b", "dimension", "pairs", "mean_a", "mean_b", "diff", "diff_lo", "diff_hi", "p", "p_adjusted", "correction", "exact", "audits_kept", "audits_excluded", "excluded_counted"})
+	w.Write([]string{"role", "a", "b", "dimension", "pairs", "mean_a", "mean_b", "diff", "diff_lo", "diff_hi", "p", "p_adjusted", "correction", "exact", "audits_kept", "audits_excluded", "excluded_counted", "interval"})
 	kept, excl := strconv.Itoa(j.Counts.Kept), strconv.Itoa(len(j.Exclusions)-j.Counts.Kept)
 	for _, r := range p.Rows {
 		w.Write([]string{p.Role, p.A, p.B, j.DimName(r.Dim), strconv.Itoa(r.Pairs), csvFloat(r.MeanA), csvFloat(r.MeanB),
 			csvFloat(r.Diff.Value), csvBound(r.Diff.Lo), csvBound(r.Diff.Hi), csvFloat(r.P), csvFloat(r.Adjusted), p.Correction,
-			strconv.FormatBool(r.Exact), kept, excl, strconv.FormatBool(pq.opts.Include)})
+			strconv.FormatBool(r.Exact), kept, excl, strconv.FormatBool(pq.opts.Include), "the sign-flip test inverted (exact: every sign pattern)"})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"math"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -65,7 +66,7 @@ func (s *Server) pairsOverviewCSV(c echo.Context) error {
 }
 
 // tableCSVHeader is the header of table.csv.
-var tableCSVHeader = []string{"annotator", "name", "kind", "column", "dataset", "reference", "split", "split_value", "metric", "value", "lo", "hi", "pairs"}
+var tableCSVHeader = []string{"annotator", "name", "kind", "column", "dataset", "reference", "split", "split_value", "metric", "value", "lo", "hi", "pairs", "interval"}
 
 // pairsTableCSV exports the explorer's table as shown, from the same query:
 // one row per annotator (or trait) and column, in the table's order, the
@@ -95,8 +96,24 @@ func (s *Server) pairsTableCSV(c echo.Context) error {
 			// A column of another dataset (with=) is computed on that
 			// dataset's comparisons.
 			out = append(out, []string{row.Key, row.Name, row.Kind, col.Label, col.Dataset(r.Pairs).DS.ID, col.Ref.Key, col.Split, col.Value, t.view.metric.Key,
-				csvFloat(cell.Value), csvFloat(cell.Lo), csvFloat(cell.Hi), pairs})
+				csvFloat(cell.Value), csvFloat(cell.Lo), csvFloat(cell.Hi), pairs, intervalOf(t.view.metric.Key, cell.Lo)})
 		}
 	}
 	return writeCSV(c, figureStem(r.DS.ID)+"-table.csv", tableCSVHeader, out)
+}
+
+// intervalOf names table.csv's interval for a metric: strength's is a
+// percentile bootstrap over comparisons, accuracy's and relevance's are
+// Wilson's; the others have none (nor has a cell shown without, ci=0).
+func intervalOf(metric string, lo float64) string {
+	if math.IsNaN(lo) {
+		return ""
+	}
+	switch metric {
+	case "strength":
+		return "percentile bootstrap 95% over comparisons"
+	case "accuracy", "relevance":
+		return "Wilson 95%"
+	}
+	return ""
 }

@@ -116,7 +116,7 @@ func TestPairsTableCSV(t *testing.T) {
 		t.Errorf("the default table.csv has no intervals: %v", recs[0])
 	}
 	r := mustGet(t, s, "/pairs/hand/table.csv?split=topic&ci=0", http.StatusOK, "text/csv")
-	if got, want := firstLine(r.Body), "annotator,name,kind,column,dataset,reference,split,split_value,metric,value,lo,hi,pairs"; got != want {
+	if got, want := firstLine(r.Body), "annotator,name,kind,column,dataset,reference,split,split_value,metric,value,lo,hi,pairs,interval"; got != want {
 		t.Fatalf("header = %q, want %q", got, want)
 	}
 	recs := readRecords(t, r.Body)

@@ -224,9 +224,9 @@ func (s *Server) pairsRankingCSV(c echo.Context) error {
 		if row.Rank > 0 {
 			rank = itoa(row.Rank)
 		}
-		out = append(out, []string{row.ID, csvFloat(row.Strength), csvFloat(row.Lo), csvFloat(row.Hi), itoa(row.Wins), itoa(row.Losses), strconv.FormatBool(row.InCycle), rank, strconv.FormatBool(row.Anchor)})
+		out = append(out, []string{row.ID, csvFloat(row.Strength), csvFloat(row.Lo), csvFloat(row.Hi), itoa(row.Wins), itoa(row.Losses), strconv.FormatBool(row.InCycle), rank, strconv.FormatBool(row.Anchor), rankingInterval})
 	}
-	return writeCSV(c, figureStem(p.r.DS.ID)+"-ranking.csv", []string{"model", "log_strength", "lo", "hi", "wins", "losses", "in_cycle", "rank", "anchor"}, out)
+	return writeCSV(c, figureStem(p.r.DS.ID)+"-ranking.csv", []string{"model", "log_strength", "lo", "hi", "wins", "losses", "in_cycle", "rank", "anchor", "interval"}, out)
 }
 
 // pairsCyclesCSV exports the models' listed cycles, one row per cycle.

@@ -61,7 +61,7 @@ func TestPairsModels(t *testing.T) {
 		t.Errorf("Content-Disposition %q", cd)
 	}
 	r = mustGet(t, s, "/pairs/hand/ranking.csv", http.StatusOK, "text/csv")
-	if got, want := firstLine(r.Body), "model,log_strength,lo,hi,wins,losses,in_cycle,rank,anchor"; got != want {
+	if got, want := firstLine(r.Body), "model,log_strength,lo,hi,wins,losses,in_cycle,rank,anchor,interval"; got != want {
 		t.Errorf("ranking.csv header %q, want %q", got, want)
 	}
 	contains(t, "ranking.csv", r.Body, "X,,,,3,0,false,,false")
@@ -120,7 +120,7 @@ func TestPairsModelsDemo(t *testing.T) {
 		t.Error("cycles.csv lists no cycle")
 	}
 	r = mustGet(t, s, "/pairs/synthetic-personality-demo/ranking.csv", http.StatusOK, "text/csv")
-	if !strings.Contains(r.Body, ",true\n") {
+	if !strings.Contains(r.Body, ",true,") {
 		t.Errorf("ranking.csv flags no model in a cycle:\n%s", r.Body)
 	}
 	mustGet(t, s, "/pairs/synthetic-personality-demo/figures/models.svg?max=5", http.StatusOK, "image/svg+xml")

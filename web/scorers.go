@@ -130,7 +130,7 @@ func (s *Server) scorersCSV(c echo.Context) error {
 	}
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
-	w.Write([]string{"log", "task", "model", "scorer", "metric", "n", "value", "lo", "hi", "reported", "reported_stderr", "sample_records", "epochs", "from"})
+	w.Write([]string{"log", "task", "model", "scorer", "metric", "n", "value", "lo", "hi", "reported", "reported_stderr", "sample_records", "epochs", "from", "interval"})
 	for _, r := range rows {
 		epochs, from := "", "file"
 		if e := r.Epochs(); e > 0 {
@@ -141,7 +141,7 @@ func (s *Server) scorersCSV(c echo.Context) error {
 		}
 		w.Write([]string{r.Log, r.Task, r.Model, r.Scorer, r.Metric, strconv.Itoa(r.N),
 			csvFloat(r.Value.Value), csvFloat(r.Value.Lo), csvFloat(r.Value.Hi), csvFloat(r.Reported), csvFloat(r.ReportedStderr),
-			strconv.Itoa(r.Records), epochs, from})
+			strconv.Itoa(r.Records), epochs, from, r.Value.Method})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {

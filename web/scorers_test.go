@@ -126,7 +126,7 @@ func TestScorersAgainstReference(t *testing.T) {
 		t.Run(c.Log, func(t *testing.T) {
 			exp := model.Slugify(c.Log)
 			r := mustGet(t, s, "/experiments/"+exp+"/scorers.csv", http.StatusOK, "text/csv")
-			if !strings.HasPrefix(r.Body, "log,task,model,scorer,metric,n,value,lo,hi,reported,reported_stderr,sample_records,epochs,from\n") {
+			if !strings.HasPrefix(r.Body, "log,task,model,scorer,metric,n,value,lo,hi,reported,reported_stderr,sample_records,epochs,from,interval\n") {
 				t.Fatalf("header: %q", strings.SplitN(r.Body, "\n", 2)[0])
 			}
 			var row map[string]string

@@ -177,11 +177,13 @@ func (s *Server) rankingCSV(c echo.Context) error {
 		if r.Rank > 0 {
 			rank = itoa(r.Rank)
 		}
-		out = append(out, []string{r.ID, csvFloat(r.Strength), csvFloat(r.Lo), csvFloat(r.Hi), itoa(r.Wins), itoa(r.Losses), strconv.FormatBool(r.InCycle), rank, strconv.FormatBool(r.Anchor)})
+		out = append(out, []string{r.ID, csvFloat(r.Strength), csvFloat(r.Lo), csvFloat(r.Hi), itoa(r.Wins), itoa(r.Losses), strconv.FormatBool(r.InCycle), rank, strconv.FormatBool(r.Anchor), rankingInterval})
 	}
-	// lo and hi: Wald 95% intervals of the difference from the anchor.
-	return writeCSV(c, st.Exp.ID+"-ranking.csv", []string{"auditor", "log_strength", "lo", "hi", "wins", "losses", "in_cycle", "rank", "anchor"}, out)
+	return writeCSV(c, st.Exp.ID+"-ranking.csv", []string{"auditor", "log_strength", "lo", "hi", "wins", "losses", "in_cycle", "rank", "anchor", "interval"}, out)
 }
+
+// rankingInterval names ranking.csv's interval.
+const rankingInterval = "Wald 95% of the difference from the anchor (Bradley–Terry MLE)"
 
 // runCheckpointsCSV: a run's checkpoints and their dimensions (long format).
 func (s *Server) runCheckpointsCSV(c echo.Context) error {

@@ -19,7 +19,7 @@ func TestTableCSVs(t *testing.T) {
 		{"/experiments/demo/rwr.csv", "auditor,split,behavior,n,wins,ties,losses,rwr,lo,hi,interval", 40},
 		{"/experiments/demo/transfer.csv", "auditor,eval,behavior,n,detected,rate,lo,hi,interval", 50},
 		{"/experiments/demo/cycles.csv?max=3", "length,cycle,edge_records,edge_p,p,finding,count_p", 1},
-		{"/experiments/demo/ranking.csv", "auditor,log_strength,lo,hi,wins,losses,in_cycle,rank,anchor", 3},
+		{"/experiments/demo/ranking.csv", "auditor,log_strength,lo,hi,wins,losses,in_cycle,rank,anchor,interval", 3},
 		{"/experiments/demo/judgments.csv?kind=realism", "judgment,kind,audit,auditor,other,other_auditor,behavior,split,result", 100},
 		{"/runs/demo:ref-pairwise-cal50/checkpoints.csv", "auditor,epoch,step,dimension,value,lo,hi,n,interval", 21},
 		{"/runs/demo:ref-pairwise-cal50/metrics.csv", "step,name,value", 10},
