@@ -75,7 +75,7 @@ func MaxNames(maxValue int64) int {
 // namesErr is the error of a dataset past MaxNames.
 func (l *Loader) namesErr(what string) error {
 	return &model.InputError{File: l.file, Offset: -1, Path: what,
-		Msg: fmt.Sprintf("the dataset names more than %d %s, the limit that goes with the limit on one value's size; raise both with --max-value", l.maxNames, what)}
+		Msg: limit.Count("the dataset names", uint64(l.maxNames), what)}
 }
 
 // Tx is the import's transaction as the loader writes it: the store's

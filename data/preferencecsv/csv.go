@@ -78,7 +78,7 @@ func readCSV(ctx context.Context, r *limit.Reader, file, defID string, s annotat
 	// million columns took 3.5 GiB.
 	if maxCols := annotatedpairs.MaxNames(r.Max); len(header) > maxCols {
 		return &model.InputError{File: file, Line: 1, Offset: -1,
-			Msg: fmt.Sprintf("the header has %d columns, more than the %d that go with the limit on one value's size; raise both with --max-value", len(header), maxCols)}
+			Msg: fmt.Sprintf("the header has %d columns: ", len(header)) + limit.Count("it has", uint64(maxCols), "columns")}
 	}
 	cols, err := csvHeader(file, header)
 	if err != nil {

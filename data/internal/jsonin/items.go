@@ -2,9 +2,10 @@ package jsonin
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/auditscope/auditscope/data/internal/limit"
 )
 
 // Items bounds what one JSON value may hold in number of items, beside its
@@ -57,9 +58,9 @@ func (e *ItemsError) Error() string {
 // Msg is the error without its path, for errors that give the path apart.
 func (e *ItemsError) Msg() string {
 	if e.Total {
-		return fmt.Sprintf("the value holds more than %d items (objects, arrays, their members and elements), the limit that goes with the limit on one value's size; raise both with --max-value", e.Max)
+		return limit.Count("the value holds", uint64(e.Max), "items (objects, arrays, their members and elements, numbers, strings)")
 	}
-	return fmt.Sprintf("holds more than %d items, the limit that goes with the limit on one value's size; raise both with --max-value", e.Max)
+	return limit.Count("holds", uint64(e.Max), "items")
 }
 
 // frame is one open container of CheckItems' walk.

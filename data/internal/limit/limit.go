@@ -34,6 +34,15 @@ func Message(what string, max int64) string {
 		what, Size(max), Flag, Flag, Size(4*max))
 }
 
+// Count says that a count bound derived from the value limit was passed
+// (items in a JSON value, names in a dataset, columns in a header, members
+// in an archive): every such refusal in one wording, "<what> more than N
+// <unit>, …; raise both with --max-value". what ends where the count
+// begins ("the archive has", "holds").
+func Count(what string, max uint64, unit string) string {
+	return fmt.Sprintf("%s more than %d %s, the limit that goes with the limit on one value's size; raise both with %s", what, max, unit, Flag)
+}
+
 // Size renders a byte count the way the flag takes it.
 func Size(n int64) string {
 	switch {

@@ -47,3 +47,13 @@ func TestMessage(t *testing.T) {
 		t.Error("Or")
 	}
 }
+
+// TestCount: every count bound's refusal reads the same way and says how
+// to raise it.
+func TestCount(t *testing.T) {
+	got := Count("the archive has", 1000000, "members")
+	want := "the archive has more than 1000000 members, the limit that goes with the limit on one value's size; raise both with --max-value"
+	if got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+
+	limitpkg "github.com/auditscope/auditscope/data/internal/limit"
 )
 
 // MaxMembers is the most members a zip (a bundle, an .eval log) may have
@@ -36,7 +39,7 @@ func CheckCount(r io.ReaderAt, size int64, limit uint64) error {
 	}
 	n := walk(r, size, end, limit)
 	if n > limit {
-		return fmt.Errorf("the archive has more than %d members (its directory counted, not its end record's %d), the limit that goes with the limit on one value's size; raise both with --max-value", limit, end.records)
+		return errors.New(limitpkg.Count("the archive has", limit, fmt.Sprintf("members (its directory counted, not its end record's %d)", end.records)))
 	}
 	return nil
 }
