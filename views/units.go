@@ -65,6 +65,7 @@ func (s UnitSideView) Has() bool { return len(s.Audits) > 0 }
 // UnitsShows are the page's filters, in the form's order.
 // The default's value is empty: the form leaves it out of the URL.
 var UnitsShows = []Option{{Value: "", Label: "every unit"}, {Value: "discordant", Label: "paired units that differ"},
+	{Value: "ahead-a", Label: "A ahead"}, {Value: "ahead-b", Label: "B ahead"}, {Value: "tied", Label: "tied"},
 	{Value: "a", Label: "A's alone"}, {Value: "b", Label: "B's alone"}}
 
 // SideBySideURL is the page showing audits a and b (keys

@@ -129,7 +129,10 @@ func (s *Server) sampleUnitsData(c echo.Context, st *app.ExperimentStats) (units
 			shown = append(shown, u)
 		}
 	}
-	if uq.Sort == "diff" {
+	switch uq.Sort {
+	case "signed":
+		app.SampleBySignedDifference(shown)
+	case "diff":
 		app.SampleByDifference(shown)
 	}
 	return uq, ds, shown, nil
@@ -140,6 +143,12 @@ func (uq unitsQuery) keepSample(u app.SampleUnit) bool {
 	switch uq.Show {
 	case "discordant":
 		return u.Paired && u.Diff != 0
+	case "ahead-a":
+		return u.Paired && u.Diff > 0
+	case "ahead-b":
+		return u.Paired && u.Diff < 0
+	case "tied":
+		return u.Paired && u.Diff == 0
 	case "a":
 		return u.A.Has() && !u.B.Has()
 	case "b":

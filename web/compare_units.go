@@ -22,7 +22,7 @@ const unitsPerPage = 100
 // unitsQuery is the units page's state.
 type unitsQuery struct {
 	A, B, Dim  string
-	Show, Sort string // all, discordant, a, b; diff or unit
+	Show, Sort string // all, discordant, ahead-a, ahead-b, tied, a, b; signed, diff or unit
 	Page       int
 }
 
@@ -55,16 +55,16 @@ func parseUnitsQuery(q url.Values, st *app.ExperimentStats, dims []string) (unit
 	switch uq.Show {
 	case "":
 		uq.Show = "all"
-	case "all", "discordant", "a", "b":
+	case "all", "discordant", "ahead-a", "ahead-b", "tied", "a", "b":
 	default:
-		return uq, badRequestf("show: want all, discordant, a or b, found %q", uq.Show)
+		return uq, badRequestf("show: want all, discordant, ahead-a, ahead-b, tied, a or b, found %q", uq.Show)
 	}
 	switch uq.Sort {
 	case "":
-		uq.Sort = "diff"
-	case "diff", "unit":
+		uq.Sort = "signed"
+	case "signed", "diff", "unit":
 	default:
-		return uq, badRequestf("sort: want diff or unit, found %q", uq.Sort)
+		return uq, badRequestf("sort: want signed, diff or unit, found %q", uq.Sort)
 	}
 	if p := q.Get("page"); p != "" {
 		n, err := strconv.Atoi(p)
@@ -82,7 +82,7 @@ func (uq unitsQuery) values() url.Values {
 	if uq.Show != "all" {
 		v.Set("show", uq.Show)
 	}
-	if uq.Sort != "diff" {
+	if uq.Sort != "signed" {
 		v.Set("sort", uq.Sort)
 	}
 	return v
@@ -93,6 +93,12 @@ func (uq unitsQuery) keep(u app.Unit) bool {
 	switch uq.Show {
 	case "discordant":
 		return u.Discordant()
+	case "ahead-a":
+		return u.Paired && u.Diff > 0
+	case "ahead-b":
+		return u.Paired && u.Diff < 0
+	case "tied":
+		return u.Paired && u.Diff == 0
 	case "a":
 		return u.A.Has() && !u.B.Has()
 	case "b":
@@ -123,7 +129,10 @@ func (s *Server) unitsData(c echo.Context) (*app.ExperimentStats, unitsQuery, ap
 			shown = append(shown, u)
 		}
 	}
-	if uq.Sort == "diff" {
+	switch uq.Sort {
+	case "signed":
+		app.BySignedDifference(shown)
+	case "diff":
 		app.ByDifference(shown)
 	}
 	return st, uq, m, shown, nil

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -199,4 +200,41 @@ func TestSideBySide(t *testing.T) {
 	if n := strings.Count(audit, `data-testid="same-unit-pick"`); n != 1 {
 		t.Errorf("%d same-unit pickers", n)
 	}
+}
+
+// TestUnitsSignedOrder (issue #50): the units page lists A's largest lead
+// first and B's last (A-ahead and B-ahead units no longer mixed by size),
+// unpaired units after; ahead-a, ahead-b and tied keep only those.
+func TestUnitsSignedOrder(t *testing.T) {
+	s := mustDemo(t)
+	base := "/experiments/demo/compare/units.csv?a=ref-pairwise-cal50%40e3&b=claude-haiku-4.5&dim=audit_quality"
+	rows := csvRows(t, mustGet(t, s, base, http.StatusOK, "text/csv").Body)
+	prev, paired, ahead := math.Inf(1), true, 0
+	for i, r := range rows {
+		if r["paired"] != "true" {
+			paired = false
+			continue
+		}
+		d := csvNum(t, r["diff"])
+		if !paired || d > prev {
+			t.Fatalf("row %d: diff %v after %v (paired rows first, largest first)", i, d, prev)
+		}
+		prev = d
+		if d > 0 {
+			ahead++
+		}
+	}
+	for show, keep := range map[string]func(float64) bool{"ahead-a": func(d float64) bool { return d > 0 },
+		"ahead-b": func(d float64) bool { return d < 0 }, "tied": func(d float64) bool { return d == 0 }} {
+		sub := csvRows(t, mustGet(t, s, base+"&show="+show, http.StatusOK, "text/csv").Body)
+		for _, r := range sub {
+			if d := csvNum(t, r["diff"]); r["paired"] != "true" || !keep(d) {
+				t.Errorf("show=%s lists a unit with diff %v (paired %s)", show, d, r["paired"])
+			}
+		}
+		if show == "ahead-a" && len(sub) != ahead {
+			t.Errorf("show=ahead-a lists %d units, want %d", len(sub), ahead)
+		}
+	}
+	mustGet(t, s, base+"&sort=sideways", http.StatusBadRequest, "")
 }

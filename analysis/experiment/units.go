@@ -217,3 +217,8 @@ func unitSide(u *units, k string) UnitSide {
 // ByDifference orders units by the size of their difference, largest
 // first; unpaired units last, in their order.
 func ByDifference(us []Unit) { analysis.ByAbs(us, func(u Unit) float64 { return u.Diff }) }
+
+// BySignedDifference orders paired units by A − B, A's largest lead first
+// and B's last, so the units where each side is ahead sit together;
+// unpaired units (NaN) go last, in the order given.
+func BySignedDifference(us []Unit) { analysis.BySigned(us, func(u Unit) float64 { return u.Diff }) }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/scorer"
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -66,6 +67,12 @@ func (s *Service) SampleUnits(ctx context.Context, exp, a, b, metric string) ([]
 
 // SampleByDifference orders samples by the size of their difference.
 func SampleByDifference(us []SampleUnit) { scorer.ByDifference(us) }
+
+// SampleBySignedDifference orders samples by A − B, A's largest lead
+// first, unpaired last.
+func SampleBySignedDifference(us []SampleUnit) {
+	analysis.BySigned(us, func(u SampleUnit) float64 { return u.Diff })
+}
 
 // IsSamples reports whether an experiment holds plain Inspect samples, not
 // audits: its comparisons are by scorer metric and sample.

@@ -34,3 +34,6 @@ var CompareDimensions = experiment.CompareDimensions
 // ByDifference orders units by the size of their difference, largest
 // first, the unpaired ones last.
 func ByDifference(us []Unit) { experiment.ByDifference(us) }
+
+// BySignedDifference is experiment.BySignedDifference.
+func BySignedDifference(us []Unit) { experiment.BySignedDifference(us) }
