@@ -3,6 +3,7 @@ package views
 import (
 	"cmp"
 	"math"
+	"net/url"
 	"slices"
 
 	"github.com/a-h/templ"
@@ -18,6 +19,22 @@ type SideBySideView struct {
 	Scores    []ScorePair // by the size of the difference, largest first
 	Turns     []TurnPair
 	Swap      templ.SafeURL // the same two audits, B on the left
+	// Dim is the compare page's dimension the pair came from ("" for
+	// none): the page leads with what decided it on each side.
+	Dim, DimTitle string
+}
+
+// Verdict is one judgment that decided a side: its outcome from the side,
+// the judge's reasoning, and its page.
+type Verdict struct {
+	Outcome, Reasoning string
+	URL                templ.SafeURL
+}
+
+// SideBySideDimURL is SideBySideURL from a comparison's row: the page
+// leads with what decided that dimension on each side.
+func SideBySideDimURL(a, b, dim string) templ.SafeURL {
+	return PathQuery(url.Values{"a": {a}, "b": {b}, "dim": {dim}}, "audits", "side-by-side")
 }
 
 // SideAudit is one side: the audit, its key and URL, the transcript's view
@@ -35,6 +52,9 @@ type SideAudit struct {
 	Sample  bool
 	Info    [][2]string
 	Scorers []model.SampleScore
+	// Verdicts decided the side on the page's dimension (realism: the
+	// realism judge's verdicts against the real conversation).
+	Verdicts []Verdict
 }
 
 // Samples reports whether both sides are plain Inspect samples.

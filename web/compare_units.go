@@ -185,7 +185,7 @@ func unitRow(exp string, u app.Unit) views.UnitRow {
 	r := views.UnitRow{Dimension: u.Dimension, DimTitle: dimensionTitles[u.Dimension], Behavior: u.Behavior, Seed: u.Seed,
 		A: side(u.A), B: side(u.B), Paired: u.Paired, Diff: u.Diff, Binary: u.Binary}
 	if u.A.Has() && u.B.Has() {
-		r.SideBySide = views.SideBySideURL(exp+":"+u.A.Audits[0], exp+":"+u.B.Audits[0])
+		r.SideBySide = views.SideBySideDimURL(exp+":"+u.A.Audits[0], exp+":"+u.B.Audits[0], u.Dimension)
 	}
 	return r
 }

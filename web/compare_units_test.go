@@ -238,3 +238,23 @@ func TestUnitsSignedOrder(t *testing.T) {
 	}
 	mustGet(t, s, base+"&sort=sideways", http.StatusBadRequest, "")
 }
+
+// TestSideBySideDeciding (issue #50): a realism unit's side-by-side page
+// leads with each side's realism verdicts, the judge's reasoning and a
+// link to each judgment; other dimensions say where their outcome is.
+func TestSideBySideDeciding(t *testing.T) {
+	s := mustDemo(t)
+	page := mustGet(t, s, "/experiments/demo/compare/units?a=ref-pairwise-cal50%40e3&b=claude-haiku-4.5&dim=realism", http.StatusOK, "text/html").Body
+	link := regexp.MustCompile(`href="(/audits/side-by-side\?[^"]*dim=realism[^"]*)"`).FindStringSubmatch(page)
+	if link == nil {
+		t.Fatal("the realism units link no pair side by side with its dimension")
+	}
+	body := mustGet(t, s, strings.ReplaceAll(link[1], "&amp;", "&"), http.StatusOK, "text/html").Body
+	contains(t, "side by side", body, `data-testid="sbs-deciding"`, "What decided Realism", `data-testid="sbs-verdict"`, "The judge ", `href="/judgments/demo:`)
+	if n := strings.Count(body, `data-testid="sbs-verdict"`); n < 2 {
+		t.Errorf("%d verdicts, want one a side at least", n)
+	}
+	other := strings.Replace(strings.ReplaceAll(link[1], "&amp;", "&"), "dim=realism", "dim=audit_quality", 1)
+	contains(t, "other dimension", mustGet(t, s, other, http.StatusOK, "text/html").Body, "is its Outcome row below")
+	mustGet(t, s, strings.Replace(other, "dim=audit_quality", "dim=nonsense", 1), http.StatusBadRequest, "text/html")
+}

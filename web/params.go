@@ -37,7 +37,7 @@ var (
 	// The audit list (parseAuditsQuery) and an audit within it.
 	auditListParams = params("auditor", "behavior", "cols", "dir", "epoch", "eval", "exp", "outcome", "page", "per", "q", "run", "score", "sort", "split", "target")
 	auditParams     = params("auditor", "behavior", "branch", "cols", "dir", "epoch", "eval", "exp", "outcome", "page", "per", "q", "run", "score", "sort", "split", "target", "view")
-	sideParams      = params("a", "b")
+	sideParams      = params("a", "b", "dim")
 )
 
 // multiValued are the parameters a page reads as lists (compare's B

@@ -3,10 +3,12 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"slices"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/web/app"
 )
@@ -15,17 +17,29 @@ import (
 // ?a=ID&b=ID (ids as the audit pages take them).
 func (s *Server) showSideBySide(c echo.Context) error {
 	q := c.QueryParams()
+	dim := q.Get("dim")
+	if dim != "" && !slices.Contains(app.CompareDimensions, dim) {
+		return app.UnknownValue("dim", dim, app.CompareDimensions)
+	}
 	a, b, err := s.app.SideBySide(c.Request().Context(), q.Get("a"), q.Get("b"))
 	if err != nil {
 		return err
 	}
-	self := views.SideBySideURL(a.Key, b.Key)
+	self, swap := views.SideBySideURL(a.Key, b.Key), views.SideBySideURL(b.Key, a.Key)
+	if dim != "" {
+		self, swap = views.SideBySideDimURL(a.Key, b.Key, dim), views.SideBySideDimURL(b.Key, a.Key, dim)
+	}
 	vm := views.SideBySideView{Synthetic: a.Experiment.Synthetic || b.Experiment.Synthetic,
-		Swap: views.SideBySideURL(b.Key, a.Key)}
+		Swap: swap, Dim: dim, DimTitle: dimensionTitles[dim]}
 	var ms [2][]views.MessageView
 	for i, side := range []app.SideOf{a, b} {
 		sv, messages := sideOfPage(side, []string{"A", "B"}[i], self)
 		ms[i] = messages
+		if dim == model.EvalRealism {
+			if sv.Verdicts, err = s.verdicts(c, side); err != nil {
+				return err
+			}
+		}
 		if i == 0 {
 			vm.A = sv
 		} else {
@@ -77,4 +91,22 @@ func sideOfPage(side app.SideOf, letter string, self templ.SafeURL) (views.SideA
 		}
 	}
 	return sv, out
+}
+
+// verdicts are the judgments that decided a side's realism, as the page
+// shows them.
+func (s *Server) verdicts(c echo.Context, side app.SideOf) ([]views.Verdict, error) {
+	js, err := s.app.RealismVerdicts(c.Request().Context(), side)
+	var out []views.Verdict
+	for _, j := range js {
+		outcome := "judged the audit the real conversation (a win)"
+		switch {
+		case j.Outcome == "tie":
+			outcome = "could not tell (a tie)"
+		case (j.Outcome == "left") != (j.Left.Ref == side.Detail.ID):
+			outcome = "picked the real conversation (a loss)"
+		}
+		out = append(out, views.Verdict{Outcome: outcome, Reasoning: j.Reasoning, URL: views.Path("judgments", j.Key)})
+	}
+	return out, err
 }

@@ -62,3 +62,25 @@ func (s *Service) SameUnit(ctx context.Context, d model.AuditDetail) ([]model.Ch
 	}
 	return out, nil
 }
+
+// realismVerdictsMax bounds the realism judgments read in full for one
+// side: a realism audit has one or a few.
+const realismVerdictsMax = 8
+
+// RealismVerdicts are the judgments that decided a side's realism: each
+// realism judgment of its audit against the real conversation, read in
+// full (the judge's verdict and reasoning), in the file's order.
+func (s *Service) RealismVerdicts(ctx context.Context, side SideOf) ([]model.Judgment, error) {
+	var out []model.Judgment
+	for _, j := range side.Judgments {
+		if j.Kind != model.JudgmentRealism || j.OtherAuditor != "" || len(out) == realismVerdictsMax {
+			continue
+		}
+		full, err := s.r.Judgment(ctx, side.Experiment.ID+":"+j.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, full)
+	}
+	return out, nil
+}
