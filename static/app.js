@@ -216,3 +216,54 @@
     }, 2500);
   })();
 })();
+
+// Find in the transcript: every message holding the text is marked, the
+// current one outlined and brought into view, its folded text unfolded;
+// Enter and the buttons move between them. j and k move between messages
+// (outside a field). The page works without it: this only finds.
+(function () {
+  var box = document.querySelector("[data-find]");
+  if (!box) { return; }
+  var input = box.querySelector("[data-find-input]");
+  var count = box.querySelector("[data-find-count]");
+  var hits = [], at = -1;
+  function messages() { return Array.prototype.slice.call(document.querySelectorAll(".transcript .msg")); }
+  function show(i) {
+    hits.forEach(function (m) { m.classList.remove("find-current"); });
+    if (!hits.length) { return; }
+    at = (i + hits.length) % hits.length;
+    var m = hits[at];
+    m.querySelectorAll("details").forEach(function (d) { d.open = true; });
+    m.classList.add("find-current");
+    m.scrollIntoView({ block: "center" });
+    count.textContent = (at + 1) + " of " + hits.length + " messages";
+  }
+  function find() {
+    var q = input.value.trim().toLowerCase();
+    messages().forEach(function (m) { m.classList.remove("find-hit", "find-current"); });
+    hits = [];
+    at = -1;
+    if (!q) { count.textContent = ""; return; }
+    hits = messages().filter(function (m) { return m.textContent.toLowerCase().indexOf(q) >= 0; });
+    hits.forEach(function (m) { m.classList.add("find-hit"); });
+    if (!hits.length) { count.textContent = "no message holds it"; return; }
+    show(0);
+  }
+  input.addEventListener("input", find);
+  input.addEventListener("keydown", function (ev) {
+    if (ev.key === "Enter") { ev.preventDefault(); show(ev.shiftKey ? at - 1 : at + 1); }
+  });
+  box.querySelector("[data-find-next]").addEventListener("click", function () { show(at + 1); });
+  box.querySelector("[data-find-prev]").addEventListener("click", function () { show(at - 1); });
+  var cur = -1;
+  document.addEventListener("keydown", function (ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.target.closest("input, textarea, select")) { return; }
+    if (ev.key !== "j" && ev.key !== "k") { return; }
+    var ms = messages();
+    if (!ms.length) { return; }
+    cur = Math.max(0, Math.min(ms.length - 1, cur + (ev.key === "j" ? 1 : -1)));
+    ms.forEach(function (m) { m.classList.remove("find-current"); });
+    ms[cur].classList.add("find-current");
+    ms[cur].scrollIntoView({ block: "start" });
+  });
+})();

@@ -190,3 +190,30 @@ func TestBrowserPetriBranches(t *testing.T) {
 		t.Errorf("marked %q", got)
 	}
 }
+
+// TestBrowserFindInTranscript (issue #50): the find box marks the
+// messages that hold the text, brings the first into view (unfolding it)
+// and moves between them; j and k move between messages.
+func TestBrowserFindInTranscript(t *testing.T) {
+	ctx, base := browser(t)
+	step(t, ctx, "open the audit",
+		chromedp.Navigate(base+"/audits/small:a1"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="find-input"]`)))
+	step(t, ctx, "find",
+		chromedp.SendKeys(`[data-testid="find-input"]`, "NATO expansion"),
+		chromedp.WaitVisible(chromedp.CSS(`.msg.find-current`)))
+	if got := eval[string](t, ctx, `document.querySelector('[data-find-count]').textContent`); !strings.HasPrefix(got, "1 of ") {
+		t.Errorf("count %q", got)
+	}
+	if id := eval[string](t, ctx, `document.querySelector('.msg.find-current').id`); id != "m-m13" {
+		t.Errorf("the first match is %q, want m-m13", id)
+	}
+	eval[bool](t, ctx, `(function(){ var i = document.querySelector('[data-testid="find-input"]'); i.value = 'zzzz-nowhere'; i.dispatchEvent(new Event('input')); return true })()`)
+	if got := eval[string](t, ctx, `document.querySelector('[data-find-count]').textContent`); got != "no message holds it" {
+		t.Errorf("count %q", got)
+	}
+	step(t, ctx, "keys", chromedp.Click(`.transcript h2`), chromedp.KeyEvent("j"), chromedp.KeyEvent("j"))
+	if n := eval[int](t, ctx, `Array.prototype.indexOf.call(document.querySelectorAll('.transcript .msg'), document.querySelector('.msg.find-current'))`); n != 1 {
+		t.Errorf("after j, j the current message is %d, want 1", n)
+	}
+}
