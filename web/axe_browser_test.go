@@ -109,6 +109,8 @@ func TestBrowserAxe(t *testing.T) {
 	axeCheck(t, ictx, ibase, axe, []string{"/experiments/security-guide.json", "/audits?exp=security-guide.json"})
 	sample := eval[string](t, ictx, `document.querySelector('a[href^="/audits/security-guide.json:"]').getAttribute('href')`)
 	axeCheck(t, ictx, ibase, axe, []string{sample})
+	// Markdown, highlighted python and folded output.
+	axeCheck(t, ictx, ibase, axe, []string{"/audits/docent-sample.eval:50_epoch_1"})
 
 	// A folder of logs of one task on three models: its models' compare,
 	// units and side-by-side pages.

@@ -26,9 +26,14 @@ func TestTranscriptsAsWritten(t *testing.T) {
 		}
 	}
 	body := mustGet(t, s, "/audits/docent-sample.eval:50_epoch_1", http.StatusOK, "text/html").Body
-	contains(t, "sample 50", body, `data-testid="tool-arg-code"`, `class="code language-python"`,
-		"chr((number &gt;&gt; 24) &amp; 0xFF)\n", `data-testid="markdown"`, "<li>", "<code>VaultDoor7.java</code>",
-		`data-testid="folded"`, "show all (68 lines")
+	contains(t, "sample 50", body, `data-testid="tool-arg-code"`, `class="code chroma language-python"`, `<span class="nb">chr</span>`,
+		`data-testid="markdown"`, "<li>", "<code>VaultDoor7.java</code>", `data-testid="folded"`, "show all (68 lines")
+	// The python argument as written, once its highlighting is taken off:
+	// its own line breaks, ">>" and "&" (escaped in HTML, not in JSON).
+	plain := regexp.MustCompile(`<[^>]+>`).ReplaceAllString(body, "")
+	if !strings.Contains(plain, "chr((number &gt;&gt; 24) &amp; 0xFF)\n") {
+		t.Error("sample 50's python argument is not as written")
+	}
 	if strings.Contains(body, `\n`) {
 		t.Error("sample 50 shows a literal \\n")
 	}

@@ -108,6 +108,26 @@ func (inert) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 		}
 		return ast.WalkSkipChildren, nil
 	})
+	// Fenced code in the language it names, highlighted by class.
+	r.Register(ast.KindFencedCodeBlock, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		b := n.(*ast.FencedCodeBlock)
+		var code strings.Builder
+		lines := b.Lines()
+		for i := range lines.Len() {
+			s := lines.At(i)
+			code.Write(s.Value(src))
+		}
+		lang := string(b.Language(src))
+		w.WriteString(`<pre class="chroma"><code`)
+		if lang != "" {
+			w.WriteString(` class="language-` + html.EscapeString(lang) + `"`)
+		}
+		w.WriteString(">" + Highlight(code.String(), lang) + "</code></pre>\n")
+		return ast.WalkSkipChildren, nil
+	})
 	r.Register(ast.KindHTMLBlock, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil

@@ -12,7 +12,9 @@ func TestRender(t *testing.T) {
 		wantNot []string
 	}{
 		{"**validation of inputs** and `x < y`", []string{"<strong>validation of inputs</strong>", "<code>x &lt; y</code>"}, nil},
-		{"```python\nprint(1 < 2)\n```", []string{`<pre><code class="language-python">print(1 &lt; 2)`}, nil},
+		{"```python\nprint(1 < 2)\n```", []string{`<pre class="chroma"><code class="language-python"><span class="nb">print</span>`, `<span class="o">&lt;</span>`}, []string{"style="}},
+		{"```\n<b>x</b>\n```", []string{"&lt;b&gt;x&lt;/b&gt;"}, []string{"<b>"}},
+		{"```nosuchlanguage\n<i>y</i>\n```", []string{"&lt;i&gt;y&lt;/i&gt;"}, []string{"<i>"}},
 		{"| a | b |\n|---|---|\n| 1 | 2 |", []string{"<table>", "<td>1</td>"}, nil},
 		{"<script>alert(1)</script>", []string{"&lt;script&gt;alert(1)&lt;/script&gt;"}, []string{"<script"}},
 		{"x <img src=x onerror=alert(1)> y", []string{"&lt;img src=x onerror=alert(1)&gt;"}, []string{"<img"}},
