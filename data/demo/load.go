@@ -95,6 +95,9 @@ func transcriptSource(b *bundle.Bundle) func(string) ([]byte, error) {
 	}
 }
 
+// ExperimentID is the demo experiment's id.
+const ExperimentID = "demo"
+
 // Reopened serves the demo's transcripts from a store opened from a saved
 // copy of the demo (Store.SaveCopy), which holds everything but them: the
 // demo is generated again, as Load does, the first time a page asks for
