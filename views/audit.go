@@ -164,7 +164,9 @@ func LineCount(text string) int { return strings.Count(text, "\n") + 1 }
 
 // HighlightCode is code highlighted by class in lang (escaped as it is
 // for a language the highlighter does not know).
-func HighlightCode(code, lang string) templ.Component { return templ.Raw(markdown.Highlight(code, lang)) }
+func HighlightCode(code, lang string) templ.Component {
+	return templ.Raw(markdown.Highlight(code, lang))
+}
 
 // MarkdownHTML renders a message's text as markdown, safely (package
 // markdown: raw HTML shown as text, links nofollow, images not fetched).
