@@ -58,7 +58,7 @@ func (e *ItemsError) Error() string {
 // Msg is the error without its path, for errors that give the path apart.
 func (e *ItemsError) Msg() string {
 	if e.Total {
-		return limit.Count("the value holds", uint64(e.Max), "items (objects, arrays, their members and elements, numbers, strings)")
+		return limit.Count("the value holds", uint64(e.Max), "items (objects, arrays, their members and elements)")
 	}
 	return limit.Count("holds", uint64(e.Max), "items")
 }
