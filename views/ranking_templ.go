@@ -122,7 +122,7 @@ func ranking(v CompositeRankingView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if v.Total() > 2 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "Each comparison is a test on its own, not adjusted for the ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "So each verdict is a test on its own, not adjusted for the ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -135,7 +135,7 @@ func ranking(v CompositeRankingView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, " made here; and the best is picked by the same data, so its lead is likely smaller than it looks. ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, " made here (the Holm column is); and the best is picked by the same data, so its lead is likely smaller than it looks. ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
