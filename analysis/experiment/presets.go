@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -45,7 +46,7 @@ func Presets(runs []RunInfo, auditors []AuditorInfo) []Preset {
 		switch {
 		case a.Baseline:
 			baseline[a.ID] = a.ID
-			names[a.ID] = cmpOr(a.Name, a.ID)
+			names[a.ID] = cmp.Or(a.Name, a.ID)
 			if _, ok := baseline[a.Name]; !ok {
 				baseline[a.Name] = a.ID
 			}
@@ -102,11 +103,4 @@ func computeMatched(multi, single []AuditorInfo) (a, b, at string, ok bool) {
 		}
 	}
 	return "", "", "", false
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"math"
 
@@ -46,7 +47,7 @@ func (s *Service) Crux(ctx context.Context, exp string) (*Crux, error) {
 			continue
 		}
 		d.Names = append(d.Names, a.Auditor.Name)
-		d.Groups = append(d.Groups, cmpOr(a.Auditor.Run, a.Auditor.ID))
+		d.Groups = append(d.Groups, cmp.Or(a.Auditor.Run, a.Auditor.ID))
 		d.Features = append(d.Features, append([]float64(nil), r.Features[:]...))
 		for _, k := range SuiteDimensions {
 			d.Targets[k] = append(d.Targets[k], a.Score[k].Value)
@@ -160,11 +161,4 @@ func (d *Crux) R2Intervals() (map[string]CruxR2Intervals, error) {
 		out[dim] = iv
 	}
 	return out, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

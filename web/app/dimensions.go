@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/auditscope/auditscope/analysis"
@@ -87,7 +88,7 @@ func Correlations(rows []AuditorScores) (Correlation, bool) {
 	if c.Population == "checkpoints" {
 		ids := map[string]int{}
 		for _, a := range pop {
-			run := cmpOr(a.Auditor.Run, a.Auditor.ID)
+			run := cmp.Or(a.Auditor.Run, a.Auditor.ID)
 			if _, ok := ids[run]; !ok {
 				ids[run] = len(ids)
 			}
