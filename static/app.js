@@ -92,6 +92,20 @@
     if (ev.key === "Enter" && ev.target.matches("[data-picker-filter]")) { ev.preventDefault(); }
   });
 
+  // A table of many rows is one tab stop (its links are tabindex -1): the
+  // arrow keys, Home and End move between its rows' links, and Tab leaves.
+  document.addEventListener("keydown", function (ev) {
+    var keys = ["ArrowDown", "ArrowUp", "Home", "End"];
+    var table = ev.target.closest && ev.target.closest("table[data-rows]");
+    if (!table || keys.indexOf(ev.key) < 0 || ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
+    var links = Array.prototype.slice.call(table.querySelectorAll("tbody [data-row-link]"));
+    if (!links.length) { return; }
+    var i = links.indexOf(ev.target);
+    var n = {ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: links.length - 1}[ev.key];
+    ev.preventDefault();
+    links[Math.max(0, Math.min(links.length - 1, n))].focus();
+  });
+
   // A message link opened afresh: mark the message it names and bring it
   // to the middle of the window.
   function showLinkedMessage() {

@@ -1,7 +1,9 @@
 package views
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"net/url"
 	"strconv"
 	"strings"
@@ -49,6 +51,13 @@ type AuditView struct {
 	// defaults: a message's link carries it, so opened afresh it shows the
 	// view and branch that hold the message.
 	LinkQuery url.Values
+	// Part moves between the parts of a transcript too long to send at
+	// once. EventsURL opens the events tab of an Inspect sample that
+	// records events ("" when it records none); Timeline is that tab,
+	// shown in place of the messages.
+	Part      PartNav
+	EventsURL templ.SafeURL
+	Timeline  *TimelineView
 }
 
 // SampleDetails is what an Inspect sample records besides its
@@ -111,14 +120,23 @@ type MessageView struct {
 	Model      string
 	Shared     bool // part of the prefix shared with the previous branch
 	Long       bool
-	Lines      int        // of Text, for a folded message's "show all"
-	Markdown   bool       // Text is rendered as markdown (an author's words, not a tool's output)
-	Other      []PartView // other content parts
+	Lines      int  // of Text, for a folded message's "show all"
+	Markdown   bool // Text is rendered as markdown (an author's words, not a tool's output)
+	// HTML is Text rendered as markdown ahead of the page (web renders a
+	// long transcript's messages on every core); "" renders it in place.
+	HTML  string
+	Other []PartView // other content parts
 }
 
 // PartView is a content part that is not text: an image shown (Image, a
 // data: URL), or a named placeholder.
-type PartView struct{ Image, Label string }
+type PartView struct {
+	// Image is checked by web/app (a data: URL of a raster image type,
+	// never SVG), so templ's URL filter, which refuses every data: URL,
+	// is told it is safe.
+	Image templ.SafeURL
+	Label string
+}
 
 // ToolCallView is one tool call: its function, then each argument as
 // written.
@@ -164,13 +182,25 @@ func LineCount(text string) int { return strings.Count(text, "\n") + 1 }
 
 // HighlightCode is code highlighted by class in lang (escaped as it is
 // for a language the highlighter does not know).
+// The page's highlighting budget (markdown.WithBudget) bounds how much new
+// code one render colours.
 func HighlightCode(code, lang string) templ.Component {
-	return templ.Raw(markdown.Highlight(code, lang))
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		h, _ := markdown.HighlightWithin(markdown.BudgetFrom(ctx), code, lang)
+		_, err := io.WriteString(w, h)
+		return err
+	})
 }
 
 // MarkdownHTML renders a message's text as markdown, safely (package
-// markdown: raw HTML shown as text, links nofollow, images not fetched).
-func MarkdownHTML(text string) templ.Component { return templ.Raw(markdown.Render(text)) }
+// markdown: raw HTML shown as text, links nofollow, images not fetched),
+// its code coloured within the page's budget.
+func MarkdownHTML(text string) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		_, err := io.WriteString(w, markdown.RenderWithin(markdown.BudgetFrom(ctx), text))
+		return err
+	})
+}
 
 // JudgeView is the judge panel.
 type JudgeView struct {

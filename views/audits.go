@@ -30,9 +30,21 @@ type AuditListView struct {
 	// audits; the list shows them in Inspect's terms (sample, model, scores)
 	// without auditor, eval, behavior, target or outcome.
 	Plain bool
+	// SampleChoices and SampleFields are a Plain list's tasks, logs and
+	// epochs: what its filters offer, and each row's (by audit key).
+	SampleChoices model.SampleChoices
+	SampleFields  map[string]model.SampleFields
 	// Unknown, when set, is a filter value that names nothing: the page
 	// offers the choices it may mean instead of a list.
 	Unknown *UnknownChoice
+}
+
+// SampleEpochValue is the sample epoch filter as typed.
+func (v AuditListView) SampleEpochValue() string {
+	if v.Filter.SampleEpoch == nil {
+		return ""
+	}
+	return strconv.Itoa(*v.Filter.SampleEpoch)
 }
 
 // Noun is what the list holds.

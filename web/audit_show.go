@@ -47,16 +47,47 @@ func (s *Server) showAudit(c echo.Context) error {
 		s.log.Warn("read transcript", "audit", a.Key, "err", t.Cause)
 	}
 	vm.LoadError = t.Problem
-	if t.Record != nil {
-		vm.Record = sampleDetails(t.Record)
+	eq, events, err := parseEventsQuery(q)
+	if err != nil {
+		return err
 	}
-	if err := fillTranscript(&vm, t, q, a.Key); err != nil {
+	if err := fillRecord(&vm, t.Record, eq, events, a.Key); err != nil {
+		return err
+	}
+	if err := fillTranscript(&vm, t, q, a.Key, events); err != nil {
 		return err
 	}
 	if t.Judge != nil {
-		vm.Judge = judgeView(t, vm.View, vm.Branch, a.Key, fq)
+		vm.Judge = judgeView(t, vm.View, vm.Branch, vm.Part.Part, a.Key, fq)
 	}
+	budget := markdown.NewBudget(markdown.BudgetLines)
+	c.SetRequest(c.Request().WithContext(markdown.WithBudget(ctx, budget)))
+	prerender(vm.Messages, budget)
 	return render(c, http.StatusOK, views.AuditPage(vm))
+}
+
+// fillRecord shows an Inspect sample's record and, on the events tab, its
+// timeline.
+func fillRecord(vm *views.AuditView, r *app.SampleRecord, eq eventsQuery, events bool, key string) error {
+	if r != nil {
+		vm.Record = sampleDetails(r)
+	}
+	if r != nil && len(r.Timeline) > 0 {
+		q := eventsQuery{}.values()
+		for k, v := range vm.Filter {
+			q[k] = v
+		}
+		vm.EventsURL = views.PathQuery(q, "audits", key)
+	}
+	if !events {
+		return nil
+	}
+	if vm.EventsURL == "" {
+		return badRequestf("tab: this %s records no events", strings.ToLower(vm.Noun()))
+	}
+	tv, err := timelineView(r.Timeline, eq, key, vm.Filter)
+	vm.Timeline = tv
+	return err
 }
 
 // sampleInfo are the labels an Inspect sample's header shows, in order,
@@ -157,7 +188,7 @@ func (t transcriptQuery) values() url.Values {
 
 // fillTranscript shows the view and branch the query asks for (by default
 // the combined view's last branch), with tabs for every view and branch.
-func fillTranscript(vm *views.AuditView, t *app.Transcript, q url.Values, key string) error {
+func fillTranscript(vm *views.AuditView, t *app.Transcript, q url.Values, key string, events bool) error {
 	pv := t.Views()
 	if len(pv) == 0 {
 		return nil
@@ -201,13 +232,56 @@ func fillTranscript(vm *views.AuditView, t *app.Transcript, q url.Values, key st
 				URL: views.PathQuery(viewURL(key, fq, v.Name, i), "audits", key)})
 		}
 	}
+	if events {
+		return nil
+	}
 	vm.SystemNote = t.SystemNote
-	for i, m := range t.Messages(vi, bi) {
-		mv := messageView(m, view.Name, bi, i)
+	return fillMessages(vm, t.Messages(vi, bi), q, key, viewURL(key, fq, tq.View, tq.Branch))
+}
+
+// fillMessages shows the part of a view's messages the query asks for;
+// base is the view's query, for the links between parts.
+func fillMessages(vm *views.AuditView, msgs []app.Message, q url.Values, key string, base url.Values) error {
+	starts := messageParts(msgs)
+	part, err := parsePart(q)
+	if err != nil {
+		return err
+	}
+	if part, err = checkPart(part, len(starts)); err != nil {
+		return err
+	}
+	if part > 1 {
+		vm.LinkQuery.Set("part", strconv.Itoa(part))
+	}
+	vm.Part = partNav([]string{"audits", key}, base, part, starts, len(msgs), "messages")
+	vm.Part.FindThisPartOf = true
+	end := len(msgs)
+	if part < len(starts) {
+		end = starts[part]
+	}
+	for i := starts[part-1]; i < end; i++ {
+		m := msgs[i]
+		mv := messageView(m, vm.View, vm.Branch, i)
 		mv.Shared, mv.Side = m.Shared, m.Side
 		vm.Messages = append(vm.Messages, mv)
 	}
 	return nil
+}
+
+// messagePart is the part of a view and branch that holds a message (1
+// when it is not found).
+func messagePart(t *app.Transcript, view string, branch int, id string) int {
+	vi, bi, err := t.Resolve(view, branch)
+	if err != nil {
+		return 1
+	}
+	msgs := t.Messages(vi, bi)
+	for i, m := range msgs {
+		if m.ID == id {
+			return partOf(messageParts(msgs), i)
+		}
+	}
+	return 1
 }
 
 // messageView shows a message; its anchor is its id, or its place in the
@@ -220,7 +294,7 @@ func messageView(m app.Message, view string, branch, i int) views.MessageView {
 	mv := views.MessageView{Anchor: anchor, Role: m.Role, Text: m.Text, Function: m.Function, Model: m.Model,
 		ToolCallID: m.ToolCallID, Error: m.Error, Reasoning: m.Reasoning}
 	for _, o := range m.Other {
-		mv.Other = append(mv.Other, views.PartView{Image: o.Image, Label: o.Label})
+		mv.Other = append(mv.Other, views.PartView{Image: templ.SafeURL(o.Image), Label: o.Label})
 	}
 	for _, tc := range m.ToolCalls {
 		tv := views.ToolCallView{ID: tc.ID, Function: tc.Function, Arguments: tc.Arguments}
@@ -236,9 +310,10 @@ func messageView(m app.Message, view string, branch, i int) views.MessageView {
 	return mv
 }
 
-// judgeView builds the judge panel; each highlight links to a view and
-// branch that holds the cited message, preferring the one shown.
-func judgeView(t *app.Transcript, view string, branch int, key string, fq url.Values) *views.JudgeView {
+// judgeView builds the judge panel; each highlight links to a view, branch
+// and part that holds the cited message, preferring the one shown (part is
+// the part shown, -1 when the page shows them all).
+func judgeView(t *app.Transcript, view string, branch, part int, key string, fq url.Values) *views.JudgeView {
 	jo := t.Judge
 	jv := &views.JudgeView{Summary: jo.Summary, Justification: jo.Justification}
 	for i, h := range jo.Highlights {
@@ -250,10 +325,17 @@ func judgeView(t *app.Transcript, view string, branch int, key string, fq url.Va
 			v, b, here := t.Locate(p.MessageID, view, branch)
 			hp := views.HighlightPart{MessageID: p.MessageID, Quote: p.Text, Here: here}
 			if here || v == "" {
-				hp.Href = views.PathQuery(viewURL(key, fq, view, branch), "audits", key) + "#m-" + templ.SafeURL(url.PathEscape(p.MessageID))
-			} else {
-				hp.Href = views.PathQuery(viewURL(key, fq, v, b), "audits", key) + "#m-" + templ.SafeURL(url.PathEscape(p.MessageID))
+				v, b = view, branch
 			}
+			lq := viewURL(key, fq, v, b)
+			n := messagePart(t, v, b, p.MessageID)
+			if n > 1 {
+				lq.Set("part", strconv.Itoa(n))
+			}
+			// On the events tab (part 0) or another part, the message is
+			// not on the page; a part < 0 says every part is.
+			hp.Here = hp.Here && (part < 0 || n == part)
+			hp.Href = views.PathQuery(lq, "audits", key) + "#m-" + templ.SafeURL(url.PathEscape(p.MessageID))
 			hv.Parts = append(hv.Parts, hp)
 		}
 		jv.Highlights = append(jv.Highlights, hv)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -26,7 +27,8 @@ const (
 // auditQueryKeys are the query parameters of the audit browser's state: the
 // filter, the score columns and the page. The audit page carries them along
 // for previous/next links and for the link back to the same list page.
-var auditQueryKeys = []string{"exp", "auditor", "run", "epoch", "eval", "behavior", "split", "target", "outcome", "score", "q", "sort", "dir", "cols", "page", "per"}
+var auditQueryKeys = []string{"exp", "auditor", "run", "epoch", "eval", "behavior", "split", "target", "outcome", "task", "log", "sample_epoch",
+	"score", "q", "sort", "dir", "cols", "page", "per"}
 
 // Names are judge dimensions and Inspect scorers (scorer.key for a
 // dictionary score, package/name for a registered scorer).
@@ -37,17 +39,17 @@ func parseAuditFilter(q url.Values) (model.AuditFilter, error) {
 	f := model.AuditFilter{
 		Experiment: q.Get("exp"), Auditor: q.Get("auditor"), Run: q.Get("run"), Eval: q.Get("eval"),
 		Behavior: q.Get("behavior"), Split: q.Get("split"), Target: q.Get("target"), Outcome: q.Get("outcome"),
-		Text: q.Get("q"), Sort: q.Get("sort"),
+		Text: q.Get("q"), Sort: q.Get("sort"), Task: q.Get("task"), Log: q.Get("log"),
 	}
 	if len(f.Text) > maxQueryText {
 		return f, badRequestf("q: search text longer than %d characters", maxQueryText)
 	}
-	if e := q.Get("epoch"); e != "" {
-		n, err := strconv.Atoi(e)
-		if err != nil {
-			return f, badRequestf("epoch: want a number, found %q", e)
-		}
-		f.Epoch = &n
+	var err error
+	if f.Epoch, err = optInt(q, "epoch"); err != nil {
+		return f, err
+	}
+	if f.SampleEpoch, err = optInt(q, "sample_epoch"); err != nil {
+		return f, err
 	}
 	switch f.Split {
 	case "", "train", "heldout", "benign":
@@ -86,6 +88,19 @@ func parseAuditFilter(q url.Values) (model.AuditFilter, error) {
 		return f, badRequestf("%s", err.Error())
 	}
 	return f, nil
+}
+
+// optInt reads an optional whole number; nil when absent.
+func optInt(q url.Values, name string) (*int, error) {
+	e := q.Get(name)
+	if e == "" {
+		return nil, nil
+	}
+	n, err := strconv.Atoi(e)
+	if err != nil {
+		return nil, badRequestf("%s: want a number, found %q", name, e)
+	}
+	return &n, nil
 }
 
 // defaultScoreCols are the judge dimensions the audit list shows when the
@@ -146,13 +161,17 @@ func scoreColumns(q url.Values, dims []string, f model.AuditFilter) ([]string, e
 func auditFilterValues(f model.AuditFilter) url.Values {
 	v := url.Values{}
 	for k, s := range map[string]string{"exp": f.Experiment, "auditor": f.Auditor, "run": f.Run, "eval": f.Eval,
-		"behavior": f.Behavior, "split": f.Split, "target": f.Target, "outcome": f.Outcome, "q": f.Text, "sort": f.Sort} {
+		"behavior": f.Behavior, "split": f.Split, "target": f.Target, "outcome": f.Outcome, "q": f.Text, "sort": f.Sort,
+		"task": f.Task, "log": f.Log} {
 		if s != "" {
 			v.Set(k, s)
 		}
 	}
 	if f.Epoch != nil {
 		v.Set("epoch", strconv.Itoa(*f.Epoch))
+	}
+	if f.SampleEpoch != nil {
+		v.Set("sample_epoch", strconv.Itoa(*f.SampleEpoch))
 	}
 	for _, c := range f.Scores {
 		v.Add("score", c.Dimension+c.Op+strconv.FormatFloat(c.Value, 'f', -1, 64))
@@ -256,6 +275,20 @@ func (s *Server) listAudits(c echo.Context) error {
 	}
 	vm := views.AuditListView{Query: idQuery(q, f), Evals: model.Evals, Rows: ap.Rows, Total: ap.Total, Page: page, Per: per, Dimensions: dims,
 		Filter: f, Scores: q["score"], Experiments: exps, ScoreCols: cols, RowScores: ap.Scores, Choices: choices}
+	if err := s.listKind(ctx, &vm, exps); err != nil {
+		return err
+	}
+	if per != defaultPerPage {
+		vm.Query.Set("per", strconv.Itoa(per))
+	}
+	return render(c, http.StatusOK, views.AuditList(vm))
+}
+
+// listKind says whether the list holds synthetic audits and whether it
+// holds plain Inspect samples, which it shows with their tasks, logs and
+// epochs.
+func (s *Server) listKind(ctx context.Context, vm *views.AuditListView, exps []model.ExperimentSummary) error {
+	f := vm.Filter
 	for _, e := range exps {
 		if e.Synthetic && (f.Experiment == "" || f.Experiment == e.ID) {
 			vm.Synthetic = true
@@ -268,10 +301,12 @@ func (s *Server) listAudits(c echo.Context) error {
 			vm.Plain = !audits
 		}
 	}
-	if per != defaultPerPage {
-		vm.Query.Set("per", strconv.Itoa(per))
+	if !vm.Plain {
+		return nil
 	}
-	return render(c, http.StatusOK, views.AuditList(vm))
+	sc, err := s.app.Samples(ctx, f.Experiment, vm.Rows)
+	vm.SampleChoices, vm.SampleFields = sc.Choices, sc.Fields
+	return err
 }
 
 // idQuery is the list's query for its links: they carry ids, not the

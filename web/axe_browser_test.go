@@ -93,6 +93,7 @@ func TestBrowserAxe(t *testing.T) {
 		"/audits?exp=demo&sort=score:concerning&dir=desc",
 		"/audits/demo:a-000001?exp=demo",
 		"/audits/demo:a-000001?view=target",
+		"/audits/demo:a-000001?view=auditor",
 		"/pairs/icai-example-v2-40-principles",
 		"/pairs/icai-example-v2-40-principles?mode=models",
 		"/pairs/icai-example",
@@ -111,6 +112,10 @@ func TestBrowserAxe(t *testing.T) {
 	axeCheck(t, ictx, ibase, axe, []string{sample})
 	// Markdown, highlighted python and folded output.
 	axeCheck(t, ictx, ibase, axe, []string{"/audits/docent-sample.eval:50_epoch_1"})
+	// An agentic sample's events tab, all kinds and one, and the sample
+	// list filtered by task.
+	axeCheck(t, ictx, ibase, axe, []string{"/audits/docent-sample.eval:56_epoch_1?tab=events",
+		"/audits/docent-sample.eval:56_epoch_1?tab=events&kind=tool", "/audits?exp=docent-sample.eval&task=inspect_evals%2Fluce_intercode_ctf"})
 
 	// A folder of logs of one task on three models: its models' compare,
 	// units and side-by-side pages.

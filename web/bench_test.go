@@ -8,7 +8,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -295,44 +294,6 @@ func BenchmarkUnitsGather100k(b *testing.B) {
 func BenchmarkSideBySide100k(b *testing.B) {
 	s := quietServer(mustBench100k(b))
 	benchGet(b, s, "/audits/side-by-side?a=demo:a-000500&b=demo:a-000501")
-}
-
-// BenchmarkAuditPageLargeTranscript renders the page of a Petri transcript
-// of about 5 MB (2,000 messages of 2.5 KB in a combined view), imported from
-// a file.
-func BenchmarkAuditPageLargeTranscript(b *testing.B) {
-	ctx := context.Background()
-	dir := b.TempDir()
-	var events []map[string]any
-	for i := 0; i < 2000; i++ {
-		role := "user"
-		if i%2 == 1 {
-			role = "assistant"
-		}
-		events = append(events, map[string]any{"type": "transcript_event", "view": []string{"target", "combined"},
-			"edit": map[string]any{"operation": "add", "message": map[string]any{"id": "m" + strconv.Itoa(i), "role": role,
-				"content": strings.Repeat("a long message about the scenario ", 75)}}})
-	}
-	doc := map[string]any{"metadata": map[string]any{"transcript_id": "big", "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
-		"auditor_model": "auditor", "target_model": "target",
-		"judge_output": map[string]any{"response": "", "summary": "big", "scores": map[string]any{"concerning": 2}}}, "events": events}
-	raw, err := json.Marshal(doc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "big.json"), raw, 0o644); err != nil {
-		b.Fatal(err)
-	}
-	store, err := data.Open(ctx, data.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer store.Close()
-	if _, err := store.Import(ctx, dir, data.ImportOptions{Name: "big"}); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(float64(len(raw))/1e6, "transcript-MB")
-	benchGet(b, quietServer(store), "/audits/big:big")
 }
 
 // compareBench is the compare page of the headline checkpoint against two

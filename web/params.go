@@ -35,9 +35,13 @@ var (
 	sweepParams    = params("dim", "epoch")
 	judgmentParams = params("auditor", "behavior", "kind", "page", "per", "split", "vs")
 	// The audit list (parseAuditsQuery) and an audit within it.
-	auditListParams = params("auditor", "behavior", "cols", "dir", "epoch", "eval", "exp", "outcome", "page", "per", "q", "run", "score", "sort", "split", "target")
-	auditParams     = params("auditor", "behavior", "branch", "cols", "dir", "epoch", "eval", "exp", "outcome", "page", "per", "q", "run", "score", "sort", "split", "target", "view")
-	sideParams      = params("a", "b", "dim")
+	// task, log and sample_epoch filter Inspect samples; an audit page's
+	// own are its view, branch and part, and the events tab's tab and kind.
+	auditListParams = params("auditor", "behavior", "cols", "dir", "epoch", "eval", "exp", "log", "outcome", "page", "per", "q", "run", "sample_epoch",
+		"score", "sort", "split", "target", "task")
+	auditParams = params("auditor", "behavior", "branch", "cols", "dir", "epoch", "eval", "exp", "kind", "log", "outcome", "page", "part", "per", "q", "run",
+		"sample_epoch", "score", "sort", "split", "tab", "target", "task", "view")
+	sideParams = params("a", "b", "dim")
 )
 
 // multiValued are the parameters a page reads as lists (compare's B

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/views/markdown"
 	"github.com/labstack/echo/v4"
 )
 
@@ -15,7 +16,14 @@ import (
 // clean error instead of half a page.
 func render(c echo.Context, status int, comp templ.Component) error {
 	var buf bytes.Buffer
-	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+	// Each page colours at most markdown.BudgetLines lines of code it has
+	// not coloured before (the one slow part of a long transcript).
+	// A handler that spent some of it ahead (prerender) set it already.
+	ctx := c.Request().Context()
+	if markdown.BudgetFrom(ctx) == nil {
+		ctx = markdown.WithBudget(ctx, markdown.NewBudget(markdown.BudgetLines))
+	}
+	if err := comp.Render(ctx, &buf); err != nil {
 		return err
 	}
 	return c.Blob(status, echo.MIMETextHTMLCharsetUTF8, buf.Bytes())

@@ -81,7 +81,7 @@ func sideOfPage(side app.SideOf, letter string, self templ.SafeURL) (views.SideA
 		out = append(out, mv)
 	}
 	if t.Judge != nil {
-		sv.Judge = judgeView(t, name, branch, side.Key, url.Values{})
+		sv.Judge = judgeView(t, name, branch, -1, side.Key, url.Values{}) // every message shown: -1
 		for i := range sv.Judge.Highlights {
 			for j := range sv.Judge.Highlights[i].Parts {
 				if p := &sv.Judge.Highlights[i].Parts[j]; p.Here {

@@ -124,6 +124,8 @@ type Sample struct {
 	// Retries the errors of the attempts retried before this one.
 	Limit   string
 	Retries []string
+	// Timeline is the sample's events, a line each.
+	Timeline []petri.TimelineEvent
 	// Member is where the sample came from: its zip member, or
 	// samples[i] in a .json log.
 	Member string

@@ -163,6 +163,9 @@ func decodeSample(b []byte, att map[string]string, withMessages bool, max int64)
 		}
 		s.Messages = msgs
 	}
+	if s.Timeline, err = timeline(rs.Events, att); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

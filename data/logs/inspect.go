@@ -516,8 +516,8 @@ func parseErrPath(prefix string, err error) *judgeErr {
 // nil when the log records none of it.
 func sampleRecord(smp *inspect.Sample) *petri.SampleRecord {
 	r := &petri.SampleRecord{Target: smp.Target, Usage: smp.Usage, TotalTime: smp.TotalTime, WorkingTime: smp.WorkingTime,
-		Limit: smp.Limit, Error: smp.Error, Retries: smp.Retries}
-	if len(r.Target) == 0 && len(r.Usage) == 0 && r.TotalTime == nil && r.WorkingTime == nil && r.Limit == "" && r.Error == "" && len(r.Retries) == 0 {
+		Limit: smp.Limit, Error: smp.Error, Retries: smp.Retries, Timeline: smp.Timeline}
+	if len(r.Target) == 0 && len(r.Usage) == 0 && r.TotalTime == nil && r.WorkingTime == nil && r.Limit == "" && r.Error == "" && len(r.Retries) == 0 && len(r.Timeline) == 0 {
 		return nil
 	}
 	return r

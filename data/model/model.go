@@ -107,10 +107,15 @@ type AuditFilter struct {
 	Experiment, Auditor, Run, Eval, Behavior, Split, Target string
 	Epoch                                                   *int
 	Outcome                                                 string // detected, missed, false_positive
-	Scores                                                  []ScoreCond
-	Text                                                    string // full-text search in summaries and transcripts
-	Sort                                                    string // one of AuditSortKeys, or score:DIMENSION
-	Desc                                                    bool
+	// Task, Log and SampleEpoch select Inspect samples by their task, the
+	// log they came from (its path under the imported folder) and their
+	// epoch (the eval's repeat, not a training epoch).
+	Task, Log   string
+	SampleEpoch *int
+	Scores      []ScoreCond
+	Text        string // full-text search in summaries and transcripts
+	Sort        string // one of AuditSortKeys, or score:DIMENSION
+	Desc        bool
 }
 
 // AuditSortKeys are the audit columns the audit browser sorts by, besides
@@ -236,6 +241,18 @@ type Choice struct{ Value, Label string }
 // selection: auditors and runs by name, behaviors by description, targets.
 type AuditChoices struct {
 	Auditors, Runs, Behaviors, Targets, Evals []Choice
+}
+
+// SampleChoices are the tasks, logs and epochs of an experiment's Inspect
+// samples, for the sample list's filters.
+type SampleChoices struct {
+	Tasks, Logs, Epochs []string
+}
+
+// SampleFields are what the sample list shows of a sample besides its
+// audit row: its task, log and epoch.
+type SampleFields struct {
+	Task, Log, Epoch string
 }
 
 // Auditor is a baseline model or a training checkpoint. The run's fields

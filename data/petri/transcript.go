@@ -57,6 +57,33 @@ type SampleRecord struct {
 	Limit       string       `json:"limit,omitempty"`
 	Error       string       `json:"error,omitempty"`
 	Retries     []string     `json:"error_retries,omitempty"`
+	// Timeline is the sample's events, a line each (data/inspect keeps
+	// what a reader scans them for; the events themselves are not kept).
+	Timeline []TimelineEvent `json:"timeline,omitempty"`
+}
+
+// TimelineEvent is one event of an Inspect sample as its timeline shows
+// it. Kind is Inspect's event type (model, tool, sandbox, score, error,
+// sample_limit, logger, info, approval, input, subtask, state, store,
+// sample_init), or span for a span or step that opens a section; the
+// other fields are set as the kind has them.
+type TimelineEvent struct {
+	Kind  string   `json:"kind"`
+	At    string   `json:"at,omitempty"`    // the timestamp as written
+	Start *float64 `json:"start,omitempty"` // working_start, seconds into the sample
+	// Seconds is how long it took (a model call's working time, a
+	// sandbox command's run).
+	Seconds *float64 `json:"seconds,omitempty"`
+	Name    string   `json:"name,omitempty"`   // model, function, action, scorer, step
+	Detail  string   `json:"detail,omitempty"` // reply, arguments, command, score (an excerpt)
+	Result  string   `json:"result,omitempty"` // result, output, stop reason (an excerpt)
+	Error   string   `json:"error,omitempty"`
+	Retries int      `json:"retries,omitempty"`
+	Cache   string   `json:"cache,omitempty"` // a model call served from ("read") or written to ("write") the cache
+	// Tokens is a model call's usage; Depth how deep inside tool calls
+	// and subtasks the event ran.
+	Tokens *TokenUsage `json:"tokens,omitempty"`
+	Depth  int         `json:"depth,omitempty"`
 }
 
 // TokenUsage is one model's tokens on a sample; the cache and reasoning

@@ -21,7 +21,7 @@ var formatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventS
 func Highlight(code, lang string) string {
 	lexer := lexers.Get(strings.ToLower(lang))
 	if lang == "" || lexer == nil {
-		return html.EscapeString(code)
+		return escape(code)
 	}
 	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
 	if err != nil {
@@ -40,3 +40,5 @@ func CSS() string {
 	formatter.WriteCSS(&b, styles.Get("github"))
 	return b.String()
 }
+
+func escape(code string) string { return html.EscapeString(code) }

@@ -30,9 +30,15 @@ var md = goldmark.New(
 )
 
 // Render renders text as markdown to safe HTML.
-func Render(text string) string {
+func Render(text string) string { return RenderWithin(nil, text) }
+
+// RenderWithin renders text as markdown, its code coloured within the
+// page's budget (nil: no bound).
+func RenderWithin(budget *Budget, text string) string {
 	var b bytes.Buffer
-	if err := md.Convert([]byte(text), &b); err != nil {
+	pc := parser.NewContext()
+	pc.Set(budgetCtxKey, budget)
+	if err := md.Convert([]byte(text), &b, parser.WithContext(pc)); err != nil {
 		// The renderer writes to memory and does not fail on any input;
 		// should it, the text as text is the safe answer.
 		return "<p>" + html.EscapeString(text) + "</p>"
@@ -60,6 +66,7 @@ func (links) Transform(doc *ast.Document, reader text.Reader, pc parser.Context)
 	src := reader.Source()
 	var images []*ast.Image
 	var unsafe []*ast.Link
+	var fences []*ast.FencedCodeBlock
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -72,6 +79,8 @@ func (links) Transform(doc *ast.Document, reader text.Reader, pc parser.Context)
 			n.SetAttributeString("rel", []byte("noopener nofollow ugc"))
 		case *ast.Image:
 			images = append(images, n)
+		case *ast.FencedCodeBlock:
+			fences = append(fences, n)
 		}
 		return ast.WalkContinue, nil
 	})
@@ -80,6 +89,16 @@ func (links) Transform(doc *ast.Document, reader text.Reader, pc parser.Context)
 	for _, l := range unsafe {
 		lit := "[" + string(l.Text(src)) + "](" + string(l.Destination) + ")"
 		l.Parent().ReplaceChild(l.Parent(), l, ast.NewString([]byte(lit)))
+	}
+	// Each fence is coloured now, in the page's order, within the budget;
+	// the renderer writes what this left on it.
+	budget, _ := pc.Get(budgetCtxKey).(*Budget)
+	for _, f := range fences {
+		h, ok := HighlightWithin(budget, fenceCode(f, src), string(f.Language(src)))
+		f.SetAttribute(highlightedAttr, h)
+		if !ok {
+			f.SetAttribute(plainAttr, true)
+		}
 	}
 	for _, img := range images {
 		link := ast.NewLink()
@@ -92,6 +111,27 @@ func (links) Transform(doc *ast.Document, reader text.Reader, pc parser.Context)
 		link.AppendChild(link, ast.NewString([]byte(alt)))
 		img.Parent().ReplaceChild(img.Parent(), img, link)
 	}
+}
+
+// Attribute names a fence's HTML travels under from the transformer to the
+// renderer (never rendered as attributes: the renderer writes its own).
+var (
+	highlightedAttr = []byte("auditscope-highlighted")
+	plainAttr       = []byte("auditscope-plain")
+)
+
+// NotColoured is what an uncoloured block says on hover.
+const NotColoured = "Not coloured: a page colours its first 1,000 lines of code"
+
+// fenceCode is a fenced block's code.
+func fenceCode(b *ast.FencedCodeBlock, src []byte) string {
+	var code strings.Builder
+	lines := b.Lines()
+	for i := range lines.Len() {
+		s := lines.At(i)
+		code.Write(s.Value(src))
+	}
+	return code.String()
 }
 
 // inert renders raw HTML, inline or as a block, as the text it is.
@@ -114,18 +154,20 @@ func (inert) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 			return ast.WalkContinue, nil
 		}
 		b := n.(*ast.FencedCodeBlock)
-		var code strings.Builder
-		lines := b.Lines()
-		for i := range lines.Len() {
-			s := lines.At(i)
-			code.Write(s.Value(src))
-		}
 		lang := string(b.Language(src))
-		w.WriteString(`<pre class="chroma"><code`)
+		h, ok := b.Attribute(highlightedAttr)
+		if !ok {
+			h = Highlight(fenceCode(b, src), lang)
+		}
+		if _, plain := b.Attribute(plainAttr); plain {
+			w.WriteString(`<pre class="chroma nohl" title="` + NotColoured + `"><code`)
+		} else {
+			w.WriteString(`<pre class="chroma"><code`)
+		}
 		if lang != "" {
 			w.WriteString(` class="language-` + html.EscapeString(lang) + `"`)
 		}
-		w.WriteString(">" + Highlight(code.String(), lang) + "</code></pre>\n")
+		w.WriteString(">" + h.(string) + "</code></pre>\n")
 		return ast.WalkSkipChildren, nil
 	})
 	r.Register(ast.KindHTMLBlock, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {

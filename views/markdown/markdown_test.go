@@ -39,3 +39,34 @@ func TestRender(t *testing.T) {
 		t.Error("Looks")
 	}
 }
+
+// TestBudget: a page colours code until its budget is spent; past it, code
+// is shown as written (escaped), saying why, and code coloured once is
+// kept and costs nothing the next time.
+func TestBudget(t *testing.T) {
+	Forget()
+	code := "```python\nx = '<script>alert(1)</script>'\ny = 2\n```"
+	if n := FenceLines("intro\n" + code + "\nafter\n~~~\nz\n~~~"); n != 3 {
+		t.Errorf("FenceLines: %d, want 3", n)
+	}
+	plain := RenderWithin(NewBudget(1), code)
+	if !strings.Contains(plain, `class="chroma nohl"`) || !strings.Contains(plain, "&lt;script&gt;") || strings.Contains(plain, "<span") {
+		t.Errorf("over the budget: %s", plain)
+	}
+	b := NewBudget(2)
+	coloured := RenderWithin(b, code)
+	if strings.Contains(coloured, "nohl") || !strings.Contains(coloured, `<span class=`) || strings.Contains(coloured, "<script>") {
+		t.Errorf("within the budget: %s", coloured)
+	}
+	// Kept: the same code again needs no budget.
+	if again := RenderWithin(NewBudget(0), code); again != coloured {
+		t.Errorf("kept code rendered differently:\n%s\n%s", again, coloured)
+	}
+	// A spent budget stays spent: a later, smaller block is not coloured
+	// either, so a page is coloured from its top.
+	b = NewBudget(3)
+	RenderWithin(b, "```go\n"+strings.Repeat("x := 1\n", 5)+"```")
+	if out := RenderWithin(b, "```go\ny := 2\n```"); !strings.Contains(out, "nohl") {
+		t.Errorf("after a block too long for the budget: %s", out)
+	}
+}

@@ -55,6 +55,8 @@ type Reader interface {
 	AuditChoices(ctx context.Context, exp string) (model.AuditChoices, error)
 	ScoreDimensions(ctx context.Context, exp string) ([]string, error)
 	HasAudits(ctx context.Context, exp string) (bool, error)
+	SampleChoices(ctx context.Context, exp string) (model.SampleChoices, error)
+	SampleFields(ctx context.Context, keys []string) (map[string]model.SampleFields, error)
 	// ResolveAuditKey turns an URL's audit id ("experiment:id", or a bare
 	// id only one experiment has) into its key.
 	ResolveAuditKey(ctx context.Context, id string) (string, error)
@@ -97,6 +99,9 @@ type Service struct {
 	// every page, by experiment and data version: the filter's choices,
 	// the score dimensions, whether an experiment has audits.
 	choices *Memo[string, any]
+	// transcripts keeps parsed transcripts: moving between a transcript's
+	// views, branches, parts and events tab reads it once.
+	transcripts *Memo[string, *Transcript]
 	// counts keeps how many audits each filter selects, by filter and
 	// data version, apart from choices so that many filters (searches)
 	// do not push the choices out.
@@ -124,7 +129,8 @@ func New(r Reader) *Service {
 		compare: NewMemo[string, []experiment.Comparison](compareCacheSize),
 		ranks:   NewMemo[string, CompositeRanking](ranksCacheSize), presets: NewMemo[string, []PresetResult](statsCacheSize),
 		pairs: NewMemo[pairsKey, *pairsEntry](pairsCacheSize), choices: NewMemo[string, any](choicesCacheSize),
-		counts: NewMemo[string, int](countsCacheSize), searched: NewMemo[string, int](statsCacheSize)}
+		counts: NewMemo[string, int](countsCacheSize), searched: NewMemo[string, int](statsCacheSize),
+		transcripts: newTranscriptMemo()}
 }
 
 // Experiment reads one experiment's header; a missing one is

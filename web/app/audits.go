@@ -303,7 +303,7 @@ func (s *Service) Audit(ctx context.Context, id string, f *model.AuditFilter) (*
 	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
-		t, err := readTranscript(s.r.TranscriptOfKey(tctx, key))
+		t, err := s.keptTranscript(tctx, "key\x00"+key, func(ctx context.Context) ([]byte, error) { return s.r.TranscriptOfKey(ctx, key) })
 		tc <- read{t, err}
 	}()
 	var a *Audit

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/auditscope/auditscope/data/model"
@@ -40,12 +41,15 @@ type Transcript struct {
 
 	views     []petri.View
 	targetIDs map[string]string // the messages of the target's conversation, by id
+	size      int               // the bytes of its JSON, its cost in the memo
 }
 
-// SampleRecord and TokenUsage are as the transcript holds them.
+// SampleRecord, TokenUsage and TimelineEvent are as the transcript holds
+// them.
 type (
-	SampleRecord = petri.SampleRecord
-	TokenUsage   = petri.TokenUsage
+	SampleRecord  = petri.SampleRecord
+	TokenUsage    = petri.TokenUsage
+	TimelineEvent = petri.TimelineEvent
 )
 
 // Judge is the alignment judge's output on a transcript.
@@ -106,8 +110,36 @@ type ToolCall struct {
 // the store (not a missing or bad transcript, which the Transcript reports)
 // is an error.
 func (s *Service) Transcript(ctx context.Context, exp, id string) (*Transcript, error) {
-	body, err := s.r.Transcript(ctx, exp, id)
-	return readTranscript(body, err)
+	return s.keptTranscript(ctx, "id\x00"+exp+"\x00"+id, func(ctx context.Context) ([]byte, error) { return s.r.Transcript(ctx, exp, id) })
+}
+
+// keptTranscript reads a transcript once for the data's version.
+func (s *Service) keptTranscript(ctx context.Context, key string, read func(context.Context) ([]byte, error)) (*Transcript, error) {
+	key += "@" + strconv.FormatInt(s.r.Version(), 10)
+	return s.transcripts.Get(ctx, key, func(ctx context.Context) (*Transcript, error) {
+		body, err := read(ctx)
+		t, err := readTranscript(body, err)
+		if t != nil {
+			t.size = len(body)
+		}
+		return t, err
+	})
+}
+
+// At most transcriptsKept transcripts are kept, and no more than
+// transcriptsBytes of their JSON (a parsed transcript takes a few times
+// its JSON): a 50 MB sample is kept alone.
+const (
+	transcriptsKept  = 8
+	transcriptsBytes = 96 << 20
+)
+
+func newTranscriptMemo() *Memo[string, *Transcript] {
+	m := NewMemo[string, *Transcript](transcriptsKept)
+	m.Cost = func(t *Transcript) int { return t.size }
+	m.MaxCost = transcriptsBytes
+	m.Keep = func(t *Transcript) bool { return t.size <= transcriptsBytes }
+	return m
 }
 
 // readTranscript replays a transcript as the store returned it (body) or

@@ -17,6 +17,9 @@ type fakeTranscripts struct {
 	errs   map[string]error
 }
 
+// Version is the data's version: the fake's never changes.
+func (fakeTranscripts) Version() int64 { return 1 }
+
 func (f fakeTranscripts) Transcript(_ context.Context, _, id string) ([]byte, error) {
 	if err := f.errs[id]; err != nil {
 		return nil, err
