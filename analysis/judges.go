@@ -1,0 +1,351 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Judges are checked against each other on the audits both scored: how
+// far two judges agree on a dimension's 1–10 scale (quadratic-weighted
+// kappa, Krippendorff's alpha), or on a 0/1 verdict (Cohen's kappa), and
+// how far apart their scores sit (the mean difference). Audits come in
+// clusters (the seeds: one scenario run several times), so every interval
+// resamples clusters, not audits.
+
+// WeightedKappa is Cohen's kappa of two raters' scores weighted by the
+// squared distance between categories (quadratic weights), with the
+// categories cats in order: scikit-learn's cohen_kappa_score(a, b,
+// labels=cats, weights="quadratic"). A score that is not one of cats is an
+// error; NaN when the expected disagreement is 0 (both raters constant on
+// one category).
+func WeightedKappa(a, b []float64, cats []float64) (float64, error) {
+	if len(a) != len(b) {
+		return math.NaN(), fmt.Errorf("analysis: WeightedKappa: %d scores against %d", len(a), len(b))
+	}
+	k := len(cats)
+	if k < 2 {
+		return math.NaN(), errors.New("analysis: WeightedKappa: fewer than two categories")
+	}
+	index := func(v float64) int { return slices.Index(cats, v) }
+	obs := make([]float64, k*k)
+	rowSum, colSum := make([]float64, k), make([]float64, k)
+	for i := range a {
+		x, y := index(a[i]), index(b[i])
+		if x < 0 || y < 0 {
+			return math.NaN(), fmt.Errorf("analysis: WeightedKappa: score %v or %v is not a category", a[i], b[i])
+		}
+		obs[x*k+y]++
+		rowSum[x]++
+		colSum[y]++
+	}
+	n := float64(len(a))
+	if n == 0 {
+		return math.NaN(), nil
+	}
+	var num, den float64
+	for x := range k {
+		for y := range k {
+			w := float64((x - y) * (x - y))
+			num += w * obs[x*k+y]
+			den += w * rowSum[x] * colSum[y] / n
+		}
+	}
+	if den == 0 {
+		return math.NaN(), nil
+	}
+	return 1 - num/den, nil
+}
+
+// KrippendorffAlpha is Krippendorff's alpha of two raters who rated every
+// unit, with the interval metric (squared difference): 1 − Do/De, Do the
+// mean squared difference within units and De that between any two of the
+// 2n values. NaN when De is 0 (every value the same) or n < 1.
+func KrippendorffAlpha(a, b []float64) float64 {
+	n := len(a)
+	if n != len(b) || n < 1 {
+		return math.NaN()
+	}
+	var do float64
+	vals := make([]float64, 0, 2*n)
+	for i := range a {
+		d := a[i] - b[i]
+		do += d * d
+		vals = append(vals, a[i], b[i])
+	}
+	do /= float64(n)
+	// Σ over ordered pairs i≠j of (v_i − v_j)² = 2m·Σv² − 2(Σv)², m = 2n.
+	var s, s2 float64
+	for _, v := range vals {
+		s += v
+		s2 += v * v
+	}
+	m := float64(len(vals))
+	de := (2*m*s2 - 2*s*s) / (m * (m - 1))
+	if de == 0 {
+		return math.NaN()
+	}
+	return 1 - do/de
+}
+
+// BinaryKappa is Cohen's kappa of two raters' 0/1 verdicts; NaN when the
+// expected agreement is 1.
+func BinaryKappa(a, b []bool) float64 {
+	n := float64(len(a))
+	if n == 0 || len(a) != len(b) {
+		return math.NaN()
+	}
+	var agree, pa, pb float64
+	for i := range a {
+		if a[i] == b[i] {
+			agree++
+		}
+		if a[i] {
+			pa++
+		}
+		if b[i] {
+			pb++
+		}
+	}
+	po := agree / n
+	pa, pb = pa/n, pb/n
+	pe := pa*pb + (1-pa)*(1-pb)
+	if pe == 1 {
+		return math.NaN()
+	}
+	return (po - pe) / (1 - pe)
+}
+
+// JudgeAgreement is how two judges compare on one dimension over the
+// audits both scored.
+type JudgeAgreement struct {
+	N, Clusters int
+	// Kappa is quadratic-weighted kappa on a 1–10 scale, Cohen's kappa on
+	// 0/1 scores; Alpha is Krippendorff's alpha (interval metric).
+	Kappa, Alpha Estimate
+	// Diff is the mean of judge B − judge A.
+	Diff Estimate
+}
+
+// Scale says what a dimension's scores are: Binary (0/1) or the integer
+// categories Lo..Hi.
+type Scale struct {
+	Binary bool
+	Lo, Hi int
+}
+
+// Cats are the scale's categories in order.
+func (s Scale) Cats() []float64 {
+	if s.Binary {
+		return []float64{0, 1}
+	}
+	var out []float64
+	for c := s.Lo; c <= s.Hi; c++ {
+		out = append(out, float64(c))
+	}
+	return out
+}
+
+// CompareJudges computes two judges' agreement on the audits both scored
+// (a[i] and b[i] the scores of audit i; cluster[i] its seed), each value
+// with a percentile interval from resamples of the clusters.
+func CompareJudges(a, b []float64, cluster []int, scale Scale, resamples int, confidence float64, seed uint64) (JudgeAgreement, error) {
+	if len(a) != len(b) || len(a) != len(cluster) {
+		return JudgeAgreement{}, errors.New("analysis: CompareJudges: a, b and cluster differ in length")
+	}
+	groups := groupRows(cluster)
+	out := JudgeAgreement{N: len(a), Clusters: len(groups)}
+	if len(a) == 0 {
+		out.Kappa, out.Alpha, out.Diff = nanEstimate(), nanEstimate(), nanEstimate()
+		return out, nil
+	}
+	cats := scale.Cats()
+	var err error
+	stat := func(f func(x, y []float64) float64) (Estimate, error) {
+		x, y := make([]float64, 0, len(a)), make([]float64, 0, len(b))
+		return Bootstrap(len(groups), func(idx []int) float64 {
+			x, y = x[:0], y[:0]
+			for _, g := range idx {
+				for _, i := range groups[g] {
+					x, y = append(x, a[i]), append(y, b[i])
+				}
+			}
+			return f(x, y)
+		}, resamples, confidence, seed)
+	}
+	kappa := func(x, y []float64) float64 {
+		k, kerr := WeightedKappa(x, y, cats)
+		if kerr != nil && err == nil {
+			err = kerr
+		}
+		return k
+	}
+	if scale.Binary {
+		kappa = func(x, y []float64) float64 { return BinaryKappa(asBools(x), asBools(y)) }
+	}
+	if out.Kappa, err = stat(kappa); err != nil {
+		return out, err
+	}
+	if out.Alpha, err = stat(KrippendorffAlpha); err != nil {
+		return out, err
+	}
+	out.Diff, err = stat(func(x, y []float64) float64 {
+		var s float64
+		for i := range x {
+			s += y[i] - x[i]
+		}
+		return s / float64(len(x))
+	})
+	return out, err
+}
+
+// groupRows lists the rows of each cluster, clusters in order of first
+// appearance.
+func groupRows(cluster []int) [][]int {
+	at := map[int]int{}
+	var groups [][]int
+	for i, c := range cluster {
+		g, ok := at[c]
+		if !ok {
+			g = len(groups)
+			at[c] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
+}
+
+func asBools(x []float64) []bool {
+	out := make([]bool, len(x))
+	for i, v := range x {
+		out[i] = v != 0
+	}
+	return out
+}
+
+// RoganGladen is the true rate behind an observed rate p of a test with
+// sensitivity se and specificity sp: (p + sp − 1)/(se + sp − 1), clipped
+// to [0, 1]; NaN when se + sp = 1 (a test no better than chance).
+func RoganGladen(p, se, sp float64) float64 {
+	d := se + sp - 1
+	if d == 0 {
+		return math.NaN()
+	}
+	return math.Min(1, math.Max(0, (p+sp-1)/d))
+}
+
+// JudgeVsHuman is a 0/1 judge checked against human labels on the audits
+// both judged, and the judge's rate over every audit it judged corrected
+// for its errors.
+type JudgeVsHuman struct {
+	Labelled             int // audits with both a human label and a verdict
+	TP, FP, FN, TN       int // judge against human, the human's label the truth
+	Sensitivity, Spec    Estimate
+	Observed, Corrected  Estimate // the judge's rate on every audit; Rogan–Gladen's
+	Judged, JudgedGroups int
+}
+
+// CheckJudge compares a judge's 0/1 verdicts with human labels: judge and
+// jcluster are the judge's verdicts on every audit it judged and their
+// seeds; lj, lh and lcluster the judge's verdicts, the humans' labels and
+// the seeds of the labelled audits. Intervals resample the clusters of
+// both sets together (the labelled audits' and all audits' seeds
+// independently: the labels are a subset, but their errors are what is
+// uncertain in the correction).
+func CheckJudge(judge []bool, jcluster []int, lj, lh []bool, lcluster []int, resamples int, confidence float64, seed uint64) (JudgeVsHuman, error) {
+	if len(judge) != len(jcluster) || len(lj) != len(lh) || len(lj) != len(lcluster) {
+		return JudgeVsHuman{}, errors.New("analysis: CheckJudge: lengths differ")
+	}
+	out := JudgeVsHuman{Labelled: len(lj), Judged: len(judge)}
+	for i := range lj {
+		switch {
+		case lj[i] && lh[i]:
+			out.TP++
+		case lj[i] && !lh[i]:
+			out.FP++
+		case !lj[i] && lh[i]:
+			out.FN++
+		default:
+			out.TN++
+		}
+	}
+	jg, lg := groupRows(jcluster), groupRows(lcluster)
+	out.JudgedGroups = len(jg)
+	if len(judge) == 0 || len(lj) == 0 {
+		out.Sensitivity, out.Spec, out.Observed, out.Corrected = nanEstimate(), nanEstimate(), nanEstimate(), nanEstimate()
+		return out, nil
+	}
+	rate := func(idx []int, groups [][]int, v []bool) float64 {
+		var k, n float64
+		for _, g := range idx {
+			for _, i := range groups[g] {
+				n++
+				if v[i] {
+					k++
+				}
+			}
+		}
+		return k / n
+	}
+	sesp := func(idx []int) (se, sp float64) {
+		var tp, fn, tn, fp float64
+		for _, g := range idx {
+			for _, i := range lg[g] {
+				switch {
+				case lh[i] && lj[i]:
+					tp++
+				case lh[i]:
+					fn++
+				case lj[i]:
+					fp++
+				default:
+					tn++
+				}
+			}
+		}
+		return tp / (tp + fn), tn / (tn + fp)
+	}
+	var err error
+	if out.Observed, err = Bootstrap(len(jg), func(idx []int) float64 { return rate(idx, jg, judge) }, resamples, confidence, seed); err != nil {
+		return out, err
+	}
+	if out.Sensitivity, err = Bootstrap(len(lg), func(idx []int) float64 { se, _ := sesp(idx); return se }, resamples, confidence, seed); err != nil {
+		return out, err
+	}
+	if out.Spec, err = Bootstrap(len(lg), func(idx []int) float64 { _, sp := sesp(idx); return sp }, resamples, confidence, seed); err != nil {
+		return out, err
+	}
+	// The corrected rate's resamples draw both sets' clusters, each of its
+	// own size.
+	iota := func(n int) []int {
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx
+	}
+	se0, sp0 := sesp(iota(len(lg)))
+	out.Corrected = Estimate{Value: RoganGladen(rate(iota(len(jg)), jg, judge), se0, sp0)}
+	rng := newRand(seed, streamRoganGladen)
+	jidx, lidx := make([]int, len(jg)), make([]int, len(lg))
+	vals := make([]float64, 0, resamples)
+	for range resamples {
+		for i := range jidx {
+			jidx[i] = rng.IntN(len(jg))
+		}
+		for i := range lidx {
+			lidx[i] = rng.IntN(len(lg))
+		}
+		se, sp := sesp(lidx)
+		if v := RoganGladen(rate(jidx, jg, judge), se, sp); !math.IsNaN(v) {
+			vals = append(vals, v)
+		}
+	}
+	out.Corrected.Lo, out.Corrected.Hi = percentileInterval(vals, confidence)
+	return out, nil
+}
+
+// streamRoganGladen is CheckJudge's corrected rate's stream.
+const streamRoganGladen = 0x726f67616e676c61 // "roganglA"
