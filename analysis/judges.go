@@ -121,38 +121,64 @@ func BinaryKappa(a, b []bool) float64 {
 // audits both scored.
 type JudgeAgreement struct {
 	N, Clusters int
-	// Kappa is quadratic-weighted kappa on a 1–10 scale, Cohen's kappa on
-	// 0/1 scores; Alpha is Krippendorff's alpha (interval metric).
+	// Kappa is quadratic-weighted kappa (Cohen's kappa on 0/1 scores);
+	// Alpha is Krippendorff's alpha with the interval metric.
 	Kappa, Alpha Estimate
 	// Diff is the mean of judge B − judge A.
 	Diff Estimate
 }
 
-// Scale says what a dimension's scores are: Binary (0/1) or the integer
-// categories Lo..Hi.
-type Scale struct {
-	Binary bool
-	Lo, Hi int
+// moments are the sums two judges' agreement is a function of: with
+// quadratic weights, kappa on equally spaced categories is 2·cov(a, b) /
+// (var a + var b + (ā − b̄)²) (Fleiss and Cohen 1973; population
+// moments), which on 0/1 scores is Cohen's kappa and on any scores Lin's
+// concordance coefficient; alpha's interval metric is moments too. So a
+// resample of clusters is a sum of the clusters' moments, not a pass over
+// their audits.
+type moments struct{ n, a, b, aa, bb, ab float64 }
+
+func (m *moments) add(o moments) {
+	m.n += o.n
+	m.a += o.a
+	m.b += o.b
+	m.aa += o.aa
+	m.bb += o.bb
+	m.ab += o.ab
 }
 
-// Cats are the scale's categories in order.
-func (s Scale) Cats() []float64 {
-	if s.Binary {
-		return []float64{0, 1}
+func (m moments) kappa() float64 {
+	ma, mb := m.a/m.n, m.b/m.n
+	va, vb := m.aa/m.n-ma*ma, m.bb/m.n-mb*mb
+	cov := m.ab/m.n - ma*mb
+	den := va + vb + (ma-mb)*(ma-mb)
+	if den <= 0 {
+		return math.NaN()
 	}
-	var out []float64
-	for c := s.Lo; c <= s.Hi; c++ {
-		out = append(out, float64(c))
-	}
-	return out
+	return 2 * cov / den
 }
+
+func (m moments) alpha() float64 {
+	do := (m.aa + m.bb - 2*m.ab) / m.n
+	s, s2, k := m.a+m.b, m.aa+m.bb, 2*m.n
+	de := (2*k*s2 - 2*s*s) / (k * (k - 1))
+	if de <= 0 || k < 2 {
+		return math.NaN()
+	}
+	return 1 - do/de
+}
+
+func (m moments) diff() float64 { return (m.b - m.a) / m.n }
 
 // CompareJudges computes two judges' agreement on the audits both scored
-// (a[i] and b[i] the scores of audit i; cluster[i] its seed), each value
-// with a percentile interval from resamples of the clusters.
-func CompareJudges(a, b []float64, cluster []int, scale Scale, resamples int, confidence float64, seed uint64) (JudgeAgreement, error) {
+// (a[i] and b[i] the scores of audit i, cluster[i] its seed), each value
+// with a percentile interval from resamples of the clusters (the same
+// draws for the three).
+func CompareJudges(a, b []float64, cluster []int, resamples int, confidence float64, seed uint64) (JudgeAgreement, error) {
 	if len(a) != len(b) || len(a) != len(cluster) {
 		return JudgeAgreement{}, errors.New("analysis: CompareJudges: a, b and cluster differ in length")
+	}
+	if err := checkBootstrapArgs("CompareJudges", resamples, confidence); err != nil {
+		return JudgeAgreement{}, err
 	}
 	groups := groupRows(cluster)
 	out := JudgeAgreement{N: len(a), Clusters: len(groups)}
@@ -160,45 +186,44 @@ func CompareJudges(a, b []float64, cluster []int, scale Scale, resamples int, co
 		out.Kappa, out.Alpha, out.Diff = nanEstimate(), nanEstimate(), nanEstimate()
 		return out, nil
 	}
-	cats := scale.Cats()
-	var err error
-	stat := func(f func(x, y []float64) float64) (Estimate, error) {
-		x, y := make([]float64, 0, len(a)), make([]float64, 0, len(b))
-		return Bootstrap(len(groups), func(idx []int) float64 {
-			x, y = x[:0], y[:0]
-			for _, g := range idx {
-				for _, i := range groups[g] {
-					x, y = append(x, a[i]), append(y, b[i])
-				}
+	per := make([]moments, len(groups))
+	var all moments
+	for g, rows := range groups {
+		for _, i := range rows {
+			x, y := a[i], b[i]
+			per[g].add(moments{1, x, y, x * x, y * y, x * y})
+		}
+		all.add(per[g])
+	}
+	out.Kappa, out.Alpha, out.Diff = Estimate{Value: all.kappa()}, Estimate{Value: all.alpha()}, Estimate{Value: all.diff()}
+	if len(a) < 2 {
+		// One audit has no spread to agree on: no kappa or alpha.
+		out.Kappa, out.Alpha = nanEstimate(), nanEstimate()
+	}
+	rng := newRand(seed, streamJudges)
+	ks, as, ds := make([]float64, 0, resamples), make([]float64, 0, resamples), make([]float64, 0, resamples)
+	for range resamples {
+		var m moments
+		for range groups {
+			m.add(per[rng.IntN(len(groups))])
+		}
+		for _, x := range []struct {
+			v   float64
+			dst *[]float64
+		}{{m.kappa(), &ks}, {m.alpha(), &as}, {m.diff(), &ds}} {
+			if !math.IsNaN(x.v) {
+				*x.dst = append(*x.dst, x.v)
 			}
-			return f(x, y)
-		}, resamples, confidence, seed)
-	}
-	kappa := func(x, y []float64) float64 {
-		k, kerr := WeightedKappa(x, y, cats)
-		if kerr != nil && err == nil {
-			err = kerr
 		}
-		return k
 	}
-	if scale.Binary {
-		kappa = func(x, y []float64) float64 { return BinaryKappa(asBools(x), asBools(y)) }
-	}
-	if out.Kappa, err = stat(kappa); err != nil {
-		return out, err
-	}
-	if out.Alpha, err = stat(KrippendorffAlpha); err != nil {
-		return out, err
-	}
-	out.Diff, err = stat(func(x, y []float64) float64 {
-		var s float64
-		for i := range x {
-			s += y[i] - x[i]
-		}
-		return s / float64(len(x))
-	})
-	return out, err
+	out.Kappa.Lo, out.Kappa.Hi = percentileInterval(ks, confidence)
+	out.Alpha.Lo, out.Alpha.Hi = percentileInterval(as, confidence)
+	out.Diff.Lo, out.Diff.Hi = percentileInterval(ds, confidence)
+	return out, nil
 }
+
+// streamJudges is CompareJudges' stream.
+const streamJudges = 0x6a75646765737321 // "judges!!"
 
 // groupRows lists the rows of each cluster, clusters in order of first
 // appearance.
@@ -215,14 +240,6 @@ func groupRows(cluster []int) [][]int {
 		groups[g] = append(groups[g], i)
 	}
 	return groups
-}
-
-func asBools(x []float64) []bool {
-	out := make([]bool, len(x))
-	for i, v := range x {
-		out[i] = v != 0
-	}
-	return out
 }
 
 // RoganGladen is the true rate behind an observed rate p of a test with

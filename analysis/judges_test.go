@@ -24,6 +24,14 @@ type judgesCase struct {
 	Corrected      float64 `json:"corrected"`
 }
 
+func asBools(x []float64) []bool {
+	out := make([]bool, len(x))
+	for i, v := range x {
+		out[i] = v != 0
+	}
+	return out
+}
+
 func bools(x []int) []bool {
 	out := make([]bool, len(x))
 	for i, v := range x {
@@ -36,7 +44,7 @@ func bools(x []int) []bool {
 // kappa and the Rogan–Gladen estimate against testdata/stats/judges.json
 // (scikit-learn, statsmodels and Krippendorff's coincidence matrix).
 func TestJudgesReference(t *testing.T) {
-	cats := Scale{Lo: 1, Hi: 10}.Cats()
+	cats := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
 	n := map[string]int{}
 	for _, c := range loadRef[judgesCase](t, "judges.json") {
 		n[c.Kind]++
@@ -53,7 +61,8 @@ func TestJudgesReference(t *testing.T) {
 			for i := range cl {
 				cl[i] = i / 3 // clusters of three: the point values do not depend on them
 			}
-			ja, err := CompareJudges(c.A, c.BB, cl, Scale{Lo: 1, Hi: 10}, 500, 0.95, 7)
+			// By moments (the resampled form): the same values.
+			ja, err := CompareJudges(c.A, c.BB, cl, 500, 0.95, 7)
 			if err != nil || !tolDefault(ja.Kappa.Value, c.WeightedKappa) || !tolDefault(ja.Alpha.Value, c.Alpha) || !tolDefault(ja.Diff.Value, c.MeanDiff) {
 				t.Errorf("%s: CompareJudges %+v (%v)", c.Name, ja, err)
 			}
@@ -65,6 +74,13 @@ func TestJudgesReference(t *testing.T) {
 		case "binary":
 			if k := BinaryKappa(asBools(c.A), asBools(c.BB)); !tolDefault(k, c.Kappa) {
 				t.Errorf("%s: kappa %v, want %v", c.Name, k, c.Kappa)
+			}
+			cl := make([]int, len(c.A))
+			for i := range cl {
+				cl[i] = i
+			}
+			if ja, err := CompareJudges(c.A, c.BB, cl, 200, 0.95, 1); err != nil || !tolDefault(ja.Kappa.Value, c.Kappa) {
+				t.Errorf("%s: CompareJudges' kappa on 0/1 %v (%v), want %v", c.Name, ja.Kappa, err, c.Kappa)
 			}
 		case "rogan_gladen":
 			jc := make([]int, len(c.Judge))
@@ -99,7 +115,7 @@ func TestJudgesReference(t *testing.T) {
 // score off the scale is an error; a test no better than chance corrects
 // nothing.
 func TestJudgesEdges(t *testing.T) {
-	cats := Scale{Lo: 1, Hi: 10}.Cats()
+	cats := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
 	if k, err := WeightedKappa([]float64{3, 3}, []float64{3, 3}, cats); err != nil || !math.IsNaN(k) {
 		t.Errorf("constant: %v %v", k, err)
 	}

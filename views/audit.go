@@ -58,6 +58,22 @@ type AuditView struct {
 	Part      PartNav
 	EventsURL templ.SafeURL
 	Timeline  *TimelineView
+	// Verdicts are other judges' verdicts on the audit: each judge, its
+	// summary and its scores beside the evaluation judge's.
+	Verdicts []VerdictView
+}
+
+// VerdictView is another judge's verdict on an audit.
+type VerdictView struct {
+	Judge, Kind, Summary string
+	Rows                 []VerdictRow
+}
+
+// VerdictRow is one dimension: the evaluation judge's score (NaN when it
+// gave none) and this judge's.
+type VerdictRow struct {
+	Dim        string
+	Eval, This float64
 }
 
 // SampleDetails is what an Inspect sample records besides its
@@ -295,7 +311,7 @@ func (v AuditView) Noun() string {
 
 // HasAside tells whether the side panel has anything to show.
 func (v AuditView) HasAside() bool {
-	return v.Judge != nil || len(v.Audit.Scores) > 0 || len(v.Judgments) > 0 || (!v.Sample && v.Audit.Summary != "")
+	return v.Judge != nil || len(v.Audit.Scores) > 0 || len(v.Judgments) > 0 || len(v.Verdicts) > 0 || (!v.Sample && v.Audit.Summary != "")
 }
 
 // ScorerName is a score's scorer, with the key of a dictionary value.

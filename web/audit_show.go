@@ -35,7 +35,7 @@ func (s *Server) showAudit(c echo.Context) error {
 		return err
 	}
 	vm := views.AuditView{Audit: a.Detail, Filter: fq, DimensionInfo: app.JudgeDimensions(), Synthetic: a.Experiment.Synthetic,
-		Prev: a.Prev, Next: a.Next, Labels: a.Labels, Judgments: a.Judgments}
+		Prev: a.Prev, Next: a.Next, Labels: a.Labels, Judgments: a.Judgments, Verdicts: verdictViews(a)}
 	if a.Experiment.Format == "inspect" {
 		fillSample(&vm, a.SampleScores, a.Detail.Eval == "")
 	}

@@ -88,6 +88,7 @@ func TestBrowserAxe(t *testing.T) {
 		"/experiments/demo/judgments",
 		"/experiments/petri-demo",
 		"/experiments/petri-demo/paired?a=anthropic%2Fclaude-haiku-4.5&b=x-ai%2Fgrok-4.1",
+		"/experiments/demo/judges",
 		"/judgments/demo:j-000001",
 		"/runs/demo:binary-pointwise",
 		"/audits?exp=demo&sort=score:concerning&dir=desc",

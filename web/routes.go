@@ -83,6 +83,8 @@ func (s *Server) experimentRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 	e.GET("/experiments/:exp/gate.csv", s.gateCSV, known(judgedParams), heavy)
 	e.GET("/experiments/:exp/paired", s.showPaired, known(pairedParams), heavy)
 	e.GET("/experiments/:exp/paired.csv", s.pairedCSV, known(pairedParams), heavy)
+	e.GET("/experiments/:exp/judges", s.showJudges, known(noParams), heavy)
+	e.GET("/experiments/:exp/judges.csv", s.judgesCSV, known(noParams), heavy)
 	e.GET("/experiments/:exp/scorers.csv", s.scorersCSV, known(scorerParams), heavy)
 	e.GET("/experiments/:exp/compare", s.showCompare, known(compareParams), heavy)
 	e.GET("/experiments/:exp/compare.csv", s.compareCSV, known(compareParams), heavy)

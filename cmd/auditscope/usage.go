@@ -20,6 +20,9 @@ Usage:
                                   write what a dashboard URL serves (figure or CSV)
   auditscope lake write --lake DIR [--force] (--db FILE | PATH...)
                                   write the data as a Parquet lake other engines read
+  auditscope judges --db FILE --exp NAME [--judge NAME] PATH
+                                  attach another judge's verdicts (a re-judged Petri
+                                  folder, or people's labels) to an experiment's audits
   auditscope version              the version, its revision, and the Go and DuckDB it uses
 
 Run 'auditscope COMMAND --help' for a command's flags.
@@ -32,6 +35,7 @@ var commandUsage = map[string]string{
 	"demo":   "auditscope demo --out DIR  |  auditscope demo --pairs N --traits K [--seed S] --out FILE",
 	"export": "auditscope export --db FILE URLPATH --out FILE",
 	"lake":   "auditscope lake write --lake DIR [--force] (--db FILE | PATH...)",
+	"judges": "auditscope judges --db FILE --exp NAME [--judge NAME] PATH",
 }
 
 // withUsage gives a command's usage error its one-line usage and where

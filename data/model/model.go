@@ -377,3 +377,35 @@ type CruxRow struct {
 func SplitKey(key string) (exp, id string, ok bool) {
 	return strings.Cut(key, ":")
 }
+
+// Verdict is one judge's verdict on one audit besides the judge the audit
+// was imported with: its scores by dimension and its summary. Kind is
+// JudgeModel or JudgeHuman; File and Line (or Path) say where it was read.
+type Verdict struct {
+	Audit, Judge, Kind, Summary string
+	Scores                      map[string]float64
+	File, Path                  string
+	Line                        int
+}
+
+// The kinds of judge: a model re-judging transcripts, a person's labels.
+const (
+	JudgeModel = "model"
+	JudgeHuman = "human"
+)
+
+// JudgeInfo is a judge of an experiment's audits besides the one they were
+// imported with: its name, kind (JudgeModel or JudgeHuman), the audits it
+// judged and the dimensions it scored.
+type JudgeInfo struct {
+	Name, Kind string
+	Audits     int
+	Dimensions []string
+}
+
+// JudgeScores are one judge's scores: by audit id, in the order of Dims
+// (NaN where it gave none).
+type JudgeScores struct {
+	JudgeInfo
+	Scores map[string][]float64
+}

@@ -56,6 +56,11 @@ type Reader interface {
 	ScoreDimensions(ctx context.Context, exp string) ([]string, error)
 	HasAudits(ctx context.Context, exp string) (bool, error)
 	SampleChoices(ctx context.Context, exp string) (model.SampleChoices, error)
+	// Judges and JudgeScores read the judges of an experiment's audits
+	// besides the evaluation judge; AuditVerdicts their verdicts on one.
+	Judges(ctx context.Context, exp string) ([]model.JudgeInfo, error)
+	JudgeScores(ctx context.Context, exp string, j model.JudgeInfo) (model.JudgeScores, error)
+	AuditVerdicts(ctx context.Context, exp, audit string) ([]model.Verdict, error)
 	SampleFields(ctx context.Context, keys []string) (map[string]model.SampleFields, error)
 	// ResolveAuditKey turns an URL's audit id ("experiment:id", or a bare
 	// id only one experiment has) into its key.

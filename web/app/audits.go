@@ -268,7 +268,10 @@ type Audit struct {
 	// (none for other formats).
 	SampleScores []model.SampleScore
 	Judgments    []model.SideJudgment // the pairwise judgments of this audit
-	Transcript   *Transcript          // as Service.Transcript reads it
+	// Verdicts are other judges' verdicts on it, besides the evaluation
+	// judge's (issue #51).
+	Verdicts   []model.Verdict
+	Transcript *Transcript // as Service.Transcript reads it
 }
 
 // AuditByURL reads the audit an URL names ("experiment:id", or a bare id
@@ -352,6 +355,9 @@ func (s *Service) auditRest(ctx context.Context, key string, d model.AuditDetail
 		}
 	}
 	if a.Judgments, err = s.r.AuditJudgments(ctx, d.Experiment, d.ID); err != nil {
+		return nil, err
+	}
+	if a.Verdicts, err = s.r.AuditVerdicts(ctx, d.Experiment, d.ID); err != nil {
 		return nil, err
 	}
 	return a, nil

@@ -1,0 +1,267 @@
+package data
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/internal/digest"
+	"github.com/auditscope/auditscope/data/internal/imports"
+	"github.com/auditscope/auditscope/data/labels"
+	"github.com/auditscope/auditscope/data/logs"
+	"github.com/auditscope/auditscope/data/model"
+)
+
+// AddVerdicts attaches other judges' verdicts to audits of experiment exp
+// (issue #51): a Petri folder re-judged, people's labels. They land whole
+// or not at all, as an append to the experiment's import, so a --replace
+// of the experiment takes them with it. Refused, each at its file and
+// line: a verdict on an audit the experiment does not have, a score
+// outside its scale (1–10; a person's labels on a dimension may be 0/1
+// instead), the same judge's score given twice, and a judge that has
+// judged one of these audits already.
+func (s *Store) AddVerdicts(ctx context.Context, exp, source, hash string, vs []model.Verdict) (model.ImportResult, error) {
+	s.appendMu.Lock()
+	defer s.appendMu.Unlock()
+	var base int64
+	var format string
+	err := s.db.QueryRowContext(ctx, `SELECT import_id, format FROM experiments WHERE id = ?`, exp).Scan(&base, &format)
+	if errors.Is(err, sql.ErrNoRows) {
+		return model.ImportResult{}, fmt.Errorf("experiment %q: %w", exp, ErrNotFound)
+	}
+	if err != nil {
+		return model.ImportResult{}, fmt.Errorf("data: verdicts: %w", err)
+	}
+	if len(vs) == 0 {
+		return model.ImportResult{}, &model.InputError{File: source, Offset: -1, Msg: "no verdicts in it"}
+	}
+	if err := s.checkVerdicts(ctx, exp, vs); err != nil {
+		return model.ImportResult{}, err
+	}
+	judges := map[string]bool{}
+	var scores int64
+	for _, v := range vs {
+		judges[v.Judge] = true
+		scores += int64(len(v.Scores))
+	}
+	names := slices.Sorted(maps.Keys(judges))
+	r := model.ImportResult{Kind: format, Name: exp, Source: source, Hash: hash,
+		Counts: map[string]int64{"verdicts": int64(len(vs)), "verdict_scores": scores},
+		Notes:  []string{"the verdicts of " + strings.Join(names, ", ") + " on audits of " + exp}}
+	err = s.imp.Run(ctx, func(tx *imports.Tx) error {
+		tx.SourceAs(source)
+		return writeVerdicts(tx, exp, base, vs, &r)
+	})
+	return r, err
+}
+
+func writeVerdicts(tx *imports.Tx, exp string, base int64, vs []model.Verdict, r *model.ImportResult) error {
+	va, err := tx.Appender("verdicts")
+	if err != nil {
+		return err
+	}
+	sa, err := tx.Appender("verdict_scores")
+	if err != nil {
+		return errors.Join(err, va.Close())
+	}
+	for _, v := range vs {
+		src := v.File
+		if v.Line > 0 {
+			src += fmt.Sprintf(":%d", v.Line)
+		} else if v.Path != "" {
+			src += ": " + v.Path
+		}
+		if err = va.Row(exp, v.Audit, v.Judge, v.Kind, v.Summary, src); err != nil {
+			break
+		}
+		for _, d := range slices.Sorted(maps.Keys(v.Scores)) {
+			if err = sa.Row(exp, v.Audit, v.Judge, d, v.Scores[d]); err != nil {
+				break
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if err := errors.Join(err, va.Close(), sa.Close()); err != nil {
+		return fmt.Errorf("data: verdicts: %w", err)
+	}
+	if _, err := tx.Record(r); err != nil {
+		return err
+	}
+	tx.SetBase(base)
+	r.Rows = tx.Rows()
+	return nil
+}
+
+// checkVerdicts refuses what AddVerdicts must not land.
+func (s *Store) checkVerdicts(ctx context.Context, exp string, vs []model.Verdict) error {
+	ids := make([]string, 0, len(vs))
+	for _, v := range vs {
+		ids = append(ids, v.Audit)
+	}
+	have := map[string]bool{}
+	if err := s.eachRow(ctx, `SELECT id FROM audits WHERE experiment = ? AND id IN (SELECT unnest(?::VARCHAR[]))`, func(r *sql.Rows) error {
+		var id string
+		err := r.Scan(&id)
+		have[id] = true
+		return err
+	}, exp, ids); err != nil {
+		return err
+	}
+	judged := map[[2]string]bool{}
+	if err := s.eachRow(ctx, `SELECT judge, audit FROM verdicts WHERE experiment = ? AND audit IN (SELECT unnest(?::VARCHAR[]))`, func(r *sql.Rows) error {
+		var j, a string
+		err := r.Scan(&j, &a)
+		judged[[2]string{j, a}] = true
+		return err
+	}, exp, ids); err != nil {
+		return err
+	}
+	binary := binaryLabels(vs)
+	seen := map[[2]string]bool{}
+	for _, v := range vs {
+		at := func(msg string, args ...any) error {
+			return &model.InputError{File: v.File, Line: v.Line, Path: v.Path, Offset: -1, Msg: fmt.Sprintf(msg, args...)}
+		}
+		switch k := [2]string{v.Judge, v.Audit}; {
+		case strings.TrimSpace(v.Judge) == "":
+			return at("the judge has no name")
+		case !have[v.Audit]:
+			return at("experiment %s has no audit %q: a verdict attaches to an audit imported already", exp, v.Audit)
+		case judged[k]:
+			return at("judge %q has judged audit %q of %s already", v.Judge, v.Audit, exp)
+		case seen[k]:
+			return at("judge %q's verdict on audit %q is given twice", v.Judge, v.Audit)
+		default:
+			seen[k] = true
+		}
+		for d, x := range v.Scores {
+			switch {
+			case math.IsNaN(x) || math.IsInf(x, 0):
+				return at("%s: the score is not a number", d)
+			case binary[[2]string{v.Judge, d}] && (x == 0 || x == 1):
+			case x < 1 || x > 10:
+				if v.Kind == model.JudgeHuman {
+					return at("%s: %v is outside the 1–10 scale (a person's labels of a dimension are 1–10, or all 0/1)", d, x)
+				}
+				return at("%s: %v is outside the judge's 1–10 scale", d, x)
+			}
+		}
+	}
+	return nil
+}
+
+// binaryLabels are the (rater, dimension) pairs whose labels are all 0 or
+// 1: a yes-or-no question put to people.
+func binaryLabels(vs []model.Verdict) map[[2]string]bool {
+	out := map[[2]string]bool{}
+	for _, v := range vs {
+		if v.Kind != model.JudgeHuman {
+			continue
+		}
+		for d, x := range v.Scores {
+			k := [2]string{v.Judge, d}
+			b, ok := out[k]
+			out[k] = (b || !ok) && (x == 0 || x == 1)
+		}
+	}
+	return out
+}
+
+// eachRow runs a query and scans each row.
+func (s *Store) eachRow(ctx context.Context, query string, scan func(*sql.Rows) error, args ...any) error {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("data: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return fmt.Errorf("data: %w", err)
+		}
+	}
+	return rows.Err()
+}
+
+// RejudgedVerdicts reads a folder (or one file) of Petri transcripts that
+// another judge has judged again, as that judge's verdicts: each
+// transcript's id is the audit it judges, its judge output the verdict.
+// Petri files do not say which model judged them: judge names it. A
+// transcript without a judge's output is an error.
+func RejudgedVerdicts(ctx context.Context, path, judge string, maxValue int64) ([]model.Verdict, error) {
+	root, files := path, []string(nil)
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.IsDir() {
+		root, files = filepath.Dir(path), []string{filepath.Base(path)}
+	}
+	src, err := logs.Open(ctx, root, logs.Options{MaxValue: maxValue, Files: files})
+	if err != nil {
+		return nil, err
+	}
+	if src.Kind() != model.KindPetri {
+		return nil, &model.InputError{File: path, Offset: -1, Msg: "not Petri transcripts: a re-judged folder holds Petri transcript files (Inspect logs rescored are not read yet)"}
+	}
+	var out []model.Verdict
+	err = src.Audits(func(pos bundle.Pos, a *bundle.Audit, _ json.RawMessage) error {
+		if len(a.Scores) == 0 {
+			return &model.InputError{File: pos.File, Offset: -1, Path: "metadata.judge_output", Msg: "no judge's scores: a re-judged transcript holds the new judge's output"}
+		}
+		out = append(out, model.Verdict{Audit: a.ID, Judge: judge, Kind: model.JudgeModel, Summary: a.Summary, Scores: a.Scores, File: pos.File})
+		return nil
+	})
+	return out, err
+}
+
+// ImportVerdicts attaches the verdicts a file or folder holds to the
+// audits of experiment exp: people's labels (a .csv, .jsonl or .ndjson of
+// audit, dimension, value and rater; each rater a judge), or Petri
+// transcripts re-judged by judge, which must then be named.
+func (s *Store) ImportVerdicts(ctx context.Context, exp, path, judge string, maxValue int64) (model.ImportResult, error) {
+	lower := strings.ToLower(path)
+	labelled := strings.HasSuffix(lower, ".csv") || strings.HasSuffix(lower, ".jsonl") || strings.HasSuffix(lower, ".ndjson")
+	var vs []model.Verdict
+	var hash string
+	var err error
+	switch {
+	case labelled && judge != "":
+		return model.ImportResult{}, fmt.Errorf("%s: people's labels name their raters; --judge is for re-judged transcripts", path)
+	case labelled:
+		hash, err = digest.File(path)
+		if err != nil {
+			return model.ImportResult{}, err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return model.ImportResult{}, err
+		}
+		defer f.Close()
+		ls, err := labels.Read(f, path)
+		if err != nil {
+			return model.ImportResult{}, err
+		}
+		if vs, err = labels.Verdicts(ls, path); err != nil {
+			return model.ImportResult{}, err
+		}
+	case judge == "":
+		return model.ImportResult{}, fmt.Errorf("%s: name the judge that re-judged these transcripts (--judge): Petri files do not record it", path)
+	default:
+		if hash, err = digest.Tree(path); err != nil {
+			return model.ImportResult{}, err
+		}
+		if vs, err = RejudgedVerdicts(ctx, path, judge, maxValue); err != nil {
+			return model.ImportResult{}, err
+		}
+	}
+	return s.AddVerdicts(ctx, exp, path, hash, vs)
+}

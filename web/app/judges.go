@@ -1,0 +1,243 @@
+package app
+
+import (
+	"context"
+	"hash/fnv"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/data/model"
+)
+
+// EvalJudge names the judge an experiment's audits were imported with (its
+// evaluation judge), beside the judges attached since (issue #51).
+const EvalJudge = "evaluation judge"
+
+// JudgeResamples resample an experiment's seeds for the judges page's
+// intervals; MaxDisagreements audits a pair's page lists.
+const (
+	JudgeResamples   = 2000
+	MaxDisagreements = 10
+)
+
+// Judges is an experiment's judges checked against each other.
+type Judges struct {
+	Exp    model.Experiment
+	Judges []model.JudgeInfo // the evaluation judge first
+	Pairs  []JudgePair
+	// Humans are each 0/1 label a person gave checked against the
+	// evaluation judge's verdict at the yield threshold.
+	Humans    []HumanCheck
+	Threshold float64
+}
+
+// JudgePair is two judges on each dimension both scored.
+type JudgePair struct {
+	A, B     string
+	Rows     []JudgeRow
+	Disagree []Disagreement
+}
+
+// JudgeRow is a pair's agreement on one dimension.
+type JudgeRow struct {
+	Dim         string
+	N, Clusters int
+	Kappa       Estimate
+	Alpha       Estimate
+	Diff        Estimate // B − A
+}
+
+// Disagreement is an audit two judges scored far apart.
+type Disagreement struct {
+	Audit, Dim string
+	A, B       float64
+}
+
+// HumanCheck is a person's 0/1 labels of a dimension against the
+// evaluation judge's verdict (score ≥ threshold).
+type HumanCheck struct {
+	Rater, Dim     string
+	TP, FP, FN, TN int
+	Sensitivity    Estimate
+	Specificity    Estimate
+	Observed       Estimate // the judge's yield over every audit it judged
+	Corrected      Estimate // Rogan–Gladen
+}
+
+// judgeSide is one judge's scores: by audit, by dimension.
+type judgeSide struct {
+	name  string
+	kind  string
+	score func(audit string, dim string) float64
+	dims  []string
+}
+
+// JudgesOf computes the judges page of exp, once per version of the data.
+func (s *Service) JudgesOf(ctx context.Context, exp string) (Judges, error) {
+	return kept(ctx, s, "judges\x00"+exp, func(ctx context.Context) (Judges, error) { return s.judgesOf(ctx, exp) })
+}
+
+func (s *Service) judgesOf(ctx context.Context, exp string) (Judges, error) {
+	e, err := s.r.Experiment(ctx, exp)
+	if err != nil {
+		return Judges{}, err
+	}
+	set, err := s.judgedSet(ctx, exp)
+	if err != nil {
+		return Judges{}, err
+	}
+	others, err := s.r.Judges(ctx, exp)
+	if err != nil {
+		return Judges{}, err
+	}
+	out := Judges{Exp: e, Threshold: DefaultThreshold}
+	seeds := map[string]int{}
+	evalScores := map[string][]float64{}
+	for _, a := range set.Audits {
+		if _, ok := seeds[a.Seed]; !ok {
+			seeds[a.Seed] = len(seeds)
+		}
+		evalScores[a.ID] = a.Scores
+	}
+	cluster := map[string]int{}
+	for _, a := range set.Audits {
+		cluster[a.ID] = seeds[a.Seed]
+	}
+	sides := []judgeSide{{name: EvalJudge, kind: model.JudgeModel, dims: set.Dimensions, score: lookup(evalScores, set.Dimensions)}}
+	out.Judges = append(out.Judges, model.JudgeInfo{Name: EvalJudge, Kind: model.JudgeModel, Audits: len(set.Audits), Dimensions: set.Dimensions})
+	for _, j := range others {
+		sc, err := s.r.JudgeScores(ctx, exp, j)
+		if err != nil {
+			return Judges{}, err
+		}
+		sides = append(sides, judgeSide{name: j.Name, kind: j.Kind, dims: j.Dimensions, score: lookup(sc.Scores, j.Dimensions)})
+		out.Judges = append(out.Judges, j)
+	}
+	ids := make([]string, 0, len(set.Audits))
+	for _, a := range set.Audits {
+		ids = append(ids, a.ID)
+	}
+	for i := range sides {
+		for k := i + 1; k < len(sides); k++ {
+			p, checks, err := comparePair(sides[i], sides[k], ids, cluster, out.Threshold)
+			if err != nil {
+				return Judges{}, err
+			}
+			if len(p.Rows) > 0 {
+				out.Pairs = append(out.Pairs, p)
+			}
+			out.Humans = append(out.Humans, checks...)
+		}
+	}
+	return out, nil
+}
+
+// lookup reads a judge's score of an audit on a dimension (NaN for none).
+func lookup(scores map[string][]float64, dims []string) func(string, string) float64 {
+	return func(audit, dim string) float64 {
+		row, ok := scores[audit]
+		i := slices.Index(dims, dim)
+		if !ok || i < 0 || i >= len(row) {
+			return math.NaN()
+		}
+		return row[i]
+	}
+}
+
+// comparePair compares two judges on each dimension both scored. A
+// person's 0/1 labels of a dimension the other judge scores 1–10 are not
+// an agreement on one scale: they are checked against that judge's
+// verdict at the threshold instead (HumanCheck), for the evaluation judge.
+func comparePair(a, b judgeSide, ids []string, cluster map[string]int, threshold float64) (JudgePair, []HumanCheck, error) {
+	p := JudgePair{A: a.name, B: b.name}
+	var checks []HumanCheck
+	for _, dim := range a.dims {
+		if !slices.Contains(b.dims, dim) {
+			continue
+		}
+		var xs, ys []float64
+		var cl []int
+		var audits []string
+		for _, id := range ids {
+			x, y := a.score(id, dim), b.score(id, dim)
+			if math.IsNaN(x) || math.IsNaN(y) {
+				continue
+			}
+			xs, ys, cl, audits = append(xs, x), append(ys, y), append(cl, cluster[id]), append(audits, id)
+		}
+		if len(xs) == 0 {
+			continue
+		}
+		// A person's 0/1 labels and a judge's 1–10 scores are not on one
+		// scale: the labels check the evaluation judge's verdicts instead.
+		if bx, by := binary(xs), binary(ys); bx != by {
+			if a.name == EvalJudge && b.kind == model.JudgeHuman && by {
+				c, err := humanCheck(a, b.name, dim, xs, ys, cl, ids, cluster, threshold)
+				if err != nil {
+					return p, nil, err
+				}
+				checks = append(checks, c)
+			}
+			continue
+		}
+		ag, err := analysis.CompareJudges(xs, ys, cl, JudgeResamples, judgedConfidence, seedOf(a.name+"\x00"+b.name+"\x00"+dim))
+		if err != nil {
+			return p, nil, err
+		}
+		p.Rows = append(p.Rows, JudgeRow{Dim: dim, N: ag.N, Clusters: ag.Clusters, Kappa: ag.Kappa, Alpha: ag.Alpha, Diff: ag.Diff})
+		for i := range xs {
+			p.Disagree = append(p.Disagree, Disagreement{Audit: audits[i], Dim: dim, A: xs[i], B: ys[i]})
+		}
+	}
+	// The audits they disagree on most, the largest difference first (by
+	// audit and dimension on ties).
+	slices.SortStableFunc(p.Disagree, func(x, y Disagreement) int {
+		if d := math.Abs(y.B-y.A) - math.Abs(x.B-x.A); d != 0 {
+			return int(math.Copysign(1, d))
+		}
+		return 0
+	})
+	p.Disagree = p.Disagree[:min(len(p.Disagree), MaxDisagreements)]
+	return p, checks, nil
+}
+
+// humanCheck checks a judge's verdicts (score ≥ threshold) against a
+// person's 0/1 labels on the audits both judged, and corrects the judge's
+// rate over every audit it judged.
+func humanCheck(j judgeSide, rater, dim string, xs, ys []float64, cl []int, ids []string, cluster map[string]int, threshold float64) (HumanCheck, error) {
+	lj, lh := make([]bool, len(xs)), make([]bool, len(ys))
+	for i := range xs {
+		lj[i], lh[i] = xs[i] >= threshold, ys[i] == 1
+	}
+	var all []bool
+	var allc []int
+	for _, id := range ids {
+		if x := j.score(id, dim); !math.IsNaN(x) {
+			all, allc = append(all, x >= threshold), append(allc, cluster[id])
+		}
+	}
+	r, err := analysis.CheckJudge(all, allc, lj, lh, cl, JudgeResamples, judgedConfidence, seedOf(rater+"\x00"+dim))
+	return HumanCheck{Rater: rater, Dim: dim, TP: r.TP, FP: r.FP, FN: r.FN, TN: r.TN, Sensitivity: r.Sensitivity, Specificity: r.Spec,
+		Observed: r.Observed, Corrected: r.Corrected}, err
+}
+
+func binary(v []float64) bool {
+	for _, x := range v {
+		if x != 0 && x != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// seedOf is a resampling seed from names: the same page draws the same.
+func seedOf(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// FmtThreshold is the threshold as written.
+func (j Judges) FmtThreshold() string { return strconv.FormatFloat(j.Threshold, 'f', -1, 64) }
