@@ -294,73 +294,77 @@ func CheckJudge(judge []bool, jcluster []int, lj, lh []bool, lcluster []int, res
 		out.Sensitivity, out.Spec, out.Observed, out.Corrected = nanEstimate(), nanEstimate(), nanEstimate(), nanEstimate()
 		return out, nil
 	}
-	rate := func(idx []int, groups [][]int, v []bool) float64 {
-		var k, n float64
-		for _, g := range idx {
-			for _, i := range groups[g] {
-				n++
-				if v[i] {
-					k++
-				}
+	if err := checkBootstrapArgs("CheckJudge", resamples, confidence); err != nil {
+		return out, err
+	}
+	// Per cluster: the judge's yes and all on every audit; the confusion
+	// counts on the labelled ones. A resample sums its clusters' counts.
+	type rate struct{ k, n float64 }
+	type conf struct{ tp, fn, tn, fp float64 }
+	jr := make([]rate, len(jg))
+	for g, rows := range jg {
+		for _, i := range rows {
+			jr[g].n++
+			if judge[i] {
+				jr[g].k++
 			}
 		}
-		return k / n
 	}
-	sesp := func(idx []int) (se, sp float64) {
-		var tp, fn, tn, fp float64
-		for _, g := range idx {
-			for _, i := range lg[g] {
-				switch {
-				case lh[i] && lj[i]:
-					tp++
-				case lh[i]:
-					fn++
-				case lj[i]:
-					fp++
-				default:
-					tn++
-				}
+	lc := make([]conf, len(lg))
+	for g, rows := range lg {
+		for _, i := range rows {
+			switch {
+			case lh[i] && lj[i]:
+				lc[g].tp++
+			case lh[i]:
+				lc[g].fn++
+			case lj[i]:
+				lc[g].fp++
+			default:
+				lc[g].tn++
 			}
 		}
-		return tp / (tp + fn), tn / (tn + fp)
 	}
-	var err error
-	if out.Observed, err = Bootstrap(len(jg), func(idx []int) float64 { return rate(idx, jg, judge) }, resamples, confidence, seed); err != nil {
-		return out, err
+	estimate := func(r rate, c conf) (p, se, sp, rg float64) {
+		p, se, sp = r.k/r.n, c.tp/(c.tp+c.fn), c.tn/(c.tn+c.fp)
+		return p, se, sp, RoganGladen(p, se, sp)
 	}
-	if out.Sensitivity, err = Bootstrap(len(lg), func(idx []int) float64 { se, _ := sesp(idx); return se }, resamples, confidence, seed); err != nil {
-		return out, err
+	var r0 rate
+	for _, r := range jr {
+		r0.k, r0.n = r0.k+r.k, r0.n+r.n
 	}
-	if out.Spec, err = Bootstrap(len(lg), func(idx []int) float64 { _, sp := sesp(idx); return sp }, resamples, confidence, seed); err != nil {
-		return out, err
+	var c0 conf
+	for _, c := range lc {
+		c0.tp, c0.fn, c0.tn, c0.fp = c0.tp+c.tp, c0.fn+c.fn, c0.tn+c.tn, c0.fp+c.fp
 	}
-	// The corrected rate's resamples draw both sets' clusters, each of its
-	// own size.
-	iota := func(n int) []int {
-		idx := make([]int, n)
-		for i := range idx {
-			idx[i] = i
-		}
-		return idx
-	}
-	se0, sp0 := sesp(iota(len(lg)))
-	out.Corrected = Estimate{Value: RoganGladen(rate(iota(len(jg)), jg, judge), se0, sp0)}
+	p, se, sp, rg := estimate(r0, c0)
+	out.Observed, out.Sensitivity, out.Spec, out.Corrected = Estimate{Value: p}, Estimate{Value: se}, Estimate{Value: sp}, Estimate{Value: rg}
+	// Both sets are resampled together, each of its own size: the labels
+	// are a sample of their own, and the correction's uncertainty is theirs
+	// as much as the rate's.
 	rng := newRand(seed, streamRoganGladen)
-	jidx, lidx := make([]int, len(jg)), make([]int, len(lg))
-	vals := make([]float64, 0, resamples)
+	vals := make([][]float64, 4)
 	for range resamples {
-		for i := range jidx {
-			jidx[i] = rng.IntN(len(jg))
+		var r rate
+		for range jg {
+			x := jr[rng.IntN(len(jg))]
+			r.k, r.n = r.k+x.k, r.n+x.n
 		}
-		for i := range lidx {
-			lidx[i] = rng.IntN(len(lg))
+		var c conf
+		for range lg {
+			x := lc[rng.IntN(len(lg))]
+			c.tp, c.fn, c.tn, c.fp = c.tp+x.tp, c.fn+x.fn, c.tn+x.tn, c.fp+x.fp
 		}
-		se, sp := sesp(lidx)
-		if v := RoganGladen(rate(jidx, jg, judge), se, sp); !math.IsNaN(v) {
-			vals = append(vals, v)
+		p, se, sp, rg := estimate(r, c)
+		for i, v := range []float64{p, se, sp, rg} {
+			if !math.IsNaN(v) {
+				vals[i] = append(vals[i], v)
+			}
 		}
 	}
-	out.Corrected.Lo, out.Corrected.Hi = percentileInterval(vals, confidence)
+	for i, e := range []*Estimate{&out.Observed, &out.Sensitivity, &out.Spec, &out.Corrected} {
+		e.Lo, e.Hi = percentileInterval(vals[i], confidence)
+	}
 	return out, nil
 }
 

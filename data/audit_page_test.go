@@ -44,7 +44,7 @@ func TestAuditPageReads(t *testing.T) {
 				}
 			}
 		}
-		b.Audits, b.Judgments = audits, nil
+		b.Audits, b.Judgments, b.Verdicts = audits, nil, nil
 		opts := data.ImportOptions{Name: name,
 			Transcripts: func(id string) ([]byte, error) { return []byte(`{"metadata":{"transcript_id":"` + id + `"}}`), nil }}
 		if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, name, false), name, opts); err != nil {

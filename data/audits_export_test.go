@@ -46,7 +46,7 @@ func TestExportAuditsChunks(t *testing.T) {
 		}
 		audits = append(audits, a)
 	}
-	b.Audits, b.Judgments = audits, nil
+	b.Audits, b.Judgments, b.Verdicts = audits, nil, nil
 	if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, "export", false), "export", data.ImportOptions{DeferScores: true,
 		Transcripts: func(string) ([]byte, error) { return []byte(`{"metadata":{}}`), nil }}); err != nil {
 		t.Fatal(err)
@@ -184,7 +184,7 @@ func TestExportAcrossImport(t *testing.T) {
 				t.Fatal(err)
 			}
 			other := demo.Experiment(demo.Options{Audits: 1})
-			other.Experiment.ID, other.Audits, other.Judgments = "other", other.Audits[:50], nil
+			other.Experiment.ID, other.Audits, other.Judgments, other.Verdicts = "other", other.Audits[:50], nil, nil
 			if _, err := s.ImportBundle(ctx, bundle.FromBundle(other, "o", false), "o", data.ImportOptions{Transcripts: emptyTranscript}); err != nil {
 				t.Fatal(err)
 			}
@@ -364,7 +364,7 @@ func exportStore(t *testing.T) (*data.Store, *bundle.Bundle) {
 	}
 	t.Cleanup(func() { s.Close() })
 	b := demo.Experiment(demo.Options{Audits: 1})
-	b.Audits, b.Judgments = b.Audits[:300], nil
+	b.Audits, b.Judgments, b.Verdicts = b.Audits[:300], nil, nil
 	if _, err := s.ImportBundle(context.Background(), bundle.FromBundle(b, "x", false), "x", data.ImportOptions{Transcripts: emptyTranscript}); err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func TestScoreColumns(t *testing.T) {
 				a.Scores = nil
 			}
 		}
-		b.Audits, b.Judgments = audits, nil
+		b.Audits, b.Judgments, b.Verdicts = audits, nil, nil
 		opts := data.ImportOptions{Name: name, DeferScores: name == "pending",
 			Transcripts: func(string) ([]byte, error) { return []byte(`{"metadata":{}}`), nil }}
 		if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, name, false), name, opts); err != nil {
@@ -284,7 +284,7 @@ func TestRunEpochFilters(t *testing.T) {
 	for i := 0; i < len(b.Audits); i += len(b.Audits) / 600 {
 		audits = append(audits, b.Audits[i])
 	}
-	b.Audits, b.Judgments = audits, nil
+	b.Audits, b.Judgments, b.Verdicts = audits, nil, nil
 	if _, err := s.ImportBundle(ctx, bundle.FromBundle(b, "runs", false), "runs", data.ImportOptions{Name: "runs",
 		Transcripts: func(string) ([]byte, error) { return []byte(`{"metadata":{}}`), nil }}); err != nil {
 		t.Fatal(err)

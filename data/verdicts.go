@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -127,7 +126,6 @@ func (s *Store) checkVerdicts(ctx context.Context, exp string, vs []model.Verdic
 	}, exp, ids); err != nil {
 		return err
 	}
-	binary := binaryLabels(vs)
 	seen := map[[2]string]bool{}
 	for _, v := range vs {
 		at := func(msg string, args ...any) error {
@@ -145,37 +143,12 @@ func (s *Store) checkVerdicts(ctx context.Context, exp string, vs []model.Verdic
 		default:
 			seen[k] = true
 		}
-		for d, x := range v.Scores {
-			switch {
-			case math.IsNaN(x) || math.IsInf(x, 0):
-				return at("%s: the score is not a number", d)
-			case binary[[2]string{v.Judge, d}] && (x == 0 || x == 1):
-			case x < 1 || x > 10:
-				if v.Kind == model.JudgeHuman {
-					return at("%s: %v is outside the 1–10 scale (a person's labels of a dimension are 1–10, or all 0/1)", d, x)
-				}
-				return at("%s: %v is outside the judge's 1–10 scale", d, x)
-			}
-		}
+	}
+	if i, why := model.BadScore(vs); i >= 0 {
+		v := vs[i]
+		return &model.InputError{File: v.File, Line: v.Line, Path: v.Path, Offset: -1, Msg: why}
 	}
 	return nil
-}
-
-// binaryLabels are the (rater, dimension) pairs whose labels are all 0 or
-// 1: a yes-or-no question put to people.
-func binaryLabels(vs []model.Verdict) map[[2]string]bool {
-	out := map[[2]string]bool{}
-	for _, v := range vs {
-		if v.Kind != model.JudgeHuman {
-			continue
-		}
-		for d, x := range v.Scores {
-			k := [2]string{v.Judge, d}
-			b, ok := out[k]
-			out[k] = (b || !ok) && (x == 0 || x == 1)
-		}
-	}
-	return out
 }
 
 // eachRow runs a query and scans each row.

@@ -422,7 +422,7 @@ func TestAuditsCSVScoreCells(t *testing.T) {
 			a.Scores = map[string]float64{"admirable": 10}
 		}
 	}
-	b.Audits, b.Judgments = audits, nil
+	b.Audits, b.Judgments, b.Verdicts = audits, nil, nil
 	if _, err := store.ImportBundle(context.Background(), bundle.FromBundle(b, "cells", false), "cells", data.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,7 @@ const (
 	FileJudgments  = "judgments.jsonl"
 	FileCrux       = "crux.jsonl"
 	FileMetrics    = "metrics.jsonl"
+	FileVerdicts   = "verdicts.jsonl"
 )
 
 // Bundle is a whole experiment.
@@ -37,6 +38,19 @@ type Bundle struct {
 	Judgments  []Judgment
 	Crux       []Crux
 	Metrics    []Metric
+	Verdicts   []Verdict
+}
+
+// Verdict is another judge's verdict on one of the bundle's audits
+// (verdicts.jsonl): a model that judged the transcript again, or a
+// person's labels (kind "human"). The audits' own scores are the verdicts
+// of the experiment's evaluation judge.
+type Verdict struct {
+	Audit   string             `json:"audit"`
+	Judge   string             `json:"judge"`
+	Kind    string             `json:"kind,omitempty"` // model (the default) or human
+	Summary string             `json:"summary,omitempty"`
+	Scores  map[string]float64 `json:"scores"`
 }
 
 // Experiment is experiment.json.

@@ -163,7 +163,7 @@ func Load(ctx context.Context, tx Tx, src Source, hash string, opts LoadOptions)
 	}
 	for _, section := range []func() error{
 		func() error { return l.behaviors(&exp) }, l.loadRuns, l.loadAuditors, l.loadAudits,
-		l.dimensions, l.judgments, l.crux, l.metrics, l.inspectLogs,
+		l.dimensions, l.judgments, l.crux, l.metrics, l.verdicts, l.inspectLogs,
 	} {
 		if err := section(); err != nil {
 			return model.ImportResult{}, err

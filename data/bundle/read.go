@@ -408,6 +408,11 @@ func (s *dirSource) Metrics(fn func(Pos, *Metric) error) error {
 	return eachLine(s, FileMetrics, true, func(p Pos, v *Metric, _ []byte) error { return fn(p, v) })
 }
 
+// Verdicts visits verdicts.jsonl, which a bundle may leave out.
+func (s *dirSource) Verdicts(fn func(Pos, *Verdict) error) error {
+	return eachLine(s, FileVerdicts, true, func(p Pos, v *Verdict, _ []byte) error { return fn(p, v) })
+}
+
 // decodeStrict decodes one JSON value and refuses trailing data.
 func decodeStrict(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -539,6 +544,9 @@ func (m *memSource) Judgments(fn func(Pos, *Judgment) error) error {
 func (m *memSource) Crux(fn func(Pos, *Crux) error) error { return each(FileCrux, m.b.Crux, fn) }
 func (m *memSource) Metrics(fn func(Pos, *Metric) error) error {
 	return each(FileMetrics, m.b.Metrics, fn)
+}
+func (m *memSource) Verdicts(fn func(Pos, *Verdict) error) error {
+	return each(FileVerdicts, m.b.Verdicts, fn)
 }
 
 // errTooLong is a JSONL line over the limit on one value.

@@ -37,7 +37,12 @@ func Write(dir string, b *Bundle) error {
 		return err
 	}
 	if len(b.Metrics) > 0 {
-		return writeLines(filepath.Join(dir, FileMetrics), b.Metrics)
+		if err := writeLines(filepath.Join(dir, FileMetrics), b.Metrics); err != nil {
+			return err
+		}
+	}
+	if len(b.Verdicts) > 0 {
+		return writeLines(filepath.Join(dir, FileVerdicts), b.Verdicts)
 	}
 	return nil
 }

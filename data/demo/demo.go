@@ -111,6 +111,7 @@ func Experiment(opts Options) *bundle.Bundle {
 		Judgments:  g.judgments,
 		Crux:       g.crux(),
 		Metrics:    g.metrics(),
+		Verdicts:   g.verdicts(),
 	}
 	for i, a := range g.auditors {
 		b.Auditors[i] = a.Auditor

@@ -100,6 +100,8 @@ var Tables = []StoreTable{
 	{"experiment_dimensions", "experiment", "experiment"},
 	{"inspect_logs", "experiment", "experiment"},
 	{"sample_scores", "experiment", "experiment"},
+	{"verdicts", "experiment", "experiment"},
+	{"verdict_scores", "experiment", "experiment"},
 }
 
 // Gen is the generation the manifest names for a dataset or experiment.

@@ -57,32 +57,37 @@ def rogan(name, judge_all, judge_lab, human_lab):
             "sensitivity": se, "specificity": sp, "observed": p, "corrected": rg}
 
 
-rng = random.Random(51)
-truth = [rng.randint(1, 10) for _ in range(60)]
-close = [min(10, max(1, t + rng.choice([-1, 0, 0, 1]))) for t in truth]
-harsh = [min(10, t + rng.choice([0, 1, 2])) for t in truth]
-noise = [rng.randint(1, 10) for _ in range(60)]
-skewed_a = [rng.choice([1, 1, 1, 2, 3, 8]) for _ in range(40)]
-skewed_b = [min(10, x + rng.choice([0, 0, 1, 5])) for x in skewed_a]
+def main():
+    rng = random.Random(51)
+    truth = [rng.randint(1, 10) for _ in range(60)]
+    close = [min(10, max(1, t + rng.choice([-1, 0, 0, 1]))) for t in truth]
+    harsh = [min(10, t + rng.choice([0, 1, 2])) for t in truth]
+    noise = [rng.randint(1, 10) for _ in range(60)]
+    skewed_a = [rng.choice([1, 1, 1, 2, 3, 8]) for _ in range(40)]
+    skewed_b = [min(10, x + rng.choice([0, 0, 1, 5])) for x in skewed_a]
 
-cases = [case("close", truth, close), case("harsh", truth, harsh), case("noise", truth, noise),
-         case("skewed", skewed_a, skewed_b), case("small", [1, 2, 3, 4, 5], [1, 3, 3, 5, 4])]
+    cases = [case("close", truth, close), case("harsh", truth, harsh), case("noise", truth, noise),
+             case("skewed", skewed_a, skewed_b), case("small", [1, 2, 3, 4, 5], [1, 3, 3, 5, 4])]
 
-ba = [rng.random() < 0.3 for _ in range(80)]
-bb = [x if rng.random() < 0.85 else not x for x in ba]
-binaries = [binary("binary", [int(x) for x in ba], [int(x) for x in bb]),
-            binary("binary-small", [1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 0, 1])]
+    ba = [rng.random() < 0.3 for _ in range(80)]
+    bb = [x if rng.random() < 0.85 else not x for x in ba]
+    binaries = [binary("binary", [int(x) for x in ba], [int(x) for x in bb]),
+                binary("binary-small", [1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 0, 1])]
 
-human = [rng.random() < 0.25 for _ in range(50)]
-jl = [(h and rng.random() < 0.8) or (not h and rng.random() < 0.1) for h in human]
-jall = jl + [rng.random() < 0.3 for _ in range(150)]
-rg = [rogan("rogan-gladen", [int(x) for x in jall], [int(x) for x in jl], [int(x) for x in human])]
+    human = [rng.random() < 0.25 for _ in range(50)]
+    jl = [(h and rng.random() < 0.8) or (not h and rng.random() < 0.1) for h in human]
+    jall = jl + [rng.random() < 0.3 for _ in range(150)]
+    rg = [rogan("rogan-gladen", [int(x) for x in jall], [int(x) for x in jl], [int(x) for x in human])]
 
-for c in cases:
-    c["kind"] = "weighted"
-for c in binaries:
-    c["kind"] = "binary"
-for c in rg:
-    c["kind"] = "rogan_gladen"
-print(json.dumps({"source": "testdata/stats/judges.py: scikit-learn cohen_kappa_score and confusion_matrix, statsmodels cohens_kappa, Krippendorff's coincidence matrix",
-                  "cases": cases + binaries + rg}, indent=1))
+    for c in cases:
+        c["kind"] = "weighted"
+    for c in binaries:
+        c["kind"] = "binary"
+    for c in rg:
+        c["kind"] = "rogan_gladen"
+    print(json.dumps({"source": "testdata/stats/judges.py: scikit-learn cohen_kappa_score and confusion_matrix, statsmodels cohens_kappa, Krippendorff's coincidence matrix",
+                      "cases": cases + binaries + rg}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

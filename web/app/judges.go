@@ -66,12 +66,30 @@ type HumanCheck struct {
 	Corrected      Estimate // Rogan–Gladen
 }
 
-// judgeSide is one judge's scores: by audit, by dimension.
+// judgeSide is one judge's scores: by audit, in the order of dims.
 type judgeSide struct {
-	name  string
-	kind  string
-	score func(audit string, dim string) float64
-	dims  []string
+	name, kind string
+	dims       []string
+	at         map[string]int // dims' positions
+	scores     map[string][]float64
+}
+
+func newSide(name, kind string, dims []string, scores map[string][]float64) judgeSide {
+	at := make(map[string]int, len(dims))
+	for i, d := range dims {
+		at[d] = i
+	}
+	return judgeSide{name: name, kind: kind, dims: dims, at: at, scores: scores}
+}
+
+// score is the judge's score of an audit on its i-th dimension (NaN for
+// none).
+func (j judgeSide) score(audit string, i int) float64 {
+	row, ok := j.scores[audit]
+	if !ok || i < 0 || i >= len(row) {
+		return math.NaN()
+	}
+	return row[i]
 }
 
 // JudgesOf computes the judges page of exp, once per version of the data.
@@ -105,14 +123,14 @@ func (s *Service) judgesOf(ctx context.Context, exp string) (Judges, error) {
 	for _, a := range set.Audits {
 		cluster[a.ID] = seeds[a.Seed]
 	}
-	sides := []judgeSide{{name: EvalJudge, kind: model.JudgeModel, dims: set.Dimensions, score: lookup(evalScores, set.Dimensions)}}
+	sides := []judgeSide{newSide(EvalJudge, model.JudgeModel, set.Dimensions, evalScores)}
 	out.Judges = append(out.Judges, model.JudgeInfo{Name: EvalJudge, Kind: model.JudgeModel, Audits: len(set.Audits), Dimensions: set.Dimensions})
 	for _, j := range others {
 		sc, err := s.r.JudgeScores(ctx, exp, j)
 		if err != nil {
 			return Judges{}, err
 		}
-		sides = append(sides, judgeSide{name: j.Name, kind: j.Kind, dims: j.Dimensions, score: lookup(sc.Scores, j.Dimensions)})
+		sides = append(sides, newSide(j.Name, j.Kind, j.Dimensions, sc.Scores))
 		out.Judges = append(out.Judges, j)
 	}
 	ids := make([]string, 0, len(set.Audits))
@@ -134,18 +152,6 @@ func (s *Service) judgesOf(ctx context.Context, exp string) (Judges, error) {
 	return out, nil
 }
 
-// lookup reads a judge's score of an audit on a dimension (NaN for none).
-func lookup(scores map[string][]float64, dims []string) func(string, string) float64 {
-	return func(audit, dim string) float64 {
-		row, ok := scores[audit]
-		i := slices.Index(dims, dim)
-		if !ok || i < 0 || i >= len(row) {
-			return math.NaN()
-		}
-		return row[i]
-	}
-}
-
 // comparePair compares two judges on each dimension both scored. A
 // person's 0/1 labels of a dimension the other judge scores 1–10 are not
 // an agreement on one scale: they are checked against that judge's
@@ -153,15 +159,17 @@ func lookup(scores map[string][]float64, dims []string) func(string, string) flo
 func comparePair(a, b judgeSide, ids []string, cluster map[string]int, threshold float64) (JudgePair, []HumanCheck, error) {
 	p := JudgePair{A: a.name, B: b.name}
 	var checks []HumanCheck
-	for _, dim := range a.dims {
-		if !slices.Contains(b.dims, dim) {
+	both := judgedByBoth(a, b, ids)
+	for ai, dim := range a.dims {
+		bi, ok := b.at[dim]
+		if !ok {
 			continue
 		}
 		var xs, ys []float64
 		var cl []int
 		var audits []string
-		for _, id := range ids {
-			x, y := a.score(id, dim), b.score(id, dim)
+		for _, id := range both {
+			x, y := a.score(id, ai), b.score(id, bi)
 			if math.IsNaN(x) || math.IsNaN(y) {
 				continue
 			}
@@ -170,10 +178,14 @@ func comparePair(a, b judgeSide, ids []string, cluster map[string]int, threshold
 		if len(xs) == 0 {
 			continue
 		}
-		// A person's 0/1 labels and a judge's 1–10 scores are not on one
+		// A person's 0/1 labels and a model's 1–10 scores are not on one
 		// scale: the labels check the evaluation judge's verdicts instead.
-		if bx, by := binary(xs), binary(ys); bx != by {
-			if a.name == EvalJudge && b.kind == model.JudgeHuman && by {
+		// (A model's scores may all be 1: that is no yes-or-no answer.)
+		if a.kind == model.JudgeHuman && binary(xs) && b.kind != model.JudgeHuman {
+			continue
+		}
+		if b.kind == model.JudgeHuman && binary(ys) && a.kind != model.JudgeHuman {
+			if a.name == EvalJudge {
 				c, err := humanCheck(a, b.name, dim, xs, ys, cl, ids, cluster, threshold)
 				if err != nil {
 					return p, nil, err
@@ -188,19 +200,39 @@ func comparePair(a, b judgeSide, ids []string, cluster map[string]int, threshold
 		}
 		p.Rows = append(p.Rows, JudgeRow{Dim: dim, N: ag.N, Clusters: ag.Clusters, Kappa: ag.Kappa, Alpha: ag.Alpha, Diff: ag.Diff})
 		for i := range xs {
-			p.Disagree = append(p.Disagree, Disagreement{Audit: audits[i], Dim: dim, A: xs[i], B: ys[i]})
+			if xs[i] != ys[i] {
+				p.Disagree = append(p.Disagree, Disagreement{Audit: audits[i], Dim: dim, A: xs[i], B: ys[i]})
+			}
+		}
+		p.Disagree = mostApart(p.Disagree)
+	}
+	return p, checks, nil
+}
+
+// judgedByBoth are the audits both judges judged, in the evaluation
+// judge's order (which fixes the resamples' draws).
+func judgedByBoth(a, b judgeSide, ids []string) []string {
+	var both []string
+	for _, id := range ids {
+		if _, ok := a.scores[id]; ok {
+			if _, ok := b.scores[id]; ok {
+				both = append(both, id)
+			}
 		}
 	}
-	// The audits they disagree on most, the largest difference first (by
-	// audit and dimension on ties).
-	slices.SortStableFunc(p.Disagree, func(x, y Disagreement) int {
-		if d := math.Abs(y.B-y.A) - math.Abs(x.B-x.A); d != 0 {
-			return int(math.Copysign(1, d))
+	return both
+}
+
+// mostApart keeps the MaxDisagreements audits scored furthest apart, the
+// largest difference first (in dimension and audit order on ties).
+func mostApart(d []Disagreement) []Disagreement {
+	slices.SortStableFunc(d, func(x, y Disagreement) int {
+		if v := math.Abs(y.B-y.A) - math.Abs(x.B-x.A); v != 0 {
+			return int(math.Copysign(1, v))
 		}
 		return 0
 	})
-	p.Disagree = p.Disagree[:min(len(p.Disagree), MaxDisagreements)]
-	return p, checks, nil
+	return d[:min(len(d), MaxDisagreements)]
 }
 
 // humanCheck checks a judge's verdicts (score ≥ threshold) against a
@@ -213,8 +245,9 @@ func humanCheck(j judgeSide, rater, dim string, xs, ys []float64, cl []int, ids 
 	}
 	var all []bool
 	var allc []int
+	di := j.at[dim]
 	for _, id := range ids {
-		if x := j.score(id, dim); !math.IsNaN(x) {
+		if x := j.score(id, di); !math.IsNaN(x) {
 			all, allc = append(all, x >= threshold), append(allc, cluster[id])
 		}
 	}
