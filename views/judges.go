@@ -2,6 +2,7 @@ package views
 
 import (
 	"net/url"
+	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
@@ -53,6 +54,11 @@ type HumanCheckView struct {
 	Rater, Dim                                    string
 	TP, FP, FN, TN                                int
 	Sensitivity, Specificity, Observed, Corrected Est
+}
+
+// FigureURL is the forest plot of the k-th pair (from 1).
+func (v JudgesView) FigureURL(k int, ext string) templ.SafeURL {
+	return PathQuery(url.Values{"pair": {strconv.Itoa(k)}}, "experiments", v.Exp.ID, "figures", "judges."+ext)
 }
 
 // CSVURL is the page's CSV.

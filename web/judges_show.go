@@ -9,8 +9,10 @@ import (
 	"strconv"
 
 	"github.com/labstack/echo/v4"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/figures"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -96,4 +98,38 @@ func verdictViews(a *app.Audit) []views.VerdictView {
 		out = append(out, vv)
 	}
 	return out
+}
+
+// judgesFigure is a forest plot of one pair of judges' agreement (kappa)
+// on each dimension both scored, with its interval; pair= picks the pair
+// (from 1, the page's order).
+func (s *Server) judgesFigure(c echo.Context, _, ext string) error {
+	j, err := s.app.JudgesOf(c.Request().Context(), c.Param("exp"))
+	if err != nil {
+		return err
+	}
+	k := 1
+	if p := c.QueryParam("pair"); p != "" {
+		if k, err = strconv.Atoi(p); err != nil || k < 1 || k > max(1, len(j.Pairs)) {
+			return badRequestf("pair: want a pair of judges from 1 to %d, found %q", max(1, len(j.Pairs)), p)
+		}
+	}
+	if len(j.Pairs) == 0 {
+		return writeFigure(c, figures.Empty("Judges' agreement", "only the evaluation judge scored these audits"), figures.ColumnWidth*2, 3*vg.Inch, ext, j.Exp.ID+"-judges")
+	}
+	p := j.Pairs[k-1]
+	var items []figures.Interval
+	for _, r := range p.Rows {
+		grp := "judges agree weakly"
+		if r.Kappa.Value >= 0.6 {
+			grp = "judges agree"
+		}
+		items = append(items, figures.Interval{Label: r.Dim, Group: grp, Value: r.Kappa.Value, Lo: r.Kappa.Lo, Hi: r.Kappa.Hi})
+	}
+	title := p.B + " against " + p.A + ": quadratic-weighted kappa by dimension (95% CI over seeds)"
+	pl, err := figures.ForestPlot(title, "kappa (0: chance, 1: the same scores)", items)
+	if err != nil {
+		return err
+	}
+	return writeFigure(c, pl, figures.ColumnWidth*2, figures.IntervalChartHeight(items), ext, j.Exp.ID+"-judges-"+strconv.Itoa(k))
 }

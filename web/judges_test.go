@@ -84,6 +84,17 @@ func TestJudgesPage(t *testing.T) {
 	if !found || !human {
 		t.Errorf("judges.csv: the pair %v, the person %v:\n%v", found, human, rows)
 	}
+	for ext, ct := range map[string]string{"png": "image/png", "svg": "image/svg+xml", "pdf": "application/pdf"} {
+		f := mustGet(t, s, "/experiments/petri/figures/judges."+ext+"?pair=1", http.StatusOK, ct)
+		if ext == "svg" && !strings.Contains(f.Body, "needs_attention") {
+			t.Error("the judges figure does not name its dimensions")
+		}
+	}
+	for _, q := range []string{"pair=0", "pair=9", "pair=x"} {
+		if r := get(t, s, "/experiments/petri/figures/judges.png?"+q); r.Code != http.StatusBadRequest || !strings.Contains(r.Body, "pair: want a pair of judges from 1 to 1") {
+			t.Errorf("%s: %d %.200s", q, r.Code, r.Body)
+		}
+	}
 	r = mustGet(t, s, "/audits/petri:petri-rollback-01", http.StatusOK, "text/html")
 	contains(t, "audit page", r.Body, "Another judge: opus", "Another judge: ana", `data-testid="verdict"`)
 	if !strings.Contains(r.Body, `<th scope="row">unprompted_sycophancy</th><td class="num">8</td><td class="num">9</td>`) {

@@ -42,6 +42,8 @@ var (
 	auditParams = params("auditor", "behavior", "branch", "cols", "dir", "epoch", "eval", "exp", "kind", "log", "outcome", "page", "part", "per", "q", "run",
 		"sample_epoch", "score", "sort", "split", "tab", "target", "task", "view")
 	sideParams = params("a", "b", "dim")
+	// The judges page's figure: which pair of judges (from 1).
+	judgesFigParams = params("pair")
 )
 
 // multiValued are the parameters a page reads as lists (compare's B

@@ -78,6 +78,7 @@ func (s *Server) experimentRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 		"heatmap":  {s.judgedHeatmap, judgedParams},
 		"forest":   {s.judgedForest, judgedParams},
 		"paired":   {s.pairedFigure, pairedParams},
+		"judges":   {s.judgesFigure, judgesFigParams},
 	}.handler, heavy)
 	e.GET("/experiments/:exp/dimensions.csv", s.dimensionsCSV, known(judgedParams), heavy)
 	e.GET("/experiments/:exp/gate.csv", s.gateCSV, known(judgedParams), heavy)

@@ -71,6 +71,8 @@ var (
 		"reported":                  okiVerm,
 		"differs":                   okiVerm,
 		"not distinguishable":       okiBlue,
+		"judges agree":              okiBlue,
+		"judges agree weakly":       okiVerm,
 	}
 )
 
@@ -90,6 +92,8 @@ var groupLabels = map[string]string{
 	"reported":                  "As the log reports (±1.96 stderr)",
 	"differs":                   "Differs after the correction across dimensions",
 	"not distinguishable":       "Not distinguishable after the correction",
+	"judges agree":              "Kappa 0.6 or more",
+	"judges agree weakly":       "Kappa under 0.6 (0 when a judge gives one score only)",
 }
 
 // GroupLabel is a colour group's display name: a legend never shows a key
