@@ -19,13 +19,26 @@ import (
 // scores read from their columns (or, where a dimension has none, from
 // each audit's scores JSON). A missing experiment is ErrNotFound.
 func (s *Store) JudgedAudits(ctx context.Context, exp string) (model.JudgedSet, error) {
+	return s.judgedAudits(ctx, exp, nil, false)
+}
+
+// JudgedAuditsOf is JudgedAudits with the scores of dims alone (nil:
+// every dimension) and, when judgedByOthers, only the audits another
+// judge has judged too (issue #51's judges page reads no more).
+func (s *Store) JudgedAuditsOf(ctx context.Context, exp string, dims []string, judgedByOthers bool) (model.JudgedSet, error) {
+	return s.judgedAudits(ctx, exp, dims, judgedByOthers)
+}
+
+func (s *Store) judgedAudits(ctx context.Context, exp string, dims []string, judgedByOthers bool) (model.JudgedSet, error) {
 	var out model.JudgedSet
 	if _, err := s.Experiment(ctx, exp); err != nil {
 		return out, err
 	}
-	dims, err := s.ScoreDimensions(ctx, exp)
-	if err != nil {
-		return out, err
+	if dims == nil {
+		var err error
+		if dims, err = s.ScoreDimensions(ctx, exp); err != nil {
+			return out, err
+		}
 	}
 	out.Dimensions = dims
 	cols, err := s.scoreColumns(ctx, exp, dims)
@@ -51,8 +64,14 @@ func (s *Store) JudgedAudits(ctx context.Context, exp string) (model.JudgedSet, 
 		query += ", " + c
 	}
 	query += ` FROM audits a LEFT JOIN auditors u ON u.experiment = a.experiment AND u.id = a.auditor
-		WHERE a.experiment = ? AND a.eval <> '' ORDER BY a.ord`
-	rows, err := s.db.QueryContext(ctx, query, append(args, exp)...)
+		WHERE a.experiment = ? AND a.eval <> ''`
+	qargs := append(args, exp)
+	if judgedByOthers {
+		query += ` AND a.id IN (SELECT DISTINCT audit FROM verdicts WHERE experiment = ?)`
+		qargs = append(qargs, exp)
+	}
+	query += ` ORDER BY a.ord`
+	rows, err := s.db.QueryContext(ctx, query, qargs...)
 	if err != nil {
 		return out, fmt.Errorf("data: judged audits: %w", err)
 	}

@@ -3,8 +3,8 @@ package data
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"math"
-	"slices"
 
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -36,23 +36,29 @@ func (s *Store) Judges(ctx context.Context, exp string) ([]model.JudgeInfo, erro
 // dimensions.
 func (s *Store) JudgeScores(ctx context.Context, exp string, j model.JudgeInfo) (model.JudgeScores, error) {
 	out := model.JudgeScores{JudgeInfo: j, Scores: make(map[string][]float64, j.Audits)}
-	err := s.eachRow(ctx, `SELECT audit, dimension, score FROM verdict_scores WHERE experiment = ? AND judge = ?`, func(r *sql.Rows) error {
-		var audit, dim string
-		var v float64
-		if err := r.Scan(&audit, &dim, &v); err != nil {
+	at := make(map[string]int, len(j.Dimensions))
+	for i, d := range j.Dimensions {
+		at[d] = i
+	}
+	// A row per audit, its scores as lists: a row per score was most of
+	// the judges page's read at 100,000 audits.
+	err := s.eachRow(ctx, `SELECT audit, list(dimension), list(score) FROM verdict_scores WHERE experiment = ? AND judge = ? GROUP BY audit`, func(r *sql.Rows) error {
+		var audit string
+		var dims, vals []any
+		if err := r.Scan(&audit, &dims, &vals); err != nil {
 			return err
 		}
-		row, ok := out.Scores[audit]
-		if !ok {
-			row = make([]float64, len(j.Dimensions))
-			for i := range row {
-				row[i] = math.NaN()
+		row := make([]float64, len(j.Dimensions))
+		for i := range row {
+			row[i] = math.NaN()
+		}
+		for k, d := range dims {
+			i, ok := at[fmt.Sprint(d)]
+			if v, isNum := vals[k].(float64); ok && isNum {
+				row[i] = v
 			}
-			out.Scores[audit] = row
 		}
-		if i := slices.Index(j.Dimensions, dim); i >= 0 {
-			row[i] = v
-		}
+		out.Scores[audit] = row
 		return nil
 	}, exp, j.Name)
 	return out, err
@@ -84,4 +90,33 @@ func (s *Store) AuditVerdicts(ctx context.Context, exp, audit string) ([]model.V
 		return nil
 	}, exp, audit)
 	return out, err
+}
+
+// EvalScores reads the evaluation judge's scores of one dimension on every
+// audit of exp (not plain samples), with each audit's seed, in file order:
+// the judges page corrects the judge's rate over all of them. NaN where an
+// audit has no score on it.
+func (s *Store) EvalScores(ctx context.Context, exp, dim string) (seeds []string, scores []float64, err error) {
+	cols, err := s.scoreColumns(ctx, exp, []string{dim})
+	if err != nil {
+		return nil, nil, fmt.Errorf("data: eval scores: %w", err)
+	}
+	col, args := "TRY_CAST(json_extract_string(a.scores, ?) AS DOUBLE)", []any{scorePath(dim)}
+	if c, ok := cols[dim]; ok {
+		col, args = c.sql, c.args
+	}
+	err = s.eachRow(ctx, `SELECT a.seed, `+col+` FROM audits a WHERE a.experiment = ? AND a.eval <> '' ORDER BY a.ord`, func(r *sql.Rows) error {
+		var seed string
+		var v sql.NullFloat64
+		if err := r.Scan(&seed, &v); err != nil {
+			return err
+		}
+		x := math.NaN()
+		if v.Valid {
+			x = v.Float64
+		}
+		seeds, scores = append(seeds, seed), append(scores, x)
+		return nil
+	}, append(args, exp)...)
+	return seeds, scores, err
 }

@@ -16,6 +16,26 @@ type RunView struct {
 	Checkpoints []CheckpointRow
 	Metrics     []string
 	Strategies  StrategyTable
+	// Judges are the run's checkpoints under the held-out judge beside
+	// another judge (the training judge), a table a dimension.
+	Judges []RunJudgeView
+}
+
+// RunJudgeView is one judge and dimension across the run's checkpoints.
+type RunJudgeView struct {
+	Judge, Dim string
+	Rows       []RunJudgeRowView
+	Signature  bool
+	Summary    string
+	Figure     string // the figure's name (judges-N)
+}
+
+// RunJudgeRowView is one checkpoint.
+type RunJudgeRowView struct {
+	Checkpoint     string
+	N, Seeds       int
+	HeldOut, Other Est
+	Gap            Est
 }
 
 // CheckpointRow is one checkpoint of the run.

@@ -113,6 +113,7 @@ func (s *Server) auditRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 	e.GET("/runs/:run/figures/:file", figureTable{
 		"curves":  {s.runCurvesFigure, noParams},
 		"metric-": {s.runMetricFigure, noParams}, // metric-NAME, a training-time scalar
+		"judges-": {s.runJudgesFigure, noParams}, // judges-N, the run page's N-th judge and dimension
 	}.handler, heavy)
 	e.GET("/runs/:run/checkpoints.csv", s.runCheckpointsCSV, known(noParams))
 	e.GET("/runs/:run/metrics.csv", s.runMetricsCSV, known(noParams))

@@ -60,6 +60,9 @@ func (s *Server) showRun(c echo.Context) error {
 		return err
 	}
 	vm.Strategies = strategyTable(p, counts)
+	if vm.Judges, err = s.runJudges(c, p); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.RunPage(vm))
 }
 

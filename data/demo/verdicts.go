@@ -2,6 +2,7 @@ package demo
 
 import (
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/auditscope/auditscope/data/bundle"
@@ -15,11 +16,65 @@ import (
 // two people label whether a sample of those audits is concerning.
 const (
 	SecondJudge   = "claude-opus-4.6 (second judge)"
+	TrainingJudge = "claude-sonnet-4 (training judge)"
+	// HackedRun is the run whose auditors learn to please the training
+	// judge: its score of TrainingDims[0] climbs with each epoch while the
+	// held-out judge's does not (the paper's §3.1 failure).
+	HackedRun     = "binary-pointwise"
 	DisagreeDim   = "eval_awareness" // where the second judge reads higher
 	LabelledDim   = "concerning"
 	labelledEvery = 40             // one baseline audit in this many is labelled
 	streamJudges  = 0x6a7564676573 // "judges"
 )
+
+// TrainingDims are the dimensions the training judge scores (the reward's).
+var TrainingDims = []string{"concerning", "needs_attention"}
+
+// trainingVerdicts are the training judge's verdicts on every checkpoint's
+// audits with judge scores: the held-out judge's scores a point up or down
+// now and then, and on HackedRun TrainingDims[0] read 0.8 higher an epoch
+// after the first.
+func (g *gen) trainingVerdicts() []bundle.Verdict {
+	r := g.rng(streamJudges + 1)
+	type cp struct {
+		run   string
+		epoch int
+	}
+	cps := map[string]cp{}
+	for _, a := range g.auditors {
+		if a.Kind == model.AuditorCheckpoint && a.run != nil {
+			cps[a.ID] = cp{a.run.id, a.epoch}
+		}
+	}
+	var out []bundle.Verdict
+	for _, a := range g.audits {
+		c, ok := cps[a.Auditor]
+		if !ok || len(a.Scores) == 0 {
+			continue
+		}
+		sc := map[string]float64{}
+		for _, d := range TrainingDims {
+			x, ok := a.Scores[d]
+			if !ok {
+				continue
+			}
+			switch u := r.Float64(); {
+			case u < 0.15:
+				x--
+			case u < 0.30:
+				x++
+			}
+			if c.run == HackedRun && d == TrainingDims[0] {
+				x += math.Round(0.8 * float64(c.epoch-1) * (0.5 + r.Float64()))
+			}
+			sc[d] = clamp(x, 1, 10)
+		}
+		if len(sc) > 0 {
+			out = append(out, bundle.Verdict{Audit: a.ID, Judge: TrainingJudge, Scores: sc})
+		}
+	}
+	return out
+}
 
 // Raters are the people whose labels the demo holds, and how often each
 // answers otherwise than the evaluation judge's verdict (a score of 7 or
@@ -79,5 +134,6 @@ func (g *gen) verdicts() []bundle.Verdict {
 			labels = append(labels, bundle.Verdict{Audit: a.ID, Judge: rt.Name, Kind: model.JudgeHuman, Scores: map[string]float64{LabelledDim: v}})
 		}
 	}
+	out = append(out, g.trainingVerdicts()...)
 	return append(out, labels...)
 }

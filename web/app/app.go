@@ -59,6 +59,8 @@ type Reader interface {
 	// Judges and JudgeScores read the judges of an experiment's audits
 	// besides the evaluation judge; AuditVerdicts their verdicts on one.
 	Judges(ctx context.Context, exp string) ([]model.JudgeInfo, error)
+	JudgedAuditsOf(ctx context.Context, exp string, dims []string, judgedByOthers bool) (model.JudgedSet, error)
+	EvalScores(ctx context.Context, exp, dim string) (seeds []string, scores []float64, err error)
 	JudgeScores(ctx context.Context, exp string, j model.JudgeInfo) (model.JudgeScores, error)
 	AuditVerdicts(ctx context.Context, exp, audit string) ([]model.Verdict, error)
 	SampleFields(ctx context.Context, keys []string) (map[string]model.SampleFields, error)

@@ -102,7 +102,13 @@ func (s *Service) judgesOf(ctx context.Context, exp string) (Judges, error) {
 	if err != nil {
 		return Judges{}, err
 	}
-	set, err := s.judgedSet(ctx, exp)
+	// The evaluation judge's scores of the audits another judge scored:
+	// at 100,000 audits, reading them all was most of the page's time.
+	set, err := s.r.JudgedAuditsOf(ctx, exp, nil, true)
+	if err != nil {
+		return Judges{}, err
+	}
+	all, err := s.r.CountAudits(ctx, model.AuditFilter{Experiment: exp})
 	if err != nil {
 		return Judges{}, err
 	}
@@ -111,20 +117,10 @@ func (s *Service) judgesOf(ctx context.Context, exp string) (Judges, error) {
 		return Judges{}, err
 	}
 	out := Judges{Exp: e, Threshold: DefaultThreshold}
-	seeds := map[string]int{}
-	evalScores := map[string][]float64{}
-	for _, a := range set.Audits {
-		if _, ok := seeds[a.Seed]; !ok {
-			seeds[a.Seed] = len(seeds)
-		}
-		evalScores[a.ID] = a.Scores
-	}
-	cluster := map[string]int{}
-	for _, a := range set.Audits {
-		cluster[a.ID] = seeds[a.Seed]
-	}
+	ids, cluster, evalScores := auditSeeds(set)
 	sides := []judgeSide{newSide(EvalJudge, model.JudgeModel, set.Dimensions, evalScores)}
-	out.Judges = append(out.Judges, model.JudgeInfo{Name: EvalJudge, Kind: model.JudgeModel, Audits: len(set.Audits), Dimensions: set.Dimensions})
+	evalByDim := map[string]evalDim{} // the raters of one dimension read it once
+	out.Judges = append(out.Judges, model.JudgeInfo{Name: EvalJudge, Kind: model.JudgeModel, Audits: all, Dimensions: set.Dimensions})
 	for _, j := range others {
 		sc, err := s.r.JudgeScores(ctx, exp, j)
 		if err != nil {
@@ -133,32 +129,65 @@ func (s *Service) judgesOf(ctx context.Context, exp string) (Judges, error) {
 		sides = append(sides, newSide(j.Name, j.Kind, j.Dimensions, sc.Scores))
 		out.Judges = append(out.Judges, j)
 	}
-	ids := make([]string, 0, len(set.Audits))
-	for _, a := range set.Audits {
-		ids = append(ids, a.ID)
-	}
 	for i := range sides {
 		for k := i + 1; k < len(sides); k++ {
-			p, checks, err := comparePair(sides[i], sides[k], ids, cluster, out.Threshold)
+			p, checks, err := comparePair(sides[i], sides[k], ids, cluster)
 			if err != nil {
 				return Judges{}, err
 			}
 			if len(p.Rows) > 0 {
 				out.Pairs = append(out.Pairs, p)
 			}
-			out.Humans = append(out.Humans, checks...)
+			for _, c := range checks {
+				h, err := s.humanCheck(ctx, exp, c, out.Threshold, evalByDim)
+				if err != nil {
+					return Judges{}, err
+				}
+				out.Humans = append(out.Humans, h)
+			}
 		}
 	}
 	return out, nil
+}
+
+// evalDim is the evaluation judge's scores of one dimension on every
+// audit, with their seeds.
+type evalDim struct {
+	seeds  []string
+	scores []float64
+}
+
+// auditSeeds are a judged set's audit ids in order, each audit's seed as a
+// cluster number, and its scores by id.
+func auditSeeds(set model.JudgedSet) (ids []string, cluster map[string]int, scores map[string][]float64) {
+	seeds := map[string]int{}
+	cluster = make(map[string]int, len(set.Audits))
+	scores = make(map[string][]float64, len(set.Audits))
+	for _, a := range set.Audits {
+		if _, ok := seeds[a.Seed]; !ok {
+			seeds[a.Seed] = len(seeds)
+		}
+		ids = append(ids, a.ID)
+		cluster[a.ID], scores[a.ID] = seeds[a.Seed], a.Scores
+	}
+	return ids, cluster, scores
+}
+
+// humanLabels are a person's 0/1 labels of a dimension beside the
+// evaluation judge's scores of the same audits, and their seeds.
+type humanLabels struct {
+	rater, dim string
+	judge, by  []float64
+	cluster    []int
 }
 
 // comparePair compares two judges on each dimension both scored. A
 // person's 0/1 labels of a dimension the other judge scores 1–10 are not
 // an agreement on one scale: they are checked against that judge's
 // verdict at the threshold instead (HumanCheck), for the evaluation judge.
-func comparePair(a, b judgeSide, ids []string, cluster map[string]int, threshold float64) (JudgePair, []HumanCheck, error) {
+func comparePair(a, b judgeSide, ids []string, cluster map[string]int) (JudgePair, []humanLabels, error) {
 	p := JudgePair{A: a.name, B: b.name}
-	var checks []HumanCheck
+	var checks []humanLabels
 	both := judgedByBoth(a, b, ids)
 	for ai, dim := range a.dims {
 		bi, ok := b.at[dim]
@@ -186,11 +215,7 @@ func comparePair(a, b judgeSide, ids []string, cluster map[string]int, threshold
 		}
 		if b.kind == model.JudgeHuman && binary(ys) && a.kind != model.JudgeHuman {
 			if a.name == EvalJudge {
-				c, err := humanCheck(a, b.name, dim, xs, ys, cl, ids, cluster, threshold)
-				if err != nil {
-					return p, nil, err
-				}
-				checks = append(checks, c)
+				checks = append(checks, humanLabels{rater: b.name, dim: dim, judge: xs, by: ys, cluster: cl})
 			}
 			continue
 		}
@@ -235,24 +260,37 @@ func mostApart(d []Disagreement) []Disagreement {
 	return d[:min(len(d), MaxDisagreements)]
 }
 
-// humanCheck checks a judge's verdicts (score ≥ threshold) against a
-// person's 0/1 labels on the audits both judged, and corrects the judge's
-// rate over every audit it judged.
-func humanCheck(j judgeSide, rater, dim string, xs, ys []float64, cl []int, ids []string, cluster map[string]int, threshold float64) (HumanCheck, error) {
-	lj, lh := make([]bool, len(xs)), make([]bool, len(ys))
-	for i := range xs {
-		lj[i], lh[i] = xs[i] >= threshold, ys[i] == 1
+// humanCheck checks the evaluation judge's verdicts (score ≥ threshold)
+// against a person's 0/1 labels on the audits both judged, and corrects
+// the judge's rate over every audit it judged on the dimension.
+func (s *Service) humanCheck(ctx context.Context, exp string, h humanLabels, threshold float64, read map[string]evalDim) (HumanCheck, error) {
+	lj, lh := make([]bool, len(h.judge)), make([]bool, len(h.by))
+	for i := range h.judge {
+		lj[i], lh[i] = h.judge[i] >= threshold, h.by[i] == 1
 	}
+	e, ok := read[h.dim]
+	if !ok {
+		var err error
+		if e.seeds, e.scores, err = s.r.EvalScores(ctx, exp, h.dim); err != nil {
+			return HumanCheck{}, err
+		}
+		read[h.dim] = e
+	}
+	seedOfAudit, scores := e.seeds, e.scores
+	seeds := map[string]int{}
 	var all []bool
 	var allc []int
-	di := j.at[dim]
-	for _, id := range ids {
-		if x := j.score(id, di); !math.IsNaN(x) {
-			all, allc = append(all, x >= threshold), append(allc, cluster[id])
+	for i, x := range scores {
+		if !math.IsNaN(x) {
+			sd := seedOfAudit[i]
+			if _, ok := seeds[sd]; !ok {
+				seeds[sd] = len(seeds)
+			}
+			all, allc = append(all, x >= threshold), append(allc, seeds[sd])
 		}
 	}
-	r, err := analysis.CheckJudge(all, allc, lj, lh, cl, JudgeResamples, judgedConfidence, seedOf(rater+"\x00"+dim))
-	return HumanCheck{Rater: rater, Dim: dim, TP: r.TP, FP: r.FP, FN: r.FN, TN: r.TN, Sensitivity: r.Sensitivity, Specificity: r.Spec,
+	r, err := analysis.CheckJudge(all, allc, lj, lh, h.cluster, JudgeResamples, judgedConfidence, seedOf(h.rater+"\x00"+h.dim))
+	return HumanCheck{Rater: h.rater, Dim: h.dim, TP: r.TP, FP: r.FP, FN: r.FN, TN: r.TN, Sensitivity: r.Sensitivity, Specificity: r.Spec,
 		Observed: r.Observed, Corrected: r.Corrected}, err
 }
 
