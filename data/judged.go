@@ -19,17 +19,18 @@ import (
 // scores read from their columns (or, where a dimension has none, from
 // each audit's scores JSON). A missing experiment is ErrNotFound.
 func (s *Store) JudgedAudits(ctx context.Context, exp string) (model.JudgedSet, error) {
-	return s.judgedAudits(ctx, exp, nil, false)
+	return s.judgedAudits(ctx, exp, nil, "")
 }
 
-// JudgedAuditsOf is JudgedAudits with the scores of dims alone (nil:
-// every dimension) and, when judgedByOthers, only the audits another
-// judge has judged too (issue #51's judges page reads no more).
-func (s *Store) JudgedAuditsOf(ctx context.Context, exp string, dims []string, judgedByOthers bool) (model.JudgedSet, error) {
-	return s.judgedAudits(ctx, exp, dims, judgedByOthers)
+// JudgedBy is JudgedAudits of the audits another judge judged (issue #51's
+// judges pages read no more), with the evaluation judge's scores of dims:
+// their ids, auditors, seeds and scores, without the validity gate's
+// labels.
+func (s *Store) JudgedBy(ctx context.Context, exp, judge string, dims []string) (model.JudgedSet, error) {
+	return s.judgedAudits(ctx, exp, dims, judge)
 }
 
-func (s *Store) judgedAudits(ctx context.Context, exp string, dims []string, judgedByOthers bool) (model.JudgedSet, error) {
+func (s *Store) judgedAudits(ctx context.Context, exp string, dims []string, judgedBy string) (model.JudgedSet, error) {
 	var out model.JudgedSet
 	if _, err := s.Experiment(ctx, exp); err != nil {
 		return out, err
@@ -56,19 +57,25 @@ func (s *Store) judgedAudits(ctx context.Context, exp string, dims []string, jud
 		}
 	}
 	jsonScores := len(sel) < len(dims)
-	query := `SELECT a.key, a.id, coalesce(u.name, a.auditor), a.auditor, a.target, a.seed, a.summary <> '',
-		json_extract_string(a.labels, '$.source'), json_extract_string(a.labels, '$.sample'), json_extract_string(a.labels, '$.epoch'),
+	labels := `json_extract_string(a.labels, '$.source'), json_extract_string(a.labels, '$.sample'), json_extract_string(a.labels, '$.epoch'),
 		json_extract_string(a.labels, '$.` + petri.LabelTargetReplies + `'), json_extract_string(a.labels, '$.` + petri.LabelJudge + `'),
-		json_extract_string(a.labels, '$.` + petri.LabelConversation + `'), ` + strconv.FormatBool(jsonScores) + ` AND a.scores IS NOT NULL, a.scores`
+		json_extract_string(a.labels, '$.` + petri.LabelConversation + `')`
+	if judgedBy != "" {
+		// The judges' pages read scores and seeds, not the gate's labels:
+		// six JSON lookups a row were most of the read.
+		labels = `NULL, json_extract_string(a.labels, '$.sample'), NULL, NULL, NULL, NULL`
+	}
+	query := `SELECT a.key, a.id, coalesce(u.name, a.auditor), a.auditor, a.target, a.seed, a.summary <> '', ` + labels + `, ` +
+		strconv.FormatBool(jsonScores) + ` AND a.scores IS NOT NULL, a.scores`
 	for _, c := range sel {
 		query += ", " + c
 	}
 	query += ` FROM audits a LEFT JOIN auditors u ON u.experiment = a.experiment AND u.id = a.auditor
 		WHERE a.experiment = ? AND a.eval <> ''`
 	qargs := append(args, exp)
-	if judgedByOthers {
-		query += ` AND a.id IN (SELECT DISTINCT audit FROM verdicts WHERE experiment = ?)`
-		qargs = append(qargs, exp)
+	if judgedBy != "" {
+		query += ` AND a.id IN (SELECT audit FROM verdicts WHERE experiment = ? AND judge = ?)`
+		qargs = append(qargs, exp, judgedBy)
 	}
 	query += ` ORDER BY a.ord`
 	rows, err := s.db.QueryContext(ctx, query, qargs...)

@@ -59,7 +59,7 @@ type Reader interface {
 	// Judges and JudgeScores read the judges of an experiment's audits
 	// besides the evaluation judge; AuditVerdicts their verdicts on one.
 	Judges(ctx context.Context, exp string) ([]model.JudgeInfo, error)
-	JudgedAuditsOf(ctx context.Context, exp string, dims []string, judgedByOthers bool) (model.JudgedSet, error)
+	JudgedBy(ctx context.Context, exp, judge string, dims []string) (model.JudgedSet, error)
 	EvalScores(ctx context.Context, exp, dim string) (seeds []string, scores []float64, err error)
 	JudgeScores(ctx context.Context, exp string, j model.JudgeInfo) (model.JudgeScores, error)
 	AuditVerdicts(ctx context.Context, exp, audit string) ([]model.Verdict, error)

@@ -102,9 +102,7 @@ func (s *Service) judgesOf(ctx context.Context, exp string) (Judges, error) {
 	if err != nil {
 		return Judges{}, err
 	}
-	// The evaluation judge's scores of the audits another judge scored:
-	// at 100,000 audits, reading them all was most of the page's time.
-	set, err := s.r.JudgedAuditsOf(ctx, exp, nil, true)
+	dims, err := s.r.ScoreDimensions(ctx, exp)
 	if err != nil {
 		return Judges{}, err
 	}
@@ -117,21 +115,20 @@ func (s *Service) judgesOf(ctx context.Context, exp string) (Judges, error) {
 		return Judges{}, err
 	}
 	out := Judges{Exp: e, Threshold: DefaultThreshold}
-	ids, cluster, evalScores := auditSeeds(set)
-	sides := []judgeSide{newSide(EvalJudge, model.JudgeModel, set.Dimensions, evalScores)}
-	evalByDim := map[string]evalDim{} // the raters of one dimension read it once
-	out.Judges = append(out.Judges, model.JudgeInfo{Name: EvalJudge, Kind: model.JudgeModel, Audits: all, Dimensions: set.Dimensions})
-	for _, j := range others {
-		sc, err := s.r.JudgeScores(ctx, exp, j)
-		if err != nil {
-			return Judges{}, err
-		}
-		sides = append(sides, newSide(j.Name, j.Kind, j.Dimensions, sc.Scores))
-		out.Judges = append(out.Judges, j)
+	out.Judges = append(out.Judges, model.JudgeInfo{Name: EvalJudge, Kind: model.JudgeModel, Audits: all, Dimensions: dims})
+	js, err := s.judgedSides(ctx, exp, others)
+	if err != nil {
+		return Judges{}, err
 	}
-	for i := range sides {
-		for k := i + 1; k < len(sides); k++ {
-			p, checks, err := comparePair(sides[i], sides[k], ids, cluster)
+	out.Judges = append(out.Judges, others...)
+	evalByDim := map[string]evalDim{} // the raters of one dimension read it once
+	for i, a := range js {
+		pairs := []struct{ a, b judgeSide }{{a.eval, a.side}}
+		for _, b := range js[i+1:] {
+			pairs = append(pairs, struct{ a, b judgeSide }{a.side, b.side})
+		}
+		for _, pr := range pairs {
+			p, checks, err := comparePair(pr.a, pr.b, a.ids, a.cluster)
 			if err != nil {
 				return Judges{}, err
 			}
@@ -148,6 +145,34 @@ func (s *Service) judgesOf(ctx context.Context, exp string) (Judges, error) {
 		}
 	}
 	return out, nil
+}
+
+// judgePair is one other judge's scores beside the evaluation judge's of the
+// same audits (ids in order, their seeds as clusters).
+type judgePair struct {
+	side, eval judgeSide
+	ids        []string
+	cluster    map[string]int
+}
+
+// judgedSides reads each judge with the evaluation judge's scores of the
+// audits it judged, on its dimensions: at 100,000 audits, reading every
+// audit's every score was most of the page's time.
+func (s *Service) judgedSides(ctx context.Context, exp string, others []model.JudgeInfo) ([]judgePair, error) {
+	var js []judgePair
+	for _, j := range others {
+		sc, err := s.r.JudgeScores(ctx, exp, j)
+		if err != nil {
+			return nil, err
+		}
+		set, err := s.r.JudgedBy(ctx, exp, j.Name, j.Dimensions)
+		if err != nil {
+			return nil, err
+		}
+		ids, cluster, evalScores := auditSeeds(set)
+		js = append(js, judgePair{newSide(j.Name, j.Kind, j.Dimensions, sc.Scores), newSide(EvalJudge, model.JudgeModel, j.Dimensions, evalScores), ids, cluster})
+	}
+	return js, nil
 }
 
 // evalDim is the evaluation judge's scores of one dimension on every

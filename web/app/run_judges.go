@@ -56,7 +56,7 @@ func (s *Service) runJudges(ctx context.Context, p *RunPage) ([]RunJudge, error)
 		}
 		// The held-out judge's scores on the judge's dimensions, in the
 		// same order, of the audits other judges scored.
-		set, err := s.r.JudgedAuditsOf(ctx, exp, j.Dimensions, true)
+		set, err := s.r.JudgedBy(ctx, exp, j.Name, j.Dimensions)
 		if err != nil {
 			return nil, err
 		}
