@@ -30,6 +30,24 @@ type JudgedView struct {
 	Logs, Seeds int
 	// CompareA and CompareB are the first pair the comparison form offers.
 	CompareA, CompareB string
+	// Judge is whose scores the section reads ("": the evaluation
+	// judge's); Judges the other model judges it can read instead.
+	Judge  string
+	Judges []string
+}
+
+// JudgeLink is the section under another judge ("": the evaluation
+// judge), its other choices kept.
+func (v JudgedView) JudgeLink(judge string) templ.SafeURL {
+	q := url.Values{}
+	for k, x := range v.Query {
+		q[k] = x
+	}
+	q.Del("judge")
+	if judge != "" {
+		q.Set("judge", judge)
+	}
+	return PathQuery(q, "experiments", v.Exp.ID) + "#judged"
 }
 
 // JudgedModel is one model of the overview: its audits kept, their seeds,

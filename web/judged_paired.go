@@ -78,6 +78,9 @@ func (s *Server) showPaired(c echo.Context) error {
 	}
 	v := views.PairedView{Exp: j.Exp, Query: pq.raw, Role: p.Role, A: p.A, B: p.B, Correction: correctionName(p.Correction),
 		Seeds: len(p.Seeds), GateNote: "Audits: " + gateNote(j)}
+	if pq.opts.Judge != "" {
+		v.GateNote += ". Scores by " + pq.opts.Judge + ", on the audits it judged"
+	}
 	byDim := map[int]app.PairedDim{}
 	for _, r := range p.Rows {
 		byDim[r.Dim] = r

@@ -15,7 +15,7 @@ import (
 // judgedNames are the judge-scored overview's names: the group's role,
 // the yield's threshold, the gate's thresholds and whether it excludes,
 // and the forest plot's dimension (the paired page adds a, b and corr).
-var judgedNames = []string{"excluded", "fail", "jdim", "realism", "role", "thr"}
+var judgedNames = []string{"excluded", "fail", "jdim", "judge", "realism", "role", "thr"}
 
 // judgedQuery is the judge-scored overview's state, from its URL.
 type judgedQuery struct {
@@ -88,6 +88,12 @@ func parseJudgedQuery(q url.Values) (judgedQuery, error) {
 	case x != "":
 		return jq, badRequestf("excluded: want include, found %q", x)
 	}
+	if jq.opts.Judge, err = oneValue(q, "judge"); err != nil {
+		return jq, err
+	}
+	if jq.opts.Judge != "" {
+		jq.raw.Set("judge", jq.opts.Judge)
+	}
 	if jq.dim, err = oneValue(q, "jdim"); err != nil {
 		return jq, err
 	}
@@ -110,7 +116,7 @@ func (s *Server) judgedView(ctx context.Context, exp string, jq judgedQuery) (*v
 	o := j.Overview
 	v := &views.JudgedView{Exp: j.Exp, Query: jq.raw, Role: o.Role, Threshold: num(jq.opts.Threshold),
 		FailAt: num(jq.opts.Gate.FailAt), Realism: num(jq.opts.Gate.RealismBelow), Include: jq.opts.Include,
-		Dim: jq.dim, Logs: j.Logs, Seeds: j.Seeds}
+		Dim: jq.dim, Logs: j.Logs, Seeds: j.Seeds, Judge: jq.opts.Judge, Judges: j.Judges}
 	if v.Dim == "" {
 		v.Dim = defaultDim(j)
 	}

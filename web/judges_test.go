@@ -101,3 +101,35 @@ func TestJudgesPage(t *testing.T) {
 		t.Error("the audit page does not show the two judges' sycophancy scores side by side")
 	}
 }
+
+// TestJudgedUnderJudge (issue #51): judge= reads the judge-scored overview
+// under another judge's scores, and says whose; an unknown judge is a 400
+// naming the judges there are.
+func TestJudgedUnderJudge(t *testing.T) {
+	s := judgesServer(t)
+	means := func(path string) map[string]float64 {
+		t.Helper()
+		out := map[string]float64{}
+		for _, m := range csvRows(t, mustGet(t, s, path, http.StatusOK, "text/csv").Body) {
+			if m["dimension"] == "concerning" {
+				out[m["model"]] = csvNum(t, m["mean"])
+			}
+		}
+		return out
+	}
+	eval, opus := means("/experiments/petri/dimensions.csv?excluded=include"), means("/experiments/petri/dimensions.csv?excluded=include&judge=opus")
+	if len(eval) == 0 || len(opus) != len(eval) {
+		t.Fatalf("concerning by model: %v and %v", eval, opus)
+	}
+	for m, e := range eval {
+		if math.Abs(opus[m]-e-1) > 1e-9 {
+			t.Errorf("%s's concerning under opus %v, under the evaluation judge %v: want one more (opus raised every score by one)", m, opus[m], e)
+		}
+	}
+	r := mustGet(t, s, "/experiments/petri?judge=opus", http.StatusOK, "text/html")
+	contains(t, "overview under opus", r.Body, `data-testid="judged-judge"`, "Scores by", "<strong>opus</strong>", "the evaluation judge</a>")
+	r = get(t, s, "/experiments/petri?judge=nosuch")
+	if r.Code != http.StatusBadRequest || !strings.Contains(r.Body, "judge: no model judge") || !strings.Contains(r.Body, "opus") {
+		t.Errorf("judge=nosuch: %d %.300s", r.Code, r.Body)
+	}
+}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,9 @@ type JudgedOptions struct {
 	Include bool
 	// Correction is judged.CorrectBH or judged.CorrectHolm.
 	Correction string
+	// Judge is whose scores are read: "" the evaluation judge's (the
+	// audits' own), else another judge's (issue #51).
+	Judge string
 }
 
 // The defaults: yield@7 as the paper defines it, and the judge's own flags
@@ -49,6 +53,9 @@ type Judged struct {
 	Exp  model.Experiment
 	Set  model.JudgedSet
 	Opts JudgedOptions
+	// Judges are the model judges besides the evaluation judge whose
+	// scores the overview can be read under (Opts.Judge).
+	Judges []string
 	// Dims are the judge dimensions shown, in Petri's order (others after,
 	// by name), as indexes into Set.Dimensions; Groups group them.
 	Dims         []int
@@ -118,7 +125,21 @@ func (s *Service) JudgedOverview(ctx context.Context, exp string, opts JudgedOpt
 	if err != nil {
 		return nil, err
 	}
+	judges, err := s.r.Judges(ctx, exp)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Judge != "" {
+		if set, err = s.underJudge(ctx, exp, set, opts.Judge, judges); err != nil {
+			return nil, err
+		}
+	}
 	j := &Judged{Exp: e, Set: set, Opts: opts, Descriptions: petri.DimensionDescriptions()}
+	for _, o := range judges {
+		if o.Kind == model.JudgeModel {
+			j.Judges = append(j.Judges, o.Name)
+		}
+	}
 	j.Dims, j.Groups = orderDims(set, judged.JudgeDims(set), j.Descriptions)
 	j.Exclusions = judged.Gate(set, opts.Gate)
 	j.Counts = judged.Count(j.Exclusions)
@@ -147,6 +168,47 @@ func (s *Service) JudgedCompare(ctx context.Context, exp, a, b string, opts Judg
 	}
 	p, err := judged.Compare(j.Set, j.Kept(), opts.Role, a, b, j.Dims, opts.Correction, judgedConfidence)
 	return j, p, err
+}
+
+// underJudge is the judged set with another judge's scores in place of
+// the evaluation judge's, on the audits that judge judged (the others
+// left out): every statistic of the overview is then that judge's.
+func (s *Service) underJudge(ctx context.Context, exp string, set model.JudgedSet, name string, judges []model.JudgeInfo) (model.JudgedSet, error) {
+	i := slices.IndexFunc(judges, func(j model.JudgeInfo) bool { return j.Name == name && j.Kind == model.JudgeModel })
+	if i < 0 {
+		var names []string
+		for _, j := range judges {
+			if j.Kind == model.JudgeModel {
+				names = append(names, j.Name)
+			}
+		}
+		return set, &QueryError{Msg: fmt.Sprintf("judge: no model judge %q scored these audits (there are: %s)", name, strings.Join(append([]string{"the evaluation judge, the default"}, names...), "; "))}
+	}
+	sc, err := s.r.JudgeScores(ctx, exp, judges[i])
+	if err != nil {
+		return set, err
+	}
+	at := map[string]int{}
+	for k, d := range judges[i].Dimensions {
+		at[d] = k
+	}
+	out := model.JudgedSet{Dimensions: set.Dimensions}
+	for _, a := range set.Audits {
+		row, ok := sc.Scores[a.ID]
+		if !ok {
+			continue
+		}
+		b := a
+		b.Scores = make([]float64, len(set.Dimensions))
+		for k, d := range set.Dimensions {
+			b.Scores[k] = math.NaN()
+			if x, ok := at[d]; ok {
+				b.Scores[k] = row[x]
+			}
+		}
+		out.Audits = append(out.Audits, b)
+	}
+	return out, nil
 }
 
 // orderDims puts the judge dimensions in Petri's order (others after it,
