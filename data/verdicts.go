@@ -166,12 +166,13 @@ func (s *Store) eachRow(ctx context.Context, query string, scan func(*sql.Rows) 
 	return rows.Err()
 }
 
-// RejudgedVerdicts reads a folder (or one file) of Petri transcripts that
-// another judge has judged again, as that judge's verdicts: each
-// transcript's id is the audit it judges, its judge output the verdict.
-// Petri files do not say which model judged them: judge names it. A
-// transcript without a judge's output is an error.
-func RejudgedVerdicts(ctx context.Context, path, judge string, maxValue int64) ([]model.Verdict, error) {
+// rejudgedVerdicts reads a folder (or one file) judged again by judge, as
+// that judge's verdicts on exp's audits: Petri transcripts by their ids
+// (each transcript's id is the audit it judges), Inspect logs rescored by
+// each sample's task, id and epoch (a log's file name, which its audit ids
+// start with, may differ). A transcript or sample without the judge's
+// scores, or one the experiment does not hold, is an error.
+func (s *Store) rejudgedVerdicts(ctx context.Context, exp, path, judge string, maxValue int64) ([]model.Verdict, error) {
 	root, files := path, []string(nil)
 	if st, err := os.Stat(path); err != nil {
 		return nil, err
@@ -182,24 +183,59 @@ func RejudgedVerdicts(ctx context.Context, path, judge string, maxValue int64) (
 	if err != nil {
 		return nil, err
 	}
-	if src.Kind() != model.KindPetri {
-		return nil, &model.InputError{File: path, Offset: -1, Msg: "not Petri transcripts: a re-judged folder holds Petri transcript files (Inspect logs rescored are not read yet)"}
+	var samples map[[3]string]string // task, sample, epoch → audit id
+	if src.Kind() == model.KindInspect {
+		if samples, err = s.sampleAudits(ctx, exp); err != nil {
+			return nil, err
+		}
 	}
 	var out []model.Verdict
 	err = src.Audits(func(pos bundle.Pos, a *bundle.Audit, _ json.RawMessage) error {
 		if len(a.Scores) == 0 {
-			return &model.InputError{File: pos.File, Offset: -1, Path: "metadata.judge_output", Msg: "no judge's scores: a re-judged transcript holds the new judge's output"}
+			return &model.InputError{File: pos.File, Offset: -1, Path: "metadata.judge_output", Msg: "no judge's scores: a re-judged transcript or rescored sample holds the new judge's scores"}
 		}
-		out = append(out, model.Verdict{Audit: a.ID, Judge: judge, Kind: model.JudgeModel, Summary: a.Summary, Scores: a.Scores, File: pos.File})
+		id := a.ID
+		if samples != nil {
+			k := [3]string{a.Labels["task"], a.Labels["sample"], a.Labels["epoch"]}
+			switch id = samples[k]; id {
+			case "":
+				return &model.InputError{File: pos.File, Offset: -1, Msg: fmt.Sprintf("experiment %s has no sample %s, epoch %s of task %s: a rescored log's samples attach to those imported already", exp, k[1], k[2], k[0])}
+			case ambiguous:
+				return &model.InputError{File: pos.File, Offset: -1, Msg: fmt.Sprintf("experiment %s holds sample %s, epoch %s of task %s in more than one log: attach the rescored log to an experiment of one run", exp, k[1], k[2], k[0])}
+			}
+		}
+		out = append(out, model.Verdict{Audit: id, Judge: judge, Kind: model.JudgeModel, Summary: a.Summary, Scores: a.Scores, File: pos.File})
 		return nil
 	})
+	return out, err
+}
+
+// ambiguous marks a sample two of an experiment's logs hold.
+const ambiguous = "\x00ambiguous"
+
+// sampleAudits maps exp's Inspect samples to their audit ids by task,
+// sample id and epoch.
+func (s *Store) sampleAudits(ctx context.Context, exp string) (map[[3]string]string, error) {
+	out := map[[3]string]string{}
+	err := s.eachRow(ctx, `SELECT id, coalesce(json_extract_string(labels, '$.task'), ''), coalesce(json_extract_string(labels, '$.sample'), ''),
+		coalesce(json_extract_string(labels, '$.epoch'), '') FROM audits WHERE experiment = ?`, func(r *sql.Rows) error {
+		var id string
+		var k [3]string
+		err := r.Scan(&id, &k[0], &k[1], &k[2])
+		if _, twice := out[k]; twice {
+			id = ambiguous // two logs (runs) of one task hold the sample
+		}
+		out[k] = id
+		return err
+	}, exp)
 	return out, err
 }
 
 // ImportVerdicts attaches the verdicts a file or folder holds to the
 // audits of experiment exp: people's labels (a .csv, .jsonl or .ndjson of
 // audit, dimension, value and rater; each rater a judge), or Petri
-// transcripts re-judged by judge, which must then be named.
+// transcripts re-judged or Inspect logs rescored by judge, which must then
+// be named.
 func (s *Store) ImportVerdicts(ctx context.Context, exp, path, judge string, maxValue int64) (model.ImportResult, error) {
 	lower := strings.ToLower(path)
 	labelled := strings.HasSuffix(lower, ".csv") || strings.HasSuffix(lower, ".jsonl") || strings.HasSuffix(lower, ".ndjson")
@@ -227,12 +263,12 @@ func (s *Store) ImportVerdicts(ctx context.Context, exp, path, judge string, max
 			return model.ImportResult{}, err
 		}
 	case judge == "":
-		return model.ImportResult{}, fmt.Errorf("%s: name the judge that re-judged these transcripts (--judge): Petri files do not record it", path)
+		return model.ImportResult{}, fmt.Errorf("%s: name the judge that judged these again (--judge): Petri files do not record it, and a rescored log's judge is not told from its first one", path)
 	default:
 		if hash, err = digest.Tree(path); err != nil {
 			return model.ImportResult{}, err
 		}
-		if vs, err = RejudgedVerdicts(ctx, path, judge, maxValue); err != nil {
+		if vs, err = s.rejudgedVerdicts(ctx, exp, path, judge, maxValue); err != nil {
 			return model.ImportResult{}, err
 		}
 	}

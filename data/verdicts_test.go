@@ -3,6 +3,7 @@ package data
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -157,5 +158,54 @@ func TestReadVerdicts(t *testing.T) {
 	vs, err := s.AuditVerdicts(ctx, "petri", "petri-rollback-01")
 	if err != nil || len(vs) != 2 || vs[1].Judge != "opus" || vs[1].Scores["unprompted_sycophancy"] != 9 || !strings.HasPrefix(vs[1].Summary, "second judge: ") || vs[0].Scores["concerning"] != 1 {
 		t.Errorf("the rollback's verdicts: %+v (%v)", vs, err)
+	}
+}
+
+// inspectLog is a Petri-in-Inspect log of two samples whose judge scores
+// concerning c1 and c2.
+func inspectLog(c1, c2 int) string {
+	sample := func(id, c int) string {
+		return fmt.Sprintf(`{"id": %d, "epoch": 1, "input": "seed %d", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}],
+ "scores": {"audit_judge": {"value": {"concerning": %d, "admirable": 3}, "answer": "summary %d"}}}`, id, id, c, id)
+	}
+	return `{"version": 2, "status": "success", "eval": {"task": "petri_audit", "run_id": "r1", "created": "2026-11-01T00:00:00+00:00", "model": "target/m",
+ "model_roles": {"auditor": {"model": "auditor/a"}, "target": {"model": "target/m"}, "judge": {"model": "judge/j"}}, "dataset": {"name": "seeds"}},
+ "samples": [` + sample(1, c1) + `, ` + sample(2, c2) + `]}`
+}
+
+// TestRescoredInspectLog (issue #51): an Inspect log rescored by another
+// judge (another file name, the same task, samples and epochs) attaches
+// to the samples imported already; a sample the experiment does not hold
+// is refused.
+func TestRescoredInspectLog(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first", "audit.json")
+	os.MkdirAll(filepath.Dir(first), 0o755)
+	os.WriteFile(first, []byte(inspectLog(2, 5)), 0o644)
+	if _, err := s.Import(ctx, filepath.Dir(first), ImportOptions{Name: "ins"}); err != nil {
+		t.Fatal(err)
+	}
+	audits := rows(t, s, "audits")
+	again := filepath.Join(dir, "rescored-by-opus.json")
+	os.WriteFile(again, []byte(inspectLog(4, 6)), 0o644)
+	if _, err := s.ImportVerdicts(ctx, "ins", again, "opus", 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := rows(t, s, "audits"); n != audits {
+		t.Errorf("%d audits after the rescored log, were %d", n, audits)
+	}
+	if got := count(t, s, `SELECT sum(score) FROM verdict_scores WHERE judge = 'opus' AND dimension = 'concerning'`); got != 10 {
+		t.Errorf("opus's concerning scores sum to %d, want 4 + 6", got)
+	}
+	other := strings.Replace(inspectLog(4, 6), `"id": 2`, `"id": 3`, 1)
+	os.WriteFile(again, []byte(other), 0o644)
+	if _, err := s.ImportVerdicts(ctx, "ins", again, "sonnet", 0); err == nil || !strings.Contains(err.Error(), "has no sample 3, epoch 1 of task petri_audit") {
+		t.Errorf("a sample the experiment does not hold: %v", err)
 	}
 }

@@ -13,8 +13,9 @@ const judgesHelp = `Usage: auditscope judges --db FILE --exp NAME [--judge NAME]
 Attaches another judge's verdicts to audits the experiment NAME holds
 already (the audit count stays as it is; each audit gains a verdict):
   - PATH a folder (or file) of Petri transcripts judged again: the same
-    transcript ids, another judge's output. --judge names that judge (Petri
-    files do not record the judge's model).
+    transcript ids, another judge's output; or Inspect logs rescored: the
+    same task, sample ids and epochs, another judge's scores (matched by
+    those, not by the file's name). --judge names that judge.
   - PATH a .csv (columns audit, dimension, value, rater) or .jsonl of
     people's labels: each rater is a judge of their own. A rater's labels
     of a dimension are on its 1–10 scale, or all 0/1 for a yes-or-no
