@@ -12,8 +12,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/auditscope/auditscope/data/internal/peakmem"
 )
 
 // The child process of TestHostileMemory: it imports one input into a new
@@ -87,12 +88,14 @@ func TestHostileMemory(t *testing.T) {
 			if err != nil {
 				t.Fatalf("child: %v\n%s", err, out)
 			}
-			rss := int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10
-			t.Logf("peak RSS %d MiB: %s", rss>>20, strings.TrimSpace(string(out)))
+			rss, got, err := peakmem.Read(out)
+			if err != nil {
+				t.Fatalf("%v:\n%s", err, out)
+			}
+			t.Logf("peak RSS %d MiB: %s", rss>>20, strings.TrimSpace(got))
 			if rss > hostileMaxRSS {
 				t.Errorf("peak RSS %d MiB, over the %d MiB bound", rss>>20, hostileMaxRSS>>20)
 			}
-			got := string(out)
 			if c.want == nil {
 				if !strings.HasPrefix(got, "imported") {
 					t.Errorf("a valid file was refused: %s", got)
@@ -112,6 +115,7 @@ func TestHostileMemory(t *testing.T) {
 }
 
 func hostileChild(db, input string) {
+	defer peakmem.Report(os.Stdout)
 	ctx := context.Background()
 	// DuckDB pinned to two threads (CI's machine has two cores): a machine
 	// with more would spend more memory on more threads, and measure

@@ -134,7 +134,7 @@ func timeoutErr(err error) error {
 		return fmt.Errorf("a request was not done within %s (the whole-request timeout)", requestTimeout)
 	case strings.Contains(msg, "dial tcp") && strings.Contains(msg, "timeout"):
 		return fmt.Errorf("no connection to the server within %s (the connect timeout)", connectTimeout)
-	case strings.Contains(msg, "read timeout") || strings.Contains(msg, "ResponseTimeout"):
+	case strings.Contains(msg, "read timeout") || strings.Contains(msg, "ResponseTimeout") || strings.Contains(msg, "reach timeout limit"):
 		return fmt.Errorf("the server stopped sending for %s in the middle of an answer (the stall timeout)", stallTimeout)
 	}
 	return nil

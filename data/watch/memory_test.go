@@ -10,13 +10,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/demo"
 	"github.com/auditscope/auditscope/data/internal/memlimit"
+	"github.com/auditscope/auditscope/data/internal/peakmem"
 )
 
 // memHelperEnv, when set, makes TestWatchMemory a child: "cli:FILE" imports
@@ -58,7 +58,11 @@ func TestWatchMemory(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s child: %v\n%s", mode, err, b)
 		}
-		return int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10, string(b)
+		peak, rest, err := peakmem.Read(b)
+		if err != nil {
+			t.Fatalf("%s child: %v\n%s", mode, err, b)
+		}
+		return peak, rest
 	}
 	cli, _ := run("cli")
 	watched, out := run("watch")
@@ -80,6 +84,7 @@ func TestWatchMemory(t *testing.T) {
 }
 
 func memChild(t *testing.T, v string) {
+	defer peakmem.Report(os.Stdout)
 	mode, src, _ := strings.Cut(v, ":")
 	ctx := context.Background()
 	dir := t.TempDir()
