@@ -2,12 +2,11 @@ package app
 
 import (
 	"context"
-	"hash/fnv"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -244,7 +243,7 @@ func comparePair(a, b judgeSide, ids []string, cluster map[string]int) (JudgePai
 			}
 			continue
 		}
-		ag, err := analysis.CompareJudges(xs, ys, cl, JudgeResamples, judgedConfidence, seedOf(a.name+"\x00"+b.name+"\x00"+dim))
+		ag, err := analysis.CompareJudges(xs, ys, cl, JudgeResamples, judgedConfidence, experiment.Seed("", a.name+"\x00"+b.name, dim))
 		if err != nil {
 			return p, nil, err
 		}
@@ -314,7 +313,7 @@ func (s *Service) humanCheck(ctx context.Context, exp string, h humanLabels, thr
 			all, allc = append(all, x >= threshold), append(allc, seeds[sd])
 		}
 	}
-	r, err := analysis.CheckJudge(all, allc, lj, lh, h.cluster, JudgeResamples, judgedConfidence, seedOf(h.rater+"\x00"+h.dim))
+	r, err := analysis.CheckJudge(all, allc, lj, lh, h.cluster, JudgeResamples, judgedConfidence, experiment.Seed("", h.rater, h.dim))
 	return HumanCheck{Rater: h.rater, Dim: h.dim, TP: r.TP, FP: r.FP, FN: r.FN, TN: r.TN, Sensitivity: r.Sensitivity, Specificity: r.Spec,
 		Observed: r.Observed, Corrected: r.Corrected}, err
 }
@@ -327,13 +326,3 @@ func binary(v []float64) bool {
 	}
 	return true
 }
-
-// seedOf is a resampling seed from names: the same page draws the same.
-func seedOf(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
-}
-
-// FmtThreshold is the threshold as written.
-func (j Judges) FmtThreshold() string { return strconv.FormatFloat(j.Threshold, 'f', -1, 64) }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/auditscope/auditscope/analysis"
+	"github.com/auditscope/auditscope/analysis/experiment"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -115,7 +116,7 @@ func runJudgeRow(a model.Auditor, set model.JudgedSet, audits []int, other map[s
 	if r.Other, _, err = analysis.ClusterMeanCI(ys, cl, judgedConfidence); err != nil {
 		return r, err
 	}
-	ag, err := analysis.CompareJudges(xs, ys, cl, JudgeResamples, judgedConfidence, seedOf(a.ID+"\x00gap"))
+	ag, err := analysis.CompareJudges(xs, ys, cl, JudgeResamples, judgedConfidence, experiment.Seed("", a.ID, "judges gap"))
 	r.Gap = ag.Diff
 	return r, err
 }
