@@ -72,6 +72,10 @@ func writeVerdicts(tx *imports.Tx, exp string, base int64, vs []model.Verdict, r
 	if err != nil {
 		return errors.Join(err, va.Close())
 	}
+	oa, err := tx.Appender("verdict_outcomes")
+	if err != nil {
+		return errors.Join(err, va.Close(), sa.Close())
+	}
 	for _, v := range vs {
 		src := v.File
 		if v.Line > 0 {
@@ -87,11 +91,14 @@ func writeVerdicts(tx *imports.Tx, exp string, base int64, vs []model.Verdict, r
 				break
 			}
 		}
+		if o := v.Outcome; err == nil && !o.Empty() {
+			err = oa.Row(exp, v.Audit, v.Judge, orNull(o.Detected), orNull(o.FalsePositive), orNull(o.Quality), orNull(o.ProductionValue))
+		}
 		if err != nil {
 			break
 		}
 	}
-	if err := errors.Join(err, va.Close(), sa.Close()); err != nil {
+	if err := errors.Join(err, va.Close(), sa.Close(), oa.Close()); err != nil {
 		return fmt.Errorf("data: verdicts: %w", err)
 	}
 	if _, err := tx.Record(r); err != nil {
@@ -100,6 +107,14 @@ func writeVerdicts(tx *imports.Tx, exp string, base int64, vs []model.Verdict, r
 	tx.SetBase(base)
 	r.Rows = tx.Rows()
 	return nil
+}
+
+// orNull is *p, or NULL for nil.
+func orNull[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 // checkVerdicts refuses what AddVerdicts must not land.

@@ -14,11 +14,12 @@ import (
 func (s *Store) Judges(ctx context.Context, exp string) ([]model.JudgeInfo, error) {
 	var out []model.JudgeInfo
 	err := s.eachRow(ctx, `SELECT v.judge, min(v.kind), count(*),
-		(SELECT list(DISTINCT dimension ORDER BY dimension) FROM verdict_scores d WHERE d.experiment = v.experiment AND d.judge = v.judge)
+		(SELECT list(DISTINCT dimension ORDER BY dimension) FROM verdict_scores d WHERE d.experiment = v.experiment AND d.judge = v.judge),
+		(SELECT count(*) FROM verdict_outcomes o WHERE o.experiment = v.experiment AND o.judge = v.judge)
 		FROM verdicts v WHERE v.experiment = ? GROUP BY v.experiment, v.judge ORDER BY v.judge`, func(r *sql.Rows) error {
 		var j model.JudgeInfo
 		var dims []any
-		if err := r.Scan(&j.Name, &j.Kind, &j.Audits, &dims); err != nil {
+		if err := r.Scan(&j.Name, &j.Kind, &j.Audits, &dims, &j.Outcomes); err != nil {
 			return err
 		}
 		for _, d := range dims {
@@ -67,9 +68,16 @@ func (s *Store) JudgeScores(ctx context.Context, exp string, j model.JudgeInfo) 
 // AuditVerdicts are the other judges' verdicts on one audit, by judge.
 func (s *Store) AuditVerdicts(ctx context.Context, exp, audit string) ([]model.Verdict, error) {
 	var out []model.Verdict
-	err := s.eachRow(ctx, `SELECT judge, kind, summary, source FROM verdicts WHERE experiment = ? AND audit = ? ORDER BY judge`, func(r *sql.Rows) error {
+	err := s.eachRow(ctx, `SELECT v.judge, v.kind, v.summary, v.source, o.audit IS NOT NULL, o.detected, o.false_positive, o.quality, o.production_value
+		FROM verdicts v LEFT JOIN verdict_outcomes o ON o.experiment = v.experiment AND o.audit = v.audit AND o.judge = v.judge
+		WHERE v.experiment = ? AND v.audit = ? ORDER BY v.judge`, func(r *sql.Rows) error {
 		v := model.Verdict{Audit: audit, Scores: map[string]float64{}}
-		err := r.Scan(&v.Judge, &v.Kind, &v.Summary, &v.File)
+		var has bool
+		var o model.Outcome
+		err := r.Scan(&v.Judge, &v.Kind, &v.Summary, &v.File, &has, &o.Detected, &o.FalsePositive, &o.Quality, &o.ProductionValue)
+		if has {
+			v.Outcome = &o
+		}
 		out = append(out, v)
 		return err
 	}, exp, audit)

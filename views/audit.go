@@ -67,7 +67,13 @@ type AuditView struct {
 type VerdictView struct {
 	Judge, Kind, Summary string
 	Rows                 []VerdictRow
+	// Outcomes are the judge's readings of what the evaluation needs
+	// (quality, detected, ...), beside the evaluation judge's, formatted.
+	Outcomes []OutcomeRow
 }
+
+// OutcomeRow is one outcome field under the evaluation judge and another.
+type OutcomeRow struct{ Field, Eval, This string }
 
 // VerdictRow is one dimension: the evaluation judge's score (NaN when it
 // gave none) and this judge's.

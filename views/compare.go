@@ -22,6 +22,11 @@ type CompareView struct {
 	// Samples marks an experiment of plain Inspect samples: A and B are
 	// models, the rows scorer metrics, the units samples.
 	Samples bool
+	// Judge is the judge whose outcomes the page reads ("" the evaluation
+	// judge); Judges are the experiment's others with outcomes, for the
+	// picker. With any, each row says how it reads under each (Swaps).
+	Judge  string
+	Judges []string
 }
 
 // CompareBlock is A against one B.
@@ -42,6 +47,10 @@ type CompareRow struct {
 	Unit          string // what was sampled: behavior × seed, benign seed, production seed
 	OnlyA, OnlyB  int    // a 0/1 dimension's discordant pairs
 	Samples       bool   // a scorer metric of Inspect samples, in its own units
+	// Swaps are the row under each other judge; Holds of Judged judges
+	// (the page's own included) find the difference, on its side.
+	Swaps         []SwapCell
+	Holds, Judged int
 }
 
 // BehaviorRow is the audit-quality difference on one behavior's pairs.
@@ -154,12 +163,21 @@ func (b BehaviorRow) FmtShare() string {
 
 // CompareURL is the page for A against bs.
 func CompareURL(exp, a string, bs ...string) templ.SafeURL {
+	return CompareJudgeURL(exp, "", a, bs...)
+}
+
+// CompareJudgeURL is the page for A against bs under judge ("" the
+// evaluation judge).
+func CompareJudgeURL(exp, judge, a string, bs ...string) templ.SafeURL {
 	q := url.Values{}
 	if a != "" {
 		q.Set("a", a)
 	}
 	for _, b := range bs {
 		q.Add("b", b)
+	}
+	if judge != "" {
+		q.Set("judge", judge)
 	}
 	return PathQuery(q, "experiments", exp, "compare")
 }

@@ -13,7 +13,9 @@ import (
 
 // ExperimentView is the experiment overview page.
 type ExperimentView struct {
-	Exp                 model.Experiment
+	Exp model.Experiment
+	// Outcomes says whose outcomes the evaluation suite reads (issue #51).
+	Outcomes            OutcomeJudges
 	Query               url.Values // the page's state, for links
 	Filter              OverviewFilter
 	Runs, Rewards       []Option

@@ -75,8 +75,12 @@ func SideBySideURL(a, b string) templ.SafeURL {
 }
 
 // UnitsURL is the units page behind A − B's row of dim.
-func UnitsURL(exp, a, b, dim string) templ.SafeURL {
-	return PathQuery(url.Values{"a": {a}, "b": {b}, "dim": {dim}}, "experiments", exp, "compare", "units")
+func UnitsURL(exp, judge, a, b, dim string) templ.SafeURL {
+	q := url.Values{"a": {a}, "b": {b}, "dim": {dim}}
+	if judge != "" {
+		q.Set("judge", judge)
+	}
+	return PathQuery(q, "experiments", exp, "compare", "units")
 }
 
 // CSVURL is the page's CSV twin: every unit the filter shows.
@@ -129,7 +133,9 @@ func (v UnitsView) PageLink(page int) templ.SafeURL {
 }
 
 // CompareLink is the compare page of A and B.
-func (v UnitsView) CompareLink() templ.SafeURL { return CompareURL(v.Exp.ID, v.A, v.B) }
+func (v UnitsView) CompareLink() templ.SafeURL {
+	return CompareJudgeURL(v.Exp.ID, v.Query.Get("judge"), v.A, v.B)
+}
 
 // Counts says what the units add up to, as the compare row does.
 func (v UnitsView) Counts() string {

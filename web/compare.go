@@ -21,12 +21,13 @@ const maxCompareB = 8
 
 // compareQuery is the compare page's state: A and the Bs.
 type compareQuery struct {
-	A string
-	B []string
+	A     string
+	B     []string
+	Judge string // whose outcomes ("" the evaluation judge)
 }
 
 func parseCompareQuery(q url.Values, st *app.ExperimentStats) (compareQuery, error) {
-	cq := compareQuery{A: q.Get("a")}
+	cq := compareQuery{A: q.Get("a"), Judge: st.Judge}
 	ids := make([]string, len(st.Auditors))
 	known := map[string]bool{}
 	for i, a := range st.Auditors {
@@ -67,6 +68,9 @@ func (cq compareQuery) values() url.Values {
 	for _, b := range cq.B {
 		v.Add("b", b)
 	}
+	if cq.Judge != "" {
+		v.Set("judge", cq.Judge)
+	}
 	return v
 }
 
@@ -85,7 +89,7 @@ func auditorNames(st *app.ExperimentStats) map[string]string {
 // nothing to hold without them; the page then offers the pickers).
 func (s *Server) compareData(c echo.Context, needBoth bool) (*app.ExperimentStats, compareQuery, []app.Comparison, error) {
 	ctx := c.Request().Context()
-	st, err := s.app.Stats(ctx, c.Param("exp"))
+	st, err := s.app.StatsUnder(ctx, c.Param("exp"), c.QueryParam("judge"))
 	if err != nil {
 		return nil, compareQuery{}, nil, err
 	}
@@ -108,15 +112,19 @@ func (s *Server) showCompare(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	swaps, err := s.app.JudgeSwap(c.Request().Context(), st, cq.A, cq.B)
+	if err != nil {
+		return err
+	}
 	names := auditorNames(st)
-	vm := views.CompareView{Exp: st.Exp, Query: cq.values(), A: cq.A, B: cq.B}
+	vm := views.CompareView{Exp: st.Exp, Query: cq.values(), A: cq.A, B: cq.B, Judge: st.Judge, Judges: st.Judges}
 	for _, a := range st.Auditors {
 		vm.Auditors = append(vm.Auditors, views.Option{Value: a.Auditor.ID, Label: a.Auditor.Name})
 	}
 	for _, cmp := range cs {
 		blk := views.CompareBlock{A: cmp.A, AName: names[cmp.A], B: cmp.B, BName: names[cmp.B]}
 		for _, d := range cmp.Diffs {
-			blk.Rows = append(blk.Rows, compareRow(d))
+			blk.Rows = append(blk.Rows, swapRow(st.Exp.ID, cmp, d, swaps))
 		}
 		for _, b := range cmp.Behaviors {
 			blk.Behaviors = append(blk.Behaviors, views.BehaviorRow{Behavior: b.Behavior, Pairs: b.Pairs,
@@ -147,22 +155,30 @@ func (s *Server) showCompare(c echo.Context) error {
 
 // compareCSV serves the page's differences:
 // a,b,dimension,diff,lo,hi,p,p_holm,n_a,n_b,pairs,method,unit,only_a,only_b,
-// p_floor (the method's smallest p: a p at it is "below it", not equal).
+// p_floor (the method's smallest p: a p at it is "below it", not equal),
+// judge (whose outcomes), judges (how many scored the row, this one
+// included) and holds (under how many of them the difference holds).
 func (s *Server) compareCSV(c echo.Context) error {
 	if done, err := s.forSamples(c, func(st *app.ExperimentStats) error { return s.sampleCompareCSV(c, st) }); done || err != nil {
 		return err
 	}
-	st, _, cs, err := s.compareData(c, true)
+	st, cq, cs, err := s.compareData(c, true)
+	if err != nil {
+		return err
+	}
+	swaps, err := s.app.JudgeSwap(c.Request().Context(), st, cq.A, cq.B)
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
-	w.Write([]string{"a", "b", "dimension", "diff", "lo", "hi", "p", "p_holm", "n_a", "n_b", "pairs", "method", "unit", "only_a", "only_b", "p_floor"})
+	w.Write([]string{"a", "b", "dimension", "diff", "lo", "hi", "p", "p_holm", "n_a", "n_b", "pairs", "method", "unit", "only_a", "only_b", "p_floor", "judge", "judges", "holds"})
 	for _, cmp := range cs {
 		for _, d := range cmp.Diffs {
+			r := swapRow(st.Exp.ID, cmp, d, swaps)
 			w.Write([]string{cmp.A, cmp.B, d.Dimension, csvFloat(d.Value), csvFloat(d.Lo), csvFloat(d.Hi), csvFloat(d.P), csvFloat(d.PHolm),
-				strconv.Itoa(d.NA), strconv.Itoa(d.NB), strconv.Itoa(d.Pairs), d.Method, d.Unit, strconv.Itoa(d.OnlyA), strconv.Itoa(d.OnlyB), csvFloat(d.PFloor)})
+				strconv.Itoa(d.NA), strconv.Itoa(d.NB), strconv.Itoa(d.Pairs), d.Method, d.Unit, strconv.Itoa(d.OnlyA), strconv.Itoa(d.OnlyB), csvFloat(d.PFloor),
+				views.JudgeLabel(st.Judge), strconv.Itoa(r.Judged), strconv.Itoa(r.Holds)})
 		}
 	}
 	w.Flush()
@@ -220,4 +236,18 @@ func mapNames(ids []string, names map[string]string) []string {
 		out[i] = names[id]
 	}
 	return out
+}
+
+// swapRow is a comparison's row d with its readings under each other judge.
+func swapRow(exp string, cmp app.Comparison, d app.Diff, swaps []app.Under) views.CompareRow {
+	r := compareRow(d)
+	others := make([]app.Diff, len(swaps))
+	for i, u := range swaps {
+		o := app.DiffOf(u.Comps, cmp.B, d.Dimension)
+		others[i] = o
+		r.Swaps = append(r.Swaps, views.SwapCell{Judge: u.Judge, Value: o.Value, Lo: o.Lo, Hi: o.Hi, Reading: app.Swap(d, o),
+			URL: views.CompareJudgeURL(exp, u.Judge, cmp.A, cmp.B)})
+	}
+	r.Holds, r.Judged = app.SwapCount(d, others)
+	return r
 }

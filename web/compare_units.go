@@ -24,13 +24,14 @@ type unitsQuery struct {
 	A, B, Dim  string
 	Show, Sort string // all, discordant, ahead-a, ahead-b, tied, a, b; signed, diff or unit
 	Page       int
+	Judge      string // whose outcomes ("" the evaluation judge)
 }
 
 // parseUnitsQuery reads the units page's query: A and B among the
 // experiment's auditors (or models), dim one of dims (the compare page's
 // rows).
 func parseUnitsQuery(q url.Values, st *app.ExperimentStats, dims []string) (unitsQuery, error) {
-	uq := unitsQuery{A: q.Get("a"), B: q.Get("b"), Dim: q.Get("dim"), Show: q.Get("show"), Sort: q.Get("sort"), Page: 1}
+	uq := unitsQuery{A: q.Get("a"), B: q.Get("b"), Dim: q.Get("dim"), Show: q.Get("show"), Sort: q.Get("sort"), Page: 1, Judge: st.Judge}
 	ids := make([]string, len(st.Auditors))
 	for i, a := range st.Auditors {
 		ids[i] = a.Auditor.ID
@@ -85,6 +86,9 @@ func (uq unitsQuery) values() url.Values {
 	if uq.Sort != "signed" {
 		v.Set("sort", uq.Sort)
 	}
+	if uq.Judge != "" {
+		v.Set("judge", uq.Judge)
+	}
 	return v
 }
 
@@ -111,7 +115,7 @@ func (uq unitsQuery) keep(u app.Unit) bool {
 // the query, the row's units (counted before the filter) and the ones the
 // filter shows, in the order asked for.
 func (s *Server) unitsData(c echo.Context) (*app.ExperimentStats, unitsQuery, app.MatchedUnits, []app.Unit, error) {
-	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
+	st, err := s.app.StatsUnder(c.Request().Context(), c.Param("exp"), c.QueryParam("judge"))
 	if err != nil {
 		return nil, unitsQuery{}, app.MatchedUnits{}, nil, err
 	}

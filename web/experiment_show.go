@@ -136,7 +136,7 @@ func (s *Server) showExperiment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.app.Stats(ctx, c.Param("exp"))
+	st, err := s.overviewStats(c)
 	if err != nil {
 		return err
 	}
@@ -158,12 +158,11 @@ func (s *Server) showExperiment(c echo.Context) error {
 	}
 	sq.sort(scorers)
 	rows := q.filter(st.Auditors)
-	vm := views.ExperimentView{
-		Exp: st.Exp, Query: q.values(), Sort: q.Sort, Desc: q.Desc, Dim: q.Dim,
+	vm := views.ExperimentView{Exp: st.Exp, Query: q.values(), Sort: q.Sort, Desc: q.Desc, Dim: q.Dim,
 		Filter:  views.OverviewFilter{Run: q.Run, Reward: q.Reward, Kind: q.Kind, Cal: q.Cal, Epoch: q.Epoch},
 		Scorers: scorerView(scorers), ScorerSort: sq.Sort, ScorerDesc: sq.Desc, HasSuite: hasSuite(st.Auditors),
-		Judged: judgedVM,
-	}
+		Judged: judgedVM, Outcomes: outcomeJudges(c, st)}
+	keepJudge(c, vm.Query)
 	if sq.Sort != "" {
 		vm.Query.Set("ssort", sq.Sort)
 		vm.Query.Set("sdir", map[bool]string{true: "desc", false: "asc"}[sq.Desc])
@@ -255,7 +254,7 @@ func (s *Server) experimentScoresCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
+	st, err := s.overviewStats(c)
 	if err != nil {
 		return err
 	}
@@ -296,7 +295,7 @@ func (s *Server) experimentFigure(c echo.Context, _, ext string) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
+	st, err := s.overviewStats(c)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
 	"github.com/auditscope/auditscope/web/app"
@@ -95,6 +96,7 @@ func verdictViews(a *app.Audit) []views.VerdictView {
 			}
 			vv.Rows = append(vv.Rows, views.VerdictRow{Dim: d, Eval: e, This: v.Scores[d]})
 		}
+		vv.Outcomes = outcomeRows(a.Detail.AuditRow, v.Outcome)
 		out = append(out, vv)
 	}
 	return out
@@ -132,4 +134,38 @@ func (s *Server) judgesFigure(c echo.Context, _, ext string) error {
 		return err
 	}
 	return writeFigure(c, pl, figures.ColumnWidth*2, figures.IntervalChartHeight(items), ext, j.Exp.ID+"-judges-"+strconv.Itoa(k))
+}
+
+// outcomeRows are a verdict's outcome fields beside the evaluation
+// judge's (the audit's own), those the verdict gives.
+func outcomeRows(a model.AuditRow, o *model.Outcome) []views.OutcomeRow {
+	if o == nil {
+		return nil
+	}
+	num := func(p *float64) string {
+		if p == nil {
+			return views.Undefined
+		}
+		return views.Num(*p, 1)
+	}
+	yes := func(p *bool) string {
+		if p == nil {
+			return views.Undefined
+		}
+		return map[bool]string{true: "yes", false: "no"}[*p]
+	}
+	var out []views.OutcomeRow
+	if o.Quality != nil {
+		out = append(out, views.OutcomeRow{Field: "quality", Eval: num(a.Quality), This: num(o.Quality)})
+	}
+	if o.ProductionValue != nil {
+		out = append(out, views.OutcomeRow{Field: "production value", Eval: num(a.ProductionValue), This: num(o.ProductionValue)})
+	}
+	if o.Detected != nil {
+		out = append(out, views.OutcomeRow{Field: "detected", Eval: yes(a.Detected), This: yes(o.Detected)})
+	}
+	if o.FalsePositive != nil {
+		out = append(out, views.OutcomeRow{Field: "false positive", Eval: yes(a.FalsePositive), This: yes(o.FalsePositive)})
+	}
+	return out
 }

@@ -37,7 +37,7 @@ func (s *Server) correlationsCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
+	st, err := s.overviewStats(c)
 	if err != nil {
 		return err
 	}

@@ -51,6 +51,9 @@ type Verdict struct {
 	Kind    string             `json:"kind,omitempty"` // model (the default) or human
 	Summary string             `json:"summary,omitempty"`
 	Scores  map[string]float64 `json:"scores"`
+	// Outcome is the judge's reading of the evaluation's outcome, as an
+	// audit's: comparisons can then be recomputed under this judge.
+	Outcome *Outcome `json:"outcome,omitempty"`
 }
 
 // Experiment is experiment.json.
@@ -143,12 +146,7 @@ type SampleScore struct {
 }
 
 // Outcome holds what the audit's evaluation needs.
-type Outcome struct {
-	Detected        *bool    `json:"detected,omitempty"`
-	FalsePositive   *bool    `json:"false_positive,omitempty"`
-	Quality         *float64 `json:"quality,omitempty"`          // 0–100
-	ProductionValue *float64 `json:"production_value,omitempty"` // 0–100
-}
+type Outcome = model.Outcome
 
 // Judgment is a pairwise judgment (judgments.jsonl). Left and Right are audit
 // ids of this bundle or external labels (a reference transcript, a real

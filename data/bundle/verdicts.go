@@ -40,13 +40,13 @@ func (l *loader) verdicts() error {
 			return fieldErr(p, "judge", "missing: a verdict names its judge")
 		case !l.audits[v.Audit]:
 			return fieldErr(p, "audit", "%q is not an audit of audits.jsonl", v.Audit)
-		case len(v.Scores) == 0:
-			return fieldErr(p, "scores", "missing: a verdict gives scores")
+		case len(v.Scores) == 0 && v.Outcome.Empty():
+			return fieldErr(p, "scores", "missing: a verdict gives scores or an outcome")
 		case seen[k]:
 			return fieldErr(p, "audit", "judge %q's verdict on %q is given twice", v.Judge, v.Audit)
 		}
 		seen[k] = true
-		vs = append(vs, model.Verdict{Audit: v.Audit, Judge: v.Judge, Kind: kind, Summary: v.Summary, Scores: v.Scores, File: p.File, Line: p.Line})
+		vs = append(vs, model.Verdict{Audit: v.Audit, Judge: v.Judge, Kind: kind, Summary: v.Summary, Scores: v.Scores, Outcome: v.Outcome, File: p.File, Line: p.Line})
 		at = append(at, p)
 		return nil
 	})
@@ -54,7 +54,11 @@ func (l *loader) verdicts() error {
 		return err
 	}
 	if i, why := model.BadScore(vs); i >= 0 {
-		return fieldErr(at[i], "scores", "%s", why)
+		field := "scores"
+		if strings.HasPrefix(why, "outcome.") {
+			field, why, _ = strings.Cut(why, ": ")
+		}
+		return fieldErr(at[i], field, "%s", why)
 	}
 	var scores int64
 	err = l.section("verdicts", func(a load.Appender) error {
@@ -78,6 +82,23 @@ func (l *loader) verdicts() error {
 			return nil
 		})
 	}
+	var outcomes int64
+	if err == nil {
+		err = l.section("verdict_outcomes", func(a load.Appender) error {
+			for _, v := range vs {
+				if o := v.Outcome; !o.Empty() {
+					if err := a.Row(l.id, v.Audit, v.Judge, optBool(o.Detected), optBool(o.FalsePositive), optFloat(o.Quality), optFloat(o.ProductionValue)); err != nil {
+						return err
+					}
+					outcomes++
+				}
+			}
+			return nil
+		})
+	}
 	l.counts["verdicts"], l.counts["verdict_scores"] = int64(len(vs)), scores
+	if outcomes > 0 {
+		l.counts["verdict_outcomes"] = outcomes
+	}
 	return err
 }

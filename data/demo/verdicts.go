@@ -135,5 +135,6 @@ func (g *gen) verdicts() []bundle.Verdict {
 		}
 	}
 	out = append(out, g.trainingVerdicts()...)
+	g.addOutcomes(out)
 	return append(out, labels...)
 }

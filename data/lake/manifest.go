@@ -79,29 +79,35 @@ var manifestVersions = []int{1, 2}
 
 // A StoreTable is a table of the store that a lake holds, with the family
 // of its partitions (dataset or experiment) and the column that names one.
-type StoreTable struct{ Name, Family, Key string }
+// Since is the store's migration that added it (0 for the first lakes'):
+// a generation written before has no file of it, and reads as empty.
+type StoreTable struct {
+	Name, Family, Key string
+	Since             int
+}
 
 // Tables are the tables a lake holds.
 var Tables = []StoreTable{
-	{"ap_datasets", "dataset", "id"},
-	{"ap_annotators", "dataset", "dataset"},
-	{"ap_comparisons", "dataset", "dataset"},
-	{"ap_meta", "dataset", "dataset"},
-	{"experiments", "experiment", "id"},
-	{"behaviors", "experiment", "experiment"},
-	{"runs", "experiment", "experiment"},
-	{"auditors", "experiment", "experiment"},
-	{"audits", "experiment", "experiment"},
-	{"audit_scores", "experiment", "experiment"},
-	{"audit_transcripts", "experiment", "experiment"},
-	{"judgments", "experiment", "experiment"},
-	{"crux", "experiment", "experiment"},
-	{"metrics", "experiment", "experiment"},
-	{"experiment_dimensions", "experiment", "experiment"},
-	{"inspect_logs", "experiment", "experiment"},
-	{"sample_scores", "experiment", "experiment"},
-	{"verdicts", "experiment", "experiment"},
-	{"verdict_scores", "experiment", "experiment"},
+	{"ap_datasets", "dataset", "id", 0},
+	{"ap_annotators", "dataset", "dataset", 0},
+	{"ap_comparisons", "dataset", "dataset", 0},
+	{"ap_meta", "dataset", "dataset", 0},
+	{"experiments", "experiment", "id", 0},
+	{"behaviors", "experiment", "experiment", 0},
+	{"runs", "experiment", "experiment", 0},
+	{"auditors", "experiment", "experiment", 0},
+	{"audits", "experiment", "experiment", 0},
+	{"audit_scores", "experiment", "experiment", 0},
+	{"audit_transcripts", "experiment", "experiment", 0},
+	{"judgments", "experiment", "experiment", 0},
+	{"crux", "experiment", "experiment", 0},
+	{"metrics", "experiment", "experiment", 0},
+	{"experiment_dimensions", "experiment", "experiment", 0},
+	{"inspect_logs", "experiment", "experiment", 0},
+	{"sample_scores", "experiment", "experiment", 0},
+	{"verdicts", "experiment", "experiment", 10},
+	{"verdict_scores", "experiment", "experiment", 10},
+	{"verdict_outcomes", "experiment", "experiment", 11},
 }
 
 // Gen is the generation the manifest names for a dataset or experiment.

@@ -179,6 +179,9 @@ func (l *Reader) update(ctx context.Context, p string, b []byte) (*Update, error
 		for _, name := range m.Names(t.Family) {
 			rel := FileRel(t.Name, t.Family, name, m.Gen(t.Family, name))
 			f, ok := m.Files[rel]
+			if !ok && t.Since > 0 {
+				continue // a generation written before the table was: it has none
+			}
 			if !ok && len(m.Files) > 0 {
 				return nil, &model.InputError{File: l.src.String() + "/" + rel, Offset: -1, Msg: "the manifest records no checksum for this file"}
 			}
@@ -208,6 +211,9 @@ func (l *Reader) update(ctx context.Context, p string, b []byte) (*Update, error
 			}
 			gen := m.Gen(t.Family, name)
 			rel := FileRel(t.Name, t.Family, name, gen)
+			if _, ok := want[rel]; !ok && t.Since > 0 {
+				continue // none in this generation (above): read as empty
+			}
 			var w *File
 			if len(m.Files) > 0 {
 				f := want[rel]

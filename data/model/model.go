@@ -384,8 +384,12 @@ func SplitKey(key string) (exp, id string, ok bool) {
 type Verdict struct {
 	Audit, Judge, Kind, Summary string
 	Scores                      map[string]float64
-	File, Path                  string
-	Line                        int
+	// Outcome is the judge's reading of what the audit's evaluation needs
+	// (its quality, detection, false positive, production value), nil when
+	// it gives none: what lets a comparison be recomputed under it.
+	Outcome    *Outcome
+	File, Path string
+	Line       int
 }
 
 // The kinds of judge: a model re-judging transcripts, a person's labels.
@@ -401,6 +405,9 @@ type JudgeInfo struct {
 	Name, Kind string
 	Audits     int
 	Dimensions []string
+	// Outcomes counts the audits it gave an outcome for (Verdict.Outcome):
+	// the experiment's statistics can be computed under a judge that has.
+	Outcomes int
 }
 
 // JudgeScores are one judge's scores: by audit id, in the order of Dims

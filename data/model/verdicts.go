@@ -5,10 +5,42 @@ import (
 	"math"
 )
 
+// Outcome is what an audit's evaluation needs of its judge (docs/FORMAT.md):
+// each field nil when the judge gave none.
+type Outcome struct {
+	Detected        *bool    `json:"detected,omitempty"`
+	FalsePositive   *bool    `json:"false_positive,omitempty"`
+	Quality         *float64 `json:"quality,omitempty"`          // 0–100
+	ProductionValue *float64 `json:"production_value,omitempty"` // 0–100
+}
+
+// Empty reports whether o gives nothing.
+func (o *Outcome) Empty() bool {
+	return o == nil || o.Detected == nil && o.FalsePositive == nil && o.Quality == nil && o.ProductionValue == nil
+}
+
+// BadOutcome says why o is off its scales ("" when it is not): quality and
+// production value are 0–100. The field is named as the formats name it.
+func BadOutcome(o *Outcome) string {
+	if o == nil {
+		return ""
+	}
+	for _, f := range []struct {
+		name string
+		v    *float64
+	}{{"outcome.quality", o.Quality}, {"outcome.production_value", o.ProductionValue}} {
+		if f.v != nil && !(*f.v >= 0 && *f.v <= 100) {
+			return fmt.Sprintf("%s: want 0–100, found %v", f.name, *f.v)
+		}
+	}
+	return ""
+}
+
 // BadScore finds the first score of vs outside its scale and says why: a
 // judge's scores are on Petri's 1–10 scale; a person's labels of a
 // dimension are too, or all 0/1 (a yes-or-no question). It returns the
-// verdict's index, or -1 when every score is on its scale.
+// verdict's index, or -1 when every score is on its scale. An outcome's
+// values are checked too (BadOutcome).
 func BadScore(vs []Verdict) (int, string) {
 	binary := map[[2]string]bool{}
 	for _, v := range vs {
@@ -22,6 +54,9 @@ func BadScore(vs []Verdict) (int, string) {
 		}
 	}
 	for i, v := range vs {
+		if why := BadOutcome(v.Outcome); why != "" {
+			return i, why
+		}
 		for d, x := range v.Scores {
 			switch {
 			case math.IsNaN(x) || math.IsInf(x, 0):

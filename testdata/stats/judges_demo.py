@@ -28,8 +28,8 @@ second = {}
 with open(bundle + "/verdicts.jsonl") as f:
     for line in f:
         v = json.loads(line)
-        if v.get("kind", "model") == "model":
-            second[v["audit"]] = v["scores"]
+        if v.get("kind", "model") == "model" and v["judge"].startswith("claude-opus"):
+            second[v["audit"]] = v.get("scores", {})
 rows = {r["dimension"]: r for r in csv.DictReader(open(sys.argv[2])) if r["judge_a"] == "evaluation judge" and r["judge_b"].startswith("claude-opus")}
 worst = 0
 for dim, r in sorted(rows.items()):

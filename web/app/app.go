@@ -28,6 +28,9 @@ type Reader interface {
 	Runs(ctx context.Context, exp string) ([]model.Run, error)
 	Auditors(ctx context.Context, exp string) ([]model.Auditor, error)
 	EvalAudits(ctx context.Context, exp string) ([]model.EvalAudit, error)
+	// EvalAuditsUnder is EvalAudits with another judge's outcomes, over the
+	// audits it gave them for.
+	EvalAuditsUnder(ctx context.Context, exp, judge string) ([]model.EvalAudit, error)
 	SideJudgments(ctx context.Context, exp string, kinds ...string) ([]model.SideJudgment, error)
 	InspectLogs(ctx context.Context, exp string) ([]model.InspectLog, error)
 	ScorerValues(ctx context.Context, exp string) ([]model.ScorerValues, error)

@@ -2,10 +2,10 @@ package app
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	"github.com/auditscope/auditscope/analysis/experiment"
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // compareCacheSize bounds the comparisons kept (each a few kB).
@@ -13,18 +13,22 @@ const compareCacheSize = 256
 
 // Compare compares auditor a with each of bs on the experiment st holds,
 // each comparison with Holm's correction across its own dimension tests.
-// It computes once per experiment version, A and Bs. No A or no B is no
-// comparison.
+// It computes once per experiment version, judge, A and Bs. No A or no B
+// is no comparison.
 func (s *Service) Compare(ctx context.Context, st *ExperimentStats, a string, bs []string) ([]experiment.Comparison, error) {
+	return s.compareOn(ctx, st.Key(), st.Exp.ID, st.Audits, st.Realism, a, bs)
+}
+
+// compareOn is Compare over the outcome rows audits, kept under key.
+func (s *Service) compareOn(ctx context.Context, key, exp string, audits []model.EvalAudit, realism []experiment.RealismJudgment, a string, bs []string) ([]experiment.Comparison, error) {
 	if a == "" || len(bs) == 0 {
 		return nil, nil
 	}
-	key := st.Exp.ID + "\x00" + a + "\x00" + strings.Join(bs, "\x00") + "@" + strconv.FormatInt(st.Version, 10)
+	key += "\x00" + a + "\x00" + strings.Join(bs, "\x00")
 	return s.compare.Get(ctx, key, func(ctx context.Context) ([]experiment.Comparison, error) {
-		audits := st.Audits
 		out := make([]experiment.Comparison, len(bs))
 		for i, b := range bs {
-			c, err := experiment.Compare(a, b, audits, st.Realism, BootstrapResamples, experiment.PairSeed(st.Exp.ID, a, b, "compare"))
+			c, err := experiment.Compare(a, b, audits, realism, BootstrapResamples, experiment.PairSeed(exp, a, b, "compare"))
 			if err != nil {
 				return nil, err
 			}

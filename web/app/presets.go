@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/experiment"
@@ -24,7 +23,7 @@ type PresetResult struct {
 // compare page does (the same units, resamples and seed), and adjusts the
 // p-values together. Kept per data version, beside the ranking.
 func (s *Service) PresetResults(ctx context.Context, st *ExperimentStats) ([]PresetResult, error) {
-	key := st.Exp.ID + "@" + strconv.FormatInt(st.Version, 10)
+	key := st.Key()
 	return s.presets.Get(ctx, key, func(ctx context.Context) ([]PresetResult, error) {
 		ps := Presets(st)
 		if len(ps) == 0 {

@@ -7,7 +7,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -57,7 +56,7 @@ func (r CompositeRanking) Best() string {
 // together by Holm's method (the bootstrap's floor, 2/(resamples + 1) at
 // 10,000 resamples, survives it over up to 250 auditors).
 func (s *Service) Rank(ctx context.Context, st *ExperimentStats, ids []string) (CompositeRanking, error) {
-	key := st.Exp.ID + "@" + strconv.FormatInt(st.Version, 10) + "\x00" + strings.Join(ids, "\x00")
+	key := st.Key() + "\x00" + strings.Join(ids, "\x00")
 	return s.ranks.Get(ctx, key, func(ctx context.Context) (CompositeRanking, error) { return rank(ctx, st, ids) })
 }
 

@@ -51,6 +51,13 @@ type ExperimentStats struct {
 	// what is computed from them is kept under it too, so that an import
 	// landing in between cannot file old results under the new version.
 	Version int64
+	// Judge is the judge whose outcomes these statistics read: "" for
+	// the experiment's evaluation judge (the audits' own), else another
+	// judge's (StatsUnder), over only the audits it judged.
+	Judge string
+	// Judges are the experiment's other judges that gave outcomes: those
+	// the statistics can be computed under.
+	Judges []string
 
 	// unitsOnce makes units, every auditor's comparison units, on first use
 	// (the overview's ranking): the statistics do not change once made.
@@ -90,20 +97,33 @@ func (st *ExperimentStats) units() (*experiment.Units, error) {
 // requests ask at the same time, without making a request for another
 // experiment wait.
 func (s *Service) Stats(ctx context.Context, exp string) (*ExperimentStats, error) {
+	return s.statsUnder(ctx, exp, "")
+}
+
+// statsUnder is Stats under judge's outcomes ("" the evaluation judge's);
+// StatsUnder checks the judge first.
+func (s *Service) statsUnder(ctx context.Context, exp, judge string) (*ExperimentStats, error) {
 	// Keyed by the experiment's version: an import that changes it (serve
 	// --watch) gets new statistics; other experiments keep theirs.
 	version := s.r.NameVersion(exp)
-	key := exp + "@" + strconv.FormatInt(version, 10)
+	at := exp + "@" + strconv.FormatInt(version, 10) + "#"
+	key := at + judge
 	return s.stats.Get(ctx, key, func(ctx context.Context) (*ExperimentStats, error) {
 		// The experiment's older versions go: a running eval's appends
 		// would otherwise fill the cache with them.
-		s.stats.RemoveFunc(func(k string) bool { return strings.HasPrefix(k, exp+"@") && k != key })
-		st, err := computeStats(ctx, s.r, exp)
+		s.stats.RemoveFunc(func(k string) bool { return strings.HasPrefix(k, exp+"@") && !strings.HasPrefix(k, at) })
+		st, err := computeStats(ctx, s.r, exp, judge)
 		if st != nil {
-			st.Version = version
+			st.Version, st.Judge = version, judge
 		}
 		return st, err
 	})
+}
+
+// Key names these statistics in the memos of what is computed from them:
+// the experiment, its version and the judge.
+func (st *ExperimentStats) Key() string {
+	return st.Exp.ID + "@" + strconv.FormatInt(st.Version, 10) + "#" + st.Judge
 }
 
 // Warm computes what people open first ahead of their first request (serve
@@ -201,7 +221,7 @@ func auditorStats(exp string, a model.Auditor, in *experiment.Inputs) (AuditorSc
 
 // computeStats reads an experiment and scores every auditor; each auditor's
 // bootstrap runs on its own core.
-func computeStats(ctx context.Context, store Reader, exp string) (*ExperimentStats, error) {
+func computeStats(ctx context.Context, store Reader, exp, judge string) (*ExperimentStats, error) {
 	e, err := store.Experiment(ctx, exp)
 	if err != nil {
 		return nil, err
@@ -214,7 +234,11 @@ func computeStats(ctx context.Context, store Reader, exp string) (*ExperimentSta
 	if err != nil {
 		return nil, err
 	}
-	audits, err := store.EvalAudits(ctx, exp)
+	audits, err := evalAudits(ctx, store, exp, judge)
+	if err != nil {
+		return nil, err
+	}
+	judges, err := store.Judges(ctx, exp)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +266,7 @@ func computeStats(ctx context.Context, store Reader, exp string) (*ExperimentSta
 	for i, j := range realism {
 		judgments[i] = experiment.RealismJudgment{Auditor: j.Auditor, Audit: j.Audit, OtherAuditor: j.OtherAuditor, Outcome: j.Outcome, Seed: seedOf[j.Audit]}
 	}
-	st := &ExperimentStats{Exp: e, Runs: runs, Audits: audits, Realism: judgments}
+	st := &ExperimentStats{Exp: e, Runs: runs, Audits: audits, Realism: judgments, Judges: outcomeJudges(judges)}
 	// The ranking, the overview's next need, reads every auditor's units:
 	// gathered meanwhile, on the core that Gather (one goroutine) leaves
 	// idle (0.3–0.4 s at a million audits; the overview's first request

@@ -21,6 +21,8 @@ type fakeReader struct {
 	values   []model.ScorerValues
 	reads    int
 	searches []model.AuditFilter // the filters CountAudits was asked with a text
+	judges   []model.JudgeInfo
+	under    map[string][]model.EvalAudit // other judges' outcome rows
 }
 
 func (f *fakeReader) NameVersion(string) int64 { return f.version }
@@ -50,6 +52,12 @@ func (f *fakeReader) Auditors(context.Context, string) ([]model.Auditor, error) 
 func (f *fakeReader) EvalAudits(context.Context, string) ([]model.EvalAudit, error) {
 	f.reads++
 	return f.audits, nil
+}
+func (f *fakeReader) Judges(context.Context, string) ([]model.JudgeInfo, error) {
+	return f.judges, nil
+}
+func (f *fakeReader) EvalAuditsUnder(_ context.Context, _, judge string) ([]model.EvalAudit, error) {
+	return f.under[judge], nil
 }
 func (f *fakeReader) SideJudgments(_ context.Context, _ string, kinds ...string) ([]model.SideJudgment, error) {
 	var out []model.SideJudgment

@@ -28,7 +28,7 @@ var genTables = []string{
 	"ap_annotators", "ap_comparisons", "ap_meta",
 	"behaviors", "runs", "auditors", "audits", "audit_scores", "audit_transcripts",
 	"judgments", "crux", "metrics", "experiment_dimensions",
-	"inspect_logs", "sample_scores", "verdicts", "verdict_scores",
+	"inspect_logs", "sample_scores", "verdicts", "verdict_scores", "verdict_outcomes",
 }
 
 // rootTables hold one row per dataset or experiment, with the generation in
