@@ -186,17 +186,45 @@ func CompareJudges(a, b []float64, cluster []int, resamples int, confidence floa
 		out.Kappa, out.Alpha, out.Diff = nanEstimate(), nanEstimate(), nanEstimate()
 		return out, nil
 	}
-	per := make([]moments, len(groups))
-	var all moments
+	per := make([]JudgeMoments, len(groups))
 	for g, rows := range groups {
 		for _, i := range rows {
 			x, y := a[i], b[i]
-			per[g].add(moments{1, x, y, x * x, y * y, x * y})
+			per[g].Add(JudgeMoments{1, x, y, x * x, y * y, x * y})
 		}
-		all.add(per[g])
+	}
+	return CompareJudgeMoments(per, resamples, confidence, seed)
+}
+
+// JudgeMoments are the sums over one cluster's audits that two judges'
+// agreement is computed from: the count, Σa, Σb, Σa², Σb² and Σab.
+type JudgeMoments struct{ N, A, B, AA, BB, AB float64 }
+
+// Add adds o's sums.
+func (m *JudgeMoments) Add(o JudgeMoments) {
+	m.N, m.A, m.B, m.AA, m.BB, m.AB = m.N+o.N, m.A+o.A, m.B+o.B, m.AA+o.AA, m.BB+o.BB, m.AB+o.AB
+}
+
+// CompareJudgeMoments is CompareJudges from each cluster's moments, the
+// clusters in the order CompareJudges takes them (first appearance): a
+// store can sum them where the scores are.
+func CompareJudgeMoments(per []JudgeMoments, resamples int, confidence float64, seed uint64) (JudgeAgreement, error) {
+	if err := checkBootstrapArgs("CompareJudgeMoments", resamples, confidence); err != nil {
+		return JudgeAgreement{}, err
+	}
+	groups := make([]moments, len(per))
+	var all moments
+	for g, p := range per {
+		groups[g] = moments{p.N, p.A, p.B, p.AA, p.BB, p.AB}
+		all.add(groups[g])
+	}
+	out := JudgeAgreement{N: int(all.n), Clusters: len(per)}
+	if all.n == 0 {
+		out.Kappa, out.Alpha, out.Diff = nanEstimate(), nanEstimate(), nanEstimate()
+		return out, nil
 	}
 	out.Kappa, out.Alpha, out.Diff = Estimate{Value: all.kappa()}, Estimate{Value: all.alpha()}, Estimate{Value: all.diff()}
-	if len(a) < 2 {
+	if all.n < 2 {
 		// One audit has no spread to agree on: no kappa or alpha.
 		out.Kappa, out.Alpha = nanEstimate(), nanEstimate()
 	}
@@ -205,7 +233,7 @@ func CompareJudges(a, b []float64, cluster []int, resamples int, confidence floa
 	for range resamples {
 		var m moments
 		for range groups {
-			m.add(per[rng.IntN(len(groups))])
+			m.add(groups[rng.IntN(len(groups))])
 		}
 		for _, x := range []struct {
 			v   float64

@@ -72,3 +72,21 @@ func BadScore(vs []Verdict) (int, string) {
 	}
 	return -1, ""
 }
+
+// PairMoments are two judges' scores of one dimension summed per cluster
+// (an audit's seed), the clusters in the order of their first audit: what
+// their agreement and its bootstrap are computed from.
+type PairMoments struct {
+	Dim      string
+	Clusters []Moments
+}
+
+// Moments are one cluster's sums: the audits, Σa, Σb, Σa², Σb², Σab.
+type Moments struct{ N, A, B, AA, BB, AB float64 }
+
+// ScoreGap is an audit two judges scored apart on a dimension.
+type ScoreGap struct {
+	Audit, Dim string
+	A, B       float64
+	Order      int64 // the audit's place in the experiment's files
+}

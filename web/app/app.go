@@ -65,6 +65,9 @@ type Reader interface {
 	JudgedBy(ctx context.Context, exp, judge string, dims []string) (model.JudgedSet, error)
 	EvalScores(ctx context.Context, exp, dim string) (seeds []string, scores []float64, err error)
 	JudgeScores(ctx context.Context, exp string, j model.JudgeInfo) (model.JudgeScores, error)
+	// JudgeMoments sums two judges' scores per seed on each of dims (a or b
+	// "" the evaluation judge), with the most audits scored furthest apart.
+	JudgeMoments(ctx context.Context, exp, a, b string, dims []string, most int) ([]model.PairMoments, []model.ScoreGap, error)
 	AuditVerdicts(ctx context.Context, exp, audit string) ([]model.Verdict, error)
 	SampleFields(ctx context.Context, keys []string) (map[string]model.SampleFields, error)
 	// ResolveAuditKey turns an URL's audit id ("experiment:id", or a bare

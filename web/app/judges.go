@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"math"
-	"slices"
 
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/experiment"
@@ -81,6 +80,22 @@ func newSide(name, kind string, dims []string, scores map[string][]float64) judg
 	return judgeSide{name: name, kind: kind, dims: dims, at: at, scores: scores}
 }
 
+// binary reports whether the judge's scores of dim are all 0 or 1 (a
+// person's yes-or-no labels).
+func (j judgeSide) binary(dim string) bool {
+	i, ok := j.at[dim]
+	if !ok {
+		return false
+	}
+	var vs []float64
+	for _, row := range j.scores {
+		if i < len(row) && !math.IsNaN(row[i]) {
+			vs = append(vs, row[i])
+		}
+	}
+	return len(vs) > 0 && binary(vs)
+}
+
 // score is the judge's score of an audit on its i-th dimension (NaN for
 // none).
 func (j judgeSide) score(audit string, i int) float64 {
@@ -115,32 +130,39 @@ func (s *Service) judgesOf(ctx context.Context, exp string) (Judges, error) {
 	}
 	out := Judges{Exp: e, Threshold: DefaultThreshold}
 	out.Judges = append(out.Judges, model.JudgeInfo{Name: EvalJudge, Kind: model.JudgeModel, Audits: all, Dimensions: dims})
-	js, err := s.judgedSides(ctx, exp, others)
+	out.Judges = append(out.Judges, others...)
+	// People's labels are few: they are read audit by audit (a label may
+	// be a yes-or-no answer, checked rather than agreed with). The models'
+	// scores are many: their agreement is summed per seed by the store.
+	var humans []model.JudgeInfo
+	for _, j := range others {
+		if j.Kind == model.JudgeHuman {
+			humans = append(humans, j)
+		}
+	}
+	hs, err := s.judgedSides(ctx, exp, humans)
 	if err != nil {
 		return Judges{}, err
 	}
-	out.Judges = append(out.Judges, others...)
+	side := map[string]judgePair{}
+	for _, h := range hs {
+		side[h.side.name] = h
+	}
+	done, checks, err := s.pairsOf(ctx, exp, out.Judges[0], others, side)
+	if err != nil {
+		return Judges{}, err
+	}
 	evalByDim := map[string]evalDim{} // the raters of one dimension read it once
-	for i, a := range js {
-		pairs := []struct{ a, b judgeSide }{{a.eval, a.side}}
-		for _, b := range js[i+1:] {
-			pairs = append(pairs, struct{ a, b judgeSide }{a.side, b.side})
+	for i, p := range done {
+		if len(p.Rows) > 0 {
+			out.Pairs = append(out.Pairs, p)
 		}
-		for _, pr := range pairs {
-			p, checks, err := comparePair(pr.a, pr.b, a.ids, a.cluster)
+		for _, c := range checks[i] {
+			h, err := s.humanCheck(ctx, exp, c, out.Threshold, evalByDim)
 			if err != nil {
 				return Judges{}, err
 			}
-			if len(p.Rows) > 0 {
-				out.Pairs = append(out.Pairs, p)
-			}
-			for _, c := range checks {
-				h, err := s.humanCheck(ctx, exp, c, out.Threshold, evalByDim)
-				if err != nil {
-					return Judges{}, err
-				}
-				out.Humans = append(out.Humans, h)
-			}
+			out.Humans = append(out.Humans, h)
 		}
 	}
 	return out, nil
@@ -203,85 +225,6 @@ type humanLabels struct {
 	rater, dim string
 	judge, by  []float64
 	cluster    []int
-}
-
-// comparePair compares two judges on each dimension both scored. A
-// person's 0/1 labels of a dimension the other judge scores 1–10 are not
-// an agreement on one scale: they are checked against that judge's
-// verdict at the threshold instead (HumanCheck), for the evaluation judge.
-func comparePair(a, b judgeSide, ids []string, cluster map[string]int) (JudgePair, []humanLabels, error) {
-	p := JudgePair{A: a.name, B: b.name}
-	var checks []humanLabels
-	both := judgedByBoth(a, b, ids)
-	for ai, dim := range a.dims {
-		bi, ok := b.at[dim]
-		if !ok {
-			continue
-		}
-		var xs, ys []float64
-		var cl []int
-		var audits []string
-		for _, id := range both {
-			x, y := a.score(id, ai), b.score(id, bi)
-			if math.IsNaN(x) || math.IsNaN(y) {
-				continue
-			}
-			xs, ys, cl, audits = append(xs, x), append(ys, y), append(cl, cluster[id]), append(audits, id)
-		}
-		if len(xs) == 0 {
-			continue
-		}
-		// A person's 0/1 labels and a model's 1–10 scores are not on one
-		// scale: the labels check the evaluation judge's verdicts instead.
-		// (A model's scores may all be 1: that is no yes-or-no answer.)
-		if a.kind == model.JudgeHuman && binary(xs) && b.kind != model.JudgeHuman {
-			continue
-		}
-		if b.kind == model.JudgeHuman && binary(ys) && a.kind != model.JudgeHuman {
-			if a.name == EvalJudge {
-				checks = append(checks, humanLabels{rater: b.name, dim: dim, judge: xs, by: ys, cluster: cl})
-			}
-			continue
-		}
-		ag, err := analysis.CompareJudges(xs, ys, cl, JudgeResamples, judgedConfidence, experiment.Seed("", a.name+"\x00"+b.name, dim))
-		if err != nil {
-			return p, nil, err
-		}
-		p.Rows = append(p.Rows, JudgeRow{Dim: dim, N: ag.N, Clusters: ag.Clusters, Kappa: ag.Kappa, Alpha: ag.Alpha, Diff: ag.Diff})
-		for i := range xs {
-			if xs[i] != ys[i] {
-				p.Disagree = append(p.Disagree, Disagreement{Audit: audits[i], Dim: dim, A: xs[i], B: ys[i]})
-			}
-		}
-		p.Disagree = mostApart(p.Disagree)
-	}
-	return p, checks, nil
-}
-
-// judgedByBoth are the audits both judges judged, in the evaluation
-// judge's order (which fixes the resamples' draws).
-func judgedByBoth(a, b judgeSide, ids []string) []string {
-	var both []string
-	for _, id := range ids {
-		if _, ok := a.scores[id]; ok {
-			if _, ok := b.scores[id]; ok {
-				both = append(both, id)
-			}
-		}
-	}
-	return both
-}
-
-// mostApart keeps the MaxDisagreements audits scored furthest apart, the
-// largest difference first (in dimension and audit order on ties).
-func mostApart(d []Disagreement) []Disagreement {
-	slices.SortStableFunc(d, func(x, y Disagreement) int {
-		if v := math.Abs(y.B-y.A) - math.Abs(x.B-x.A); v != 0 {
-			return int(math.Copysign(1, v))
-		}
-		return 0
-	})
-	return d[:min(len(d), MaxDisagreements)]
 }
 
 // humanCheck checks the evaluation judge's verdicts (score ≥ threshold)
