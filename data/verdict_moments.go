@@ -1,8 +1,8 @@
 package data
 
 import (
-	"context"
 	"cmp"
+	"context"
 	"database/sql"
 	"fmt"
 	"math"
