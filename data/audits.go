@@ -460,7 +460,7 @@ func (s *Store) withScoreSource(ctx context.Context, f AuditFilter) (auditQuery,
 		dims = append(dims, d)
 	}
 	var err error
-	q.cols, err = s.scoreColumns(ctx, f.Experiment, dims)
+	q.cols, err = s.scoreColumnsOf(ctx, f, dims)
 	return q, err
 }
 

@@ -113,7 +113,7 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 	// every dimension has one (decoding a million audits' JSON took most
 	// of the export's time), else each audit's JSON once (a lambda over
 	// json_transform would decode it once per dimension).
-	cols, err := s.scoreColumns(ctx, f.Experiment, dims)
+	cols, err := s.scoreColumnsOf(ctx, f, dims)
 	if err != nil {
 		return model.ExportChunk{}, fmt.Errorf("data: export audits: %w", err)
 	}

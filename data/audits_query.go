@@ -69,6 +69,9 @@ func (f auditQuery) where(sortJoined bool) (string, []any, error) {
 	if f.Experiment != "" {
 		add("a.experiment = ?", f.Experiment)
 	}
+	if f.Judge != "" {
+		add("a.id IN (SELECT v.audit FROM verdicts v WHERE v.experiment = a.experiment AND v.judge = ?)", f.Judge)
+	}
 	if f.Auditor != "" {
 		add("a.auditor = ?", f.Auditor)
 	}

@@ -128,3 +128,40 @@ func (s *Store) EvalScores(ctx context.Context, exp, dim string) (seeds []string
 	}, append(args, exp)...)
 	return seeds, scores, err
 }
+
+// VerdictScores reads a judge's scores of the audits keys (experiment:id),
+// by key and dimension: the audit list's score columns under that judge.
+func (s *Store) VerdictScores(ctx context.Context, keys []string, judge string) (map[string]map[string]float64, error) {
+	out := make(map[string]map[string]float64, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	err := s.eachRow(ctx, `SELECT a.key, v.dimension, v.score FROM audits a JOIN verdict_scores v ON v.experiment = a.experiment AND v.audit = a.id
+		WHERE a.key IN (SELECT unnest(?::VARCHAR[])) AND v.judge = ?`, func(r *sql.Rows) error {
+		var key, dim string
+		var x float64
+		if err := r.Scan(&key, &dim, &x); err != nil {
+			return err
+		}
+		if out[key] == nil {
+			out[key] = map[string]float64{}
+		}
+		out[key][dim] = x
+		return nil
+	}, keys, judge)
+	return out, err
+}
+
+// scoreColumnsOf is scoreColumns under the filter's judge: another judge's
+// scores are read from verdict_scores, every dimension.
+func (s *Store) scoreColumnsOf(ctx context.Context, f AuditFilter, dims []string) (map[string]scoreCol, error) {
+	if f.Judge == "" {
+		return s.scoreColumns(ctx, f.Experiment, dims)
+	}
+	out := make(map[string]scoreCol, len(dims))
+	for _, d := range dims {
+		out[d] = scoreCol{sql: "(SELECT v.score FROM verdict_scores v WHERE v.experiment = a.experiment AND v.audit = a.id AND v.judge = ? AND v.dimension = ?)",
+			args: []any{f.Judge, d}}
+	}
+	return out, nil
+}

@@ -37,6 +37,9 @@ type AuditListView struct {
 	// Unknown, when set, is a filter value that names nothing: the page
 	// offers the choices it may mean instead of a list.
 	Unknown *UnknownChoice
+	// Judges are the experiment's other judges, whose scores the list can
+	// show instead of the evaluation judge's (Filter.Judge).
+	Judges []string
 }
 
 // SampleEpochValue is the sample epoch filter as typed.

@@ -28,7 +28,7 @@ const (
 // filter, the score columns and the page. The audit page carries them along
 // for previous/next links and for the link back to the same list page.
 var auditQueryKeys = []string{"exp", "auditor", "run", "epoch", "eval", "behavior", "split", "target", "outcome", "task", "log", "sample_epoch",
-	"score", "q", "sort", "dir", "cols", "page", "per"}
+	"score", "q", "sort", "dir", "cols", "page", "per", "judge"}
 
 // Names are judge dimensions and Inspect scorers (scorer.key for a
 // dictionary score, package/name for a registered scorer).
@@ -39,7 +39,7 @@ func parseAuditFilter(q url.Values) (model.AuditFilter, error) {
 	f := model.AuditFilter{
 		Experiment: q.Get("exp"), Auditor: q.Get("auditor"), Run: q.Get("run"), Eval: q.Get("eval"),
 		Behavior: q.Get("behavior"), Split: q.Get("split"), Target: q.Get("target"), Outcome: q.Get("outcome"),
-		Text: q.Get("q"), Sort: q.Get("sort"), Task: q.Get("task"), Log: q.Get("log"),
+		Text: q.Get("q"), Sort: q.Get("sort"), Task: q.Get("task"), Log: q.Get("log"), Judge: q.Get("judge"),
 	}
 	if len(f.Text) > maxQueryText {
 		return f, badRequestf("q: search text longer than %d characters", maxQueryText)
@@ -162,7 +162,7 @@ func auditFilterValues(f model.AuditFilter) url.Values {
 	v := url.Values{}
 	for k, s := range map[string]string{"exp": f.Experiment, "auditor": f.Auditor, "run": f.Run, "eval": f.Eval,
 		"behavior": f.Behavior, "split": f.Split, "target": f.Target, "outcome": f.Outcome, "q": f.Text, "sort": f.Sort,
-		"task": f.Task, "log": f.Log} {
+		"task": f.Task, "log": f.Log, "judge": f.Judge} {
 		if s != "" {
 			v.Set(k, s)
 		}
@@ -255,7 +255,7 @@ func (s *Server) listAudits(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	dims, err := s.app.ScoreDimensions(ctx, f.Experiment)
+	dims, err := s.app.FilterDimensions(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -276,6 +276,9 @@ func (s *Server) listAudits(c echo.Context) error {
 	vm := views.AuditListView{Query: idQuery(q, f), Evals: model.Evals, Rows: ap.Rows, Total: ap.Total, Page: page, Per: per, Dimensions: dims,
 		Filter: f, Scores: q["score"], Experiments: exps, ScoreCols: cols, RowScores: ap.Scores, Choices: choices}
 	if err := s.listKind(ctx, &vm, exps); err != nil {
+		return err
+	}
+	if vm.Judges, err = s.judgeNames(ctx, f.Experiment); err != nil {
 		return err
 	}
 	if per != defaultPerPage {

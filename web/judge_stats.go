@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/url"
 	"slices"
 
@@ -36,4 +37,18 @@ func keepJudge(c echo.Context, q url.Values) {
 	if j := c.QueryParam("judge"); j != "" {
 		q.Set("judge", j)
 	}
+}
+
+// judgeNames are the judges of exp's audits besides the evaluation judge
+// (none without an experiment), for a page's picker.
+func (s *Server) judgeNames(ctx context.Context, exp string) ([]string, error) {
+	if exp == "" {
+		return nil, nil
+	}
+	js, err := s.app.AuditJudges(ctx, exp)
+	var out []string
+	for _, j := range js {
+		out = append(out, j.Name)
+	}
+	return out, err
 }

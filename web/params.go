@@ -37,9 +37,9 @@ var (
 	// The audit list (parseAuditsQuery) and an audit within it.
 	// task, log and sample_epoch filter Inspect samples; an audit page's
 	// own are its view, branch and part, and the events tab's tab and kind.
-	auditListParams = params("auditor", "behavior", "cols", "dir", "epoch", "eval", "exp", "log", "outcome", "page", "per", "q", "run", "sample_epoch",
+	auditListParams = params("auditor", "behavior", "cols", "dir", "epoch", "eval", "exp", "judge", "log", "outcome", "page", "per", "q", "run", "sample_epoch",
 		"score", "sort", "split", "target", "task")
-	auditParams = params("auditor", "behavior", "branch", "cols", "dir", "epoch", "eval", "exp", "kind", "log", "outcome", "page", "part", "per", "q", "run",
+	auditParams = params("auditor", "behavior", "branch", "cols", "dir", "epoch", "eval", "exp", "judge", "kind", "log", "outcome", "page", "part", "per", "q", "run",
 		"sample_epoch", "score", "sort", "split", "tab", "target", "task", "view")
 	sideParams = params("a", "b", "dim")
 	// The judges page's figure: which pair of judges (from 1).

@@ -116,6 +116,10 @@ type AuditFilter struct {
 	Text        string // full-text search in summaries and transcripts
 	Sort        string // one of AuditSortKeys, or score:DIMENSION
 	Desc        bool
+	// Judge, when set, is another judge of the experiment's audits (issue
+	// #51): only the audits it judged, their scores (the thresholds, the
+	// score sort and columns) its own.
+	Judge string `json:",omitempty"`
 }
 
 // AuditSortKeys are the audit columns the audit browser sorts by, besides

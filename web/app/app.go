@@ -55,6 +55,8 @@ type Reader interface {
 	// after (nil: the first), with their scores in the dimensions dims.
 	ExportAudits(ctx context.Context, f model.AuditFilter, after *model.AuditCursor, limit int, dims []string) (model.ExportChunk, error)
 	AuditScores(ctx context.Context, keys []string) (map[string]map[string]float64, error)
+	// VerdictScores are another judge's scores of the audits keys.
+	VerdictScores(ctx context.Context, keys []string, judge string) (map[string]map[string]float64, error)
 	AuditChoices(ctx context.Context, exp string) (model.AuditChoices, error)
 	ScoreDimensions(ctx context.Context, exp string) ([]string, error)
 	HasAudits(ctx context.Context, exp string) (bool, error)

@@ -221,7 +221,7 @@ func (s *Service) Audits(ctx context.Context, f model.AuditFilter, page, per int
 	if err != nil {
 		return AuditPage{}, err
 	}
-	scores, err := s.r.AuditScores(ctx, keysOf(rows))
+	scores, err := s.pageScores(ctx, f, rows)
 	return AuditPage{Rows: rows, Total: total, Scores: scores}, err
 }
 

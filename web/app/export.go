@@ -50,7 +50,7 @@ func (s *Service) Export(ctx context.Context, f model.AuditFilter) (*Export, err
 	if _, _, err := s.ResolveFilter(ctx, &f); err != nil {
 		return nil, err
 	}
-	dims, err := s.ScoreDimensions(ctx, f.Experiment)
+	dims, err := s.FilterDimensions(ctx, f)
 	if err != nil {
 		return nil, err
 	}
