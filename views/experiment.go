@@ -196,15 +196,21 @@ func (v ExperimentView) AuditsLink(auditor, dim string) templ.SafeURL {
 	switch dim {
 	case "realism":
 		return PathQuery(url.Values{"kind": {"realism"}, "auditor": {auditor}}, "experiments", v.Exp.ID, "judgments")
-	case "composite":
-		return PathQuery(url.Values{"exp": {v.Exp.ID}, "auditor": {auditor}}, "audits")
 	}
-	return PathQuery(url.Values{"exp": {v.Exp.ID}, "auditor": {auditor}, "eval": {dim}}, "audits")
+	q := judgeQuery(v.Outcomes.Judge)
+	q.Set("exp", v.Exp.ID)
+	q.Set("auditor", auditor)
+	if dim != "composite" {
+		q.Set("eval", dim)
+	}
+	return PathQuery(q, "audits")
 }
 
 // SweepURL is the dose-response or refresh figure for a dimension.
 func (v ExperimentView) SweepURL(name, dim, format string) templ.SafeURL {
-	return PathQuery(url.Values{"dim": {dim}}, "experiments", v.Exp.ID, "figures", name+"."+format)
+	q := judgeQuery(v.Outcomes.Judge)
+	q.Set("dim", dim)
+	return PathQuery(q, "experiments", v.Exp.ID, "figures", name+"."+format)
 }
 
 // FmtCorr formats a correlation with its p-value ("p < 0.001" below

@@ -14,6 +14,8 @@ type TransferView struct {
 	Approaches []Option
 	Behaviors  []string
 	Rows       []TransferRow
+	// Outcomes says whose detections the page reads (issue #51).
+	Outcomes OutcomeJudges
 }
 
 // TransferRow is one auditor: overall rate per approach, then per approach
@@ -30,12 +32,33 @@ func (v TransferView) AuditsURL(auditor, eval, behavior string) templ.SafeURL {
 	if behavior != "" {
 		q.Set("behavior", behavior)
 	}
+	if v.Outcomes.Judge != "" {
+		q.Set("judge", v.Outcomes.Judge)
+	}
 	return PathQuery(q, "audits")
+}
+
+// judgeQuery is the page's judge= ("" the evaluation judge: none).
+func judgeQuery(j string) url.Values {
+	if j == "" {
+		return url.Values{}
+	}
+	return url.Values{"judge": {j}}
 }
 
 // FigureURL is the transfer figure.
 func (v TransferView) FigureURL(format string) templ.SafeURL {
-	return Path("experiments", v.Exp.ID, "figures", "transfer."+format)
+	return PathQuery(judgeQuery(v.Outcomes.Judge), "experiments", v.Exp.ID, "figures", "transfer."+format)
+}
+
+// CSVURL is the page's CSV twin.
+func (v TransferView) CSVURL() templ.SafeURL {
+	return PathQuery(judgeQuery(v.Outcomes.Judge), "experiments", v.Exp.ID, "transfer.csv")
+}
+
+// JudgeLink is the page under judge j.
+func (v TransferView) JudgeLink(j string) templ.SafeURL {
+	return PathQuery(judgeQuery(j), "experiments", v.Exp.ID, "transfer")
 }
 
 // Cell returns the per-behavior cell of approach a and behavior b.

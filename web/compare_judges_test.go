@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -152,5 +153,51 @@ func TestOverviewUnderJudge(t *testing.T) {
 	page := mustGet(t, s, "/experiments/demo?"+jq, http.StatusOK, "text/html").Body
 	if !strings.Contains(page, `Outcomes as <strong>`+demo.SecondJudge) || !strings.Contains(page, `scores.csv?judge=`) {
 		t.Errorf("the overview under the second judge does not say so, or its CSV link drops the judge")
+	}
+}
+
+// TestTransferUnderJudge: the transfer page under the second judge counts
+// its detections: Claude Opus 4.6's STC audits it called detected, as the
+// demo bundle's verdicts have them; the sweep figures and the overview's
+// links keep the judge.
+func TestTransferUnderJudge(t *testing.T) {
+	s := mustDemo(t)
+	bd := demo.Experiment(demo.Options{})
+	at := map[string]int{}
+	for i, x := range bd.Audits {
+		at[x.ID] = i
+	}
+	var n, detected int
+	for _, v := range bd.Verdicts {
+		x := bd.Audits[at[v.Audit]]
+		if v.Judge == demo.SecondJudge && x.Auditor == "claude-opus-4.6" && x.Eval == model.EvalAuditBenchSTC && v.Outcome != nil && v.Outcome.Detected != nil {
+			n++
+			if *v.Outcome.Detected {
+				detected++
+			}
+		}
+	}
+	jq := url.Values{"judge": {demo.SecondJudge}}.Encode()
+	found := false
+	for _, m := range csvRows(t, mustGet(t, s, "/experiments/demo/transfer.csv?"+jq, http.StatusOK, "text/csv").Body) {
+		if m["auditor"] == "claude-opus-4.6" && m["eval"] == model.EvalAuditBenchSTC && m["behavior"] == "" {
+			found = true
+			if m["n"] != strconv.Itoa(n) || m["detected"] != strconv.Itoa(detected) {
+				t.Errorf("STC under the second judge: %s of %s detected, by hand %d of %d", m["detected"], m["n"], detected, n)
+			}
+		}
+	}
+	if !found || n == 0 {
+		t.Fatalf("no STC row for Claude Opus 4.6 under the second judge (%d by hand)", n)
+	}
+	page := mustGet(t, s, "/experiments/demo/transfer?"+jq, http.StatusOK, "text/html").Body
+	if !strings.Contains(page, "Detections as <strong>"+demo.SecondJudge) || !strings.Contains(page, "transfer.csv?"+jq) {
+		t.Errorf("the transfer page under the second judge does not say so, or its CSV link drops the judge")
+	}
+	mustGet(t, s, "/experiments/demo/figures/dose.svg?dim=composite&"+jq, http.StatusOK, "image/svg+xml")
+	mustGet(t, s, "/experiments/demo/figures/transfer.svg?"+jq, http.StatusOK, "image/svg+xml")
+	over := mustGet(t, s, "/experiments/demo?"+jq, http.StatusOK, "text/html").Body
+	if !strings.Contains(over, "figures/dose.svg?dim=") || !strings.Contains(over, "&amp;judge="+url.QueryEscape(demo.SecondJudge)) {
+		t.Errorf("the overview's sweep figures drop the judge")
 	}
 }

@@ -32,7 +32,8 @@ var (
 	unitsParams    = params("a", "b", "dim", "judge", "page", "show", "sort")
 	rwrParams      = params("run")
 	cyclesParams   = params("kind", "max")
-	sweepParams    = params("dim", "epoch")
+	sweepParams    = params("dim", "epoch", "judge")
+	transferParams = params("judge")
 	judgmentParams = params("auditor", "behavior", "kind", "page", "per", "split", "vs")
 	// The audit list (parseAuditsQuery) and an audit within it.
 	// task, log and sample_epoch filter Inspect samples; an audit page's

@@ -58,7 +58,7 @@ func TestUnknownParams(t *testing.T) {
 		}
 	}
 	r := get(t, s, "/audits.csv?experiment=small")
-	if r.Code != http.StatusBadRequest || !strings.Contains(r.Body, "experiment") || !strings.Contains(r.Body, "exp, log, outcome") {
+	if r.Code != http.StatusBadRequest || !strings.Contains(r.Body, "experiment") || !strings.Contains(r.Body, "exp, judge, log, outcome") {
 		t.Errorf("/audits.csv?experiment=small: %d %.300q; want a 400 naming the parameter and the known ones", r.Code, r.Body)
 	}
 	// The names a route reads, and those its pages' links carry, still

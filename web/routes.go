@@ -69,7 +69,7 @@ func (s *Server) experimentRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 		"scores":   {s.experimentFigure, overviewParams},
 		"crux-":    {s.cruxFigure, noParams}, // crux-DIMENSION
 		"rwr":      {s.rwrFigure, rwrParams},
-		"transfer": {s.transferFigure, noParams},
+		"transfer": {s.transferFigure, transferParams},
 		"cycles":   {s.cyclesFigure, cyclesParams},
 		"dose":     {s.doseFigure, sweepParams},
 		"refresh":  {s.refreshFigure, sweepParams},
@@ -93,7 +93,7 @@ func (s *Server) experimentRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 	e.GET("/experiments/:exp/compare/units.csv", s.unitsCSV, known(unitsParams), heavy)
 	e.GET("/experiments/:exp/crux", s.showCrux, known(noParams), heavy)
 	e.GET("/experiments/:exp/rwr", s.showRWR, known(rwrParams), heavy)
-	e.GET("/experiments/:exp/transfer", s.showTransfer, known(noParams), heavy)
+	e.GET("/experiments/:exp/transfer", s.showTransfer, known(transferParams), heavy)
 	e.GET("/experiments/:exp/cycles", s.showCycles, known(cyclesParams), heavy)
 	e.GET("/experiments/:exp/judgments", s.listJudgments, known(judgmentParams))
 	e.GET("/experiments/:exp/judgments.csv", s.judgmentsCSV, known(judgmentParams))
@@ -101,7 +101,7 @@ func (s *Server) experimentRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 	e.GET("/experiments/:exp/crux.csv", s.cruxCSV, known(noParams), heavy)
 	e.GET("/experiments/:exp/crux-features.csv", s.cruxFeaturesCSV, known(noParams), heavy)
 	e.GET("/experiments/:exp/rwr.csv", s.rwrCSV, known(rwrParams), heavy)
-	e.GET("/experiments/:exp/transfer.csv", s.transferCSV, known(noParams), heavy)
+	e.GET("/experiments/:exp/transfer.csv", s.transferCSV, known(transferParams), heavy)
 	e.GET("/experiments/:exp/cycles.csv", s.cyclesCSV, known(cyclesParams), heavy)
 	e.GET("/experiments/:exp/ranking.csv", s.rankingCSV, known(cyclesParams), heavy)
 	e.GET("/judgments/:id", s.showJudgment, known(noParams))

@@ -18,11 +18,11 @@ var transferTitles = map[string]string{model.EvalAuditBenchSTC: "STC", model.Eva
 // transferTable computes AuditBench detection per auditor × approach ×
 // behavior with Wilson intervals.
 func (s *Server) transferTable(c echo.Context) (views.TransferView, error) {
-	st, tr, err := s.app.Transfer(c.Request().Context(), c.Param("exp"))
+	st, tr, err := s.app.Transfer(c.Request().Context(), c.Param("exp"), c.QueryParam("judge"))
 	if err != nil {
 		return views.TransferView{}, err
 	}
-	vm := views.TransferView{Exp: st.Exp, Behaviors: tr.Behaviors}
+	vm := views.TransferView{Exp: st.Exp, Behaviors: tr.Behaviors, Outcomes: outcomeJudges(c, st)}
 	for _, eval := range app.TransferEvals {
 		vm.Approaches = append(vm.Approaches, views.Option{Value: eval, Label: transferTitles[eval]})
 	}

@@ -92,9 +92,10 @@ func (t Transfer) Rate(auditor, eval, behavior string) (n, detected int, rate Es
 	return c.N, c.Detected, c.Rate
 }
 
-// Transfer computes AuditBench detection from the experiment's audits.
-func (s *Service) Transfer(ctx context.Context, exp string) (*ExperimentStats, Transfer, error) {
-	st, err := s.Stats(ctx, exp)
+// Transfer computes AuditBench detection from the experiment's audits,
+// under judge's outcomes ("" the evaluation judge's).
+func (s *Service) Transfer(ctx context.Context, exp, judge string) (*ExperimentStats, Transfer, error) {
+	st, err := s.StatsUnder(ctx, exp, judge)
 	if err != nil {
 		return nil, Transfer{}, err
 	}
