@@ -22,49 +22,9 @@ import (
 // for two other judges; worked out here from the values written.
 func TestJudgeMoments(t *testing.T) {
 	ctx := context.Background()
-	dir := copyBundle(t, filepath.Join("testdata", "bundle-small"))
-	// Audits a1 and a2 (seed aq-01) and a3 (fp-01) get 50 dimensions, more
-	// than there are score columns: eval d_k = (k + i) % 10 + 1 on audit i,
-	// judge "opus" one up (at most 10), judge "sonnet" one down on a1.
+	dir, names := momentsBundle(t)
 	const dims = 50
-	names := make([]string, dims)
-	for k := range names {
-		names[k] = fmt.Sprintf("d%02d", k)
-	}
-	eval := func(k, i int) float64 { return float64((k+i)%10 + 1) }
-	var audits []string
-	f, err := os.Open(filepath.Join(dir, "audits.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	var verdicts strings.Builder
-	for sc.Scan() {
-		var a map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
-			t.Fatal(err)
-		}
-		if i := slices.Index([]string{"a1", "a2", "a3"}, a["id"].(string)); i >= 0 {
-			scores, opus, sonnet := map[string]float64{}, map[string]float64{}, map[string]float64{}
-			for k, d := range names {
-				scores[d], opus[d] = eval(k, i), min(10, eval(k, i)+1)
-				sonnet[d] = max(1, eval(k, i)-1)
-			}
-			a["scores"] = scores
-			o, _ := json.Marshal(map[string]any{"audit": a["id"], "judge": "opus", "scores": opus})
-			verdicts.Write(append(o, '\n'))
-			if i == 0 {
-				o, _ := json.Marshal(map[string]any{"audit": a["id"], "judge": "sonnet", "scores": sonnet})
-				verdicts.Write(append(o, '\n'))
-			}
-		}
-		b, _ := json.Marshal(a)
-		audits = append(audits, string(b))
-	}
-	f.Close()
-	os.WriteFile(filepath.Join(dir, "audits.jsonl"), []byte(strings.Join(audits, "\n")+"\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "verdicts.jsonl"), []byte(verdicts.String()), 0o644)
+	eval := momentsEval
 	// By hand: per dimension, the cluster aq-01 (a1, a2) first, then fp-01 (a3).
 	want := func(k int, with func(k, i int) float64, audits ...int) []model.Moments {
 		var out []model.Moments
@@ -126,3 +86,54 @@ func TestJudgeMoments(t *testing.T) {
 		s.Close()
 	}
 }
+
+// momentsBundle is bundle-small with 50 dimensions on audits a1, a2 (seed
+// aq-01) and a3 (fp-01), more than there are score columns: the evaluation
+// judge's d_k = (k + i) % 10 + 1 on audit i (momentsEval), judge "opus"
+// one up (at most 10), judge "sonnet" one down on a1.
+func momentsBundle(t *testing.T) (string, []string) {
+	t.Helper()
+	dir := copyBundle(t, filepath.Join("testdata", "bundle-small"))
+	const dims = 50
+	names := make([]string, dims)
+	for k := range names {
+		names[k] = fmt.Sprintf("d%02d", k)
+	}
+	eval := momentsEval
+	var audits []string
+	f, err := os.Open(filepath.Join(dir, "audits.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	var verdicts strings.Builder
+	for sc.Scan() {
+		var a map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			t.Fatal(err)
+		}
+		if i := slices.Index([]string{"a1", "a2", "a3"}, a["id"].(string)); i >= 0 {
+			scores, opus, sonnet := map[string]float64{}, map[string]float64{}, map[string]float64{}
+			for k, d := range names {
+				scores[d], opus[d] = eval(k, i), min(10, eval(k, i)+1)
+				sonnet[d] = max(1, eval(k, i)-1)
+			}
+			a["scores"] = scores
+			o, _ := json.Marshal(map[string]any{"audit": a["id"], "judge": "opus", "scores": opus})
+			verdicts.Write(append(o, '\n'))
+			if i == 0 {
+				o, _ := json.Marshal(map[string]any{"audit": a["id"], "judge": "sonnet", "scores": sonnet})
+				verdicts.Write(append(o, '\n'))
+			}
+		}
+		b, _ := json.Marshal(a)
+		audits = append(audits, string(b))
+	}
+	f.Close()
+	os.WriteFile(filepath.Join(dir, "audits.jsonl"), []byte(strings.Join(audits, "\n")+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "verdicts.jsonl"), []byte(verdicts.String()), 0o644)
+	return dir, names
+}
+
+func momentsEval(k, i int) float64 { return float64((k+i)%10 + 1) }

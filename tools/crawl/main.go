@@ -5,9 +5,9 @@
 // meant to change nothing must give identical lists.
 //
 //	go run ./cmd/auditscope &
-//	go run ./cmd/crawl -n 2500 > before.txt
+//	go run -C tools ./crawl -n 2500 > before.txt
 //	(rebuild, restart)
-//	go run ./cmd/crawl -n 2500 > after.txt && diff before.txt after.txt
+//	go run -C tools ./crawl -n 2500 > after.txt && diff before.txt after.txt
 //
 // The walk takes links in the order pages give them, but always from the
 // path (URL without its query) fetched least so far, so that 2,000 URLs

@@ -146,7 +146,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// The first line keeps the format cmd/benchtable parses.
+	// The first line keeps the format tools/benchtable parses.
 	fmt.Fprintf(stdout, "requests %d errors %d refused(503) %d in %s (%.0f req/s): p50 %s p90 %s p99 %s max %s\n",
 		res.Requests, res.Errors, res.Refused, res.Elapsed.Round(time.Millisecond), float64(res.Requests)/res.Elapsed.Seconds(),
 		ms(res.P50), ms(res.P90), ms(res.P99), ms(res.Max))

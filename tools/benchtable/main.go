@@ -66,7 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *runs < 1 {
 		return errors.New("-runs: want at least 1")
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := prepare(out); err != nil {
 		return err
 	}
 	log := func(format string, a ...any) { fmt.Fprintf(stderr, "· "+format+"\n", a...) }
@@ -77,7 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := runCmd(ctx, stderr, nil, "go", "build", "-o", bin, "./cmd/auditscope"); err != nil {
 		return err
 	}
-	if err := runCmd(ctx, stderr, nil, "go", "build", "-o", loadgen, "./cmd/loadgen"); err != nil {
+	if err := runCmd(ctx, stderr, nil, "go", "build", "-C", filepath.Join(productDir, "tools"), "-o", loadgen, "./loadgen"); err != nil {
 		return err
 	}
 	if *pagesDB != "" {
@@ -317,8 +317,50 @@ func peakAnonMB(pid int) float64 {
 	}
 }
 
+// prepare makes the output folder, its path absolute, and finds the
+// product's folder: the builds and benchmarks run there, this command's
+// module being its own (tools/).
+func prepare(out *string) error {
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(*out)
+	if err != nil {
+		return err
+	}
+	*out = abs
+	if productDir == "" {
+		productDir, err = findProduct()
+	}
+	return err
+}
+
+// productDir is the auditscope module's folder, where runCmd runs.
+var productDir string
+
+// findProduct finds the auditscope module's folder from the working one
+// up: the folder whose go.mod declares it.
+func findProduct() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && strings.HasPrefix(string(b), "module github.com/auditscope/auditscope\n") {
+			return dir, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", errors.New("not inside the auditscope repository: run benchtable from it (go tool task bench)")
+		}
+		dir = up
+	}
+}
+
 func runCmd(ctx context.Context, w io.Writer, env []string, name string, args ...string) error {
 	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = productDir
 	cmd.Stdout, cmd.Stderr = w, w
 	if env != nil {
 		cmd.Env = env
