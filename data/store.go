@@ -23,9 +23,12 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/auditscope/auditscope/data/internal/apquery"
+	"github.com/auditscope/auditscope/data/internal/expquery"
 	"github.com/auditscope/auditscope/data/internal/imports"
 	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/internal/memlimit"
+	"github.com/auditscope/auditscope/data/internal/verdictquery"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -75,6 +78,13 @@ var memoryLimitRe = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?\s*(B|KB|MB|GB|TB|KiB|
 
 // Store is the DuckDB database behind auditscope.
 type Store struct {
+	// The store's reads of AnnotatedPairs datasets, of experiments' runs,
+	// scorers, samples and summary, and of other judges' verdicts are
+	// these packages' methods.
+	apquery.Pairs
+	expquery.Experiments
+	verdictquery.Verdicts
+
 	db        *sql.DB
 	connector *duckdb.Connector
 	readOnly  bool
@@ -162,7 +172,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("data: open %q: %w", opts.Path, err)
 	}
 	db := sql.OpenDB(connector)
-	s := &Store{db: db, connector: connector, readOnly: opts.ReadOnly, path: opts.Path,
+	s := &Store{Pairs: apquery.New(db), Experiments: expquery.New(db), Verdicts: verdictquery.New(db), db: db, connector: connector, readOnly: opts.ReadOnly, path: opts.Path,
 		mem: memlimit.New(db, opts.Path != "" && opts.MemoryLimit == "" && !opts.ReadOnly)}
 	s.ver.at = time.Now().UTC()
 	s.discard = isNew && opts.DiscardUnused && !opts.ReadOnly

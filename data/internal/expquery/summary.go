@@ -1,4 +1,4 @@
-package data
+package expquery
 
 import (
 	"context"
@@ -17,7 +17,7 @@ type ExperimentSummary = model.ExperimentSummary
 type Summary = model.Summary
 
 // Summary lists the datasets and experiments with their sizes.
-func (s *Store) Summary(ctx context.Context) (Summary, error) {
+func (s Experiments) Summary(ctx context.Context) (Summary, error) {
 	var out Summary
 	rows, err := s.db.QueryContext(ctx, `
 SELECT d.id, d.name, d.description, d.format, d.synthetic, d.n_comparisons,
@@ -67,7 +67,7 @@ FROM experiments e ORDER BY e.id`)
 
 // DatasetList lists the AnnotatedPairs datasets' ids, names and synthetic
 // flags: the cheap part of Summary, for pages that need a selector.
-func (s *Store) DatasetList(ctx context.Context) ([]DatasetSummary, error) {
+func (s Experiments) DatasetList(ctx context.Context) ([]DatasetSummary, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, name, synthetic FROM ap_datasets ORDER BY synthetic DESC, id`)
 	if err != nil {
 		return nil, fmt.Errorf("data: datasets: %w", err)
@@ -86,7 +86,7 @@ func (s *Store) DatasetList(ctx context.Context) ([]DatasetSummary, error) {
 
 // ExperimentList lists the experiments' ids, names and synthetic flags:
 // the cheap part of Summary, for pages that need a selector.
-func (s *Store) ExperimentList(ctx context.Context) ([]ExperimentSummary, error) {
+func (s Experiments) ExperimentList(ctx context.Context) ([]ExperimentSummary, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, name, description, format, synthetic FROM experiments ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("data: experiments: %w", err)

@@ -1,4 +1,4 @@
-package data
+package expquery
 
 import (
 	"context"
@@ -10,12 +10,12 @@ import (
 )
 
 // Run returns one run by its key ("experiment:id").
-func (s *Store) Run(ctx context.Context, key string) (Run, error) {
+func (s Experiments) Run(ctx context.Context, key string) (Run, error) {
 	var r Run
 	err := s.db.QueryRowContext(ctx, `SELECT key, id, name, reward, calibration_fraction, multi_target, refresh_steps, base_model FROM runs WHERE key = ?`, key).
 		Scan(&r.Key, &r.ID, &r.Name, &r.Reward, &r.CalibrationFraction, &r.MultiTarget, &r.RefreshSteps, &r.BaseModel)
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, fmt.Errorf("run %q: %w", key, ErrNotFound)
+		return r, fmt.Errorf("run %q: %w", key, model.ErrNotFound)
 	}
 	if err != nil {
 		return r, fmt.Errorf("data: run: %w", err)
@@ -24,7 +24,7 @@ func (s *Store) Run(ctx context.Context, key string) (Run, error) {
 }
 
 // RunMetrics returns a run's training-time scalars by name and step.
-func (s *Store) RunMetrics(ctx context.Context, exp, run string) ([]model.Metric, error) {
+func (s Experiments) RunMetrics(ctx context.Context, exp, run string) ([]model.Metric, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT step, name, value FROM metrics WHERE experiment = ? AND run = ? ORDER BY name, step`, exp, run)
 	if err != nil {
 		return nil, fmt.Errorf("data: metrics: %w", err)
@@ -42,7 +42,7 @@ func (s *Store) RunMetrics(ctx context.Context, exp, run string) ([]model.Metric
 }
 
 // StrategyCounts counts a run's audits per checkpoint and strategy label.
-func (s *Store) StrategyCounts(ctx context.Context, exp, run string) ([]model.LabelCount, error) {
+func (s Experiments) StrategyCounts(ctx context.Context, exp, run string) ([]model.LabelCount, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT a.auditor, au.epoch, a.strategy, count(*)
 FROM audits a JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor
@@ -64,7 +64,7 @@ GROUP BY ALL ORDER BY au.epoch, a.auditor, count(*) DESC, a.strategy`, exp, run)
 }
 
 // Crux returns the crux rows of an experiment in auditor order.
-func (s *Store) Crux(ctx context.Context, exp string) ([]model.CruxRow, error) {
+func (s Experiments) Crux(ctx context.Context, exp string) ([]model.CruxRow, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT c.auditor, c.n, c.target_focused, c.auditor_view, c.pairwise_win, c.pairwise_loss, c.d_signal, c.d_craft, c.d_realism, c.d_evidence
 FROM crux c LEFT JOIN auditors a ON a.experiment = c.experiment AND a.id = c.auditor
@@ -92,7 +92,7 @@ type Judgment = model.Judgment
 type JudgmentSide = model.JudgmentSide
 
 // Judgment returns one judgment by key.
-func (s *Store) Judgment(ctx context.Context, key string) (Judgment, error) {
+func (s Experiments) Judgment(ctx context.Context, key string) (Judgment, error) {
 	var j Judgment
 	var behavior, lk, la, ls, rk, ra, rs sql.NullString
 	err := s.db.QueryRowContext(ctx, `
@@ -104,7 +104,7 @@ LEFT JOIN audits r ON r.experiment = j.experiment AND r.id = j.right_side
 WHERE j.key = ?`, key).Scan(&j.Key, &j.Experiment, &j.ID, &j.Kind, &behavior, &j.Split, &j.Outcome, &j.Judge, &j.Reasoning,
 		&j.Left.Ref, &lk, &la, &ls, &j.Right.Ref, &rk, &ra, &rs)
 	if errors.Is(err, sql.ErrNoRows) {
-		return j, fmt.Errorf("judgment %q: %w", key, ErrNotFound)
+		return j, fmt.Errorf("judgment %q: %w", key, model.ErrNotFound)
 	}
 	if err != nil {
 		return j, fmt.Errorf("data: judgment: %w", err)
@@ -116,7 +116,7 @@ WHERE j.key = ?`, key).Scan(&j.Key, &j.Experiment, &j.ID, &j.Kind, &behavior, &j
 }
 
 // AuditJudgments lists the judgments an audit takes part in, from its side.
-func (s *Store) AuditJudgments(ctx context.Context, exp, audit string) ([]SideJudgment, error) {
+func (s Experiments) AuditJudgments(ctx context.Context, exp, audit string) ([]SideJudgment, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT j.id, j.kind, coalesce(j.behavior, ''), j.split,
        CASE WHEN j.left_side = ? THEN j.right_side ELSE j.left_side END AS other,

@@ -1,4 +1,4 @@
-package data
+package expquery
 
 import (
 	"context"
@@ -15,7 +15,7 @@ type InspectLog = model.InspectLog
 
 // InspectLogs returns the headers of an experiment's Inspect logs, in the
 // order the import read them; none for an experiment of other sources.
-func (s *Store) InspectLogs(ctx context.Context, exp string) ([]InspectLog, error) {
+func (s Experiments) InspectLogs(ctx context.Context, exp string) ([]InspectLog, error) {
 	// A log appended to while being written has a header row per change:
 	// the newest is the log's.
 	rows, err := s.db.QueryContext(ctx, `SELECT log, task, model, status, created, samples, total_samples, results
@@ -51,7 +51,7 @@ func (s *Store) InspectLogs(ctx context.Context, exp string) ([]InspectLog, erro
 // sample standard deviation, whether all are 0 or 1, and how many values
 // value_to_float could not read. DuckDB does the sums, so
 // a million samples cost one scan and a few rows.
-func (s *Store) ScorerValues(ctx context.Context, exp string) ([]model.ScorerValues, error) {
+func (s Experiments) ScorerValues(ctx context.Context, exp string) ([]model.ScorerValues, error) {
 	// Epochs of a sample are reduced to their mean first, as Inspect's
 	// default reducer does before its metrics: n counts samples, and the
 	// stderr and intervals are over samples. The sample is the audit's seed
@@ -85,7 +85,7 @@ func (s *Store) ScorerValues(ctx context.Context, exp string) ([]model.ScorerVal
 // SampleValues returns every scorer value of an experiment's Inspect
 // samples with its record's model (auditor), task and sample id: what a
 // comparison of two models pairs by.
-func (s *Store) SampleValues(ctx context.Context, exp string) ([]model.SampleValue, error) {
+func (s Experiments) SampleValues(ctx context.Context, exp string) ([]model.SampleValue, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT a.id, a.auditor, coalesce(json_extract_string(a.labels, '$.task'), ''),
 			coalesce(json_extract_string(a.labels, '$.sample'), a.seed), s.scorer, s.key, coalesce(json_extract_string(a.labels, '$.source'), ''), s.num
 		FROM sample_scores s JOIN audits a ON a.experiment = s.experiment AND a.id = s.audit
@@ -106,7 +106,7 @@ func (s *Store) SampleValues(ctx context.Context, exp string) ([]model.SampleVal
 }
 
 // SampleScores returns an Inspect sample's scores, by scorer and key.
-func (s *Store) SampleScores(ctx context.Context, exp, audit string) ([]model.SampleScore, error) {
+func (s Experiments) SampleScores(ctx context.Context, exp, audit string) ([]model.SampleScore, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT scorer, key, value, num, converted, judge, answer, explanation
 		FROM sample_scores WHERE experiment = ? AND audit = ? ORDER BY scorer, key`, exp, audit)
 	if err != nil {
@@ -127,7 +127,7 @@ func (s *Store) SampleScores(ctx context.Context, exp, audit string) ([]model.Sa
 // HasAudits reports whether an experiment holds any audit of the paper's
 // kind (one with an eval); an experiment of plain Inspect samples holds
 // none.
-func (s *Store) HasAudits(ctx context.Context, exp string) (bool, error) {
+func (s Experiments) HasAudits(ctx context.Context, exp string) (bool, error) {
 	var ok bool
 	if err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM audits WHERE experiment = ? AND eval <> '')`, exp).Scan(&ok); err != nil {
 		return false, fmt.Errorf("data: audits of %s: %w", exp, err)

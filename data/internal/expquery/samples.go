@@ -1,4 +1,4 @@
-package data
+package expquery
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 // SampleChoices lists the tasks, logs and epochs of one experiment's
 // samples, each in order.
-func (s *Store) SampleChoices(ctx context.Context, exp string) (model.SampleChoices, error) {
+func (s Experiments) SampleChoices(ctx context.Context, exp string) (model.SampleChoices, error) {
 	var out model.SampleChoices
 	for _, q := range []struct {
 		dst   *[]string
@@ -45,7 +45,7 @@ func (s *Store) SampleChoices(ctx context.Context, exp string) (model.SampleChoi
 }
 
 // SampleFields reads the task, log and epoch of the audits keys name.
-func (s *Store) SampleFields(ctx context.Context, keys []string) (map[string]model.SampleFields, error) {
+func (s Experiments) SampleFields(ctx context.Context, keys []string) (map[string]model.SampleFields, error) {
 	out := make(map[string]model.SampleFields, len(keys))
 	if len(keys) == 0 {
 		return out, nil
