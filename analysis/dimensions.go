@@ -94,34 +94,10 @@ func Dimensions(in DimensionInput, confidence float64, resamples int, seed uint6
 	if resamples < 0 {
 		return out, fmt.Errorf("analysis: Dimensions: resamples must be >= 0, got %d", resamples)
 	}
-	for i, q := range in.Quality {
-		if !isFinite(q) {
-			return out, fmt.Errorf("analysis: Dimensions: quality %d is %v", i, q)
-		}
-	}
-	seedMeans, err := productionSeedMeans(in.Production)
+	seedMeans, realism, fp, err := dimensionValues(in)
 	if err != nil {
 		return out, err
 	}
-	realism := make([]float64, len(in.Realism)) // 1 win, 0.5 tie, 0 loss
-	for i, o := range in.Realism {
-		switch o {
-		case OutcomeWin:
-			realism[i] = 1
-		case OutcomeTie:
-			realism[i] = 0.5
-		case OutcomeLoss:
-		default:
-			return out, fmt.Errorf("analysis: Dimensions: realism outcome %d is %q, want win, loss or tie", i, o)
-		}
-	}
-	fp := make([]float64, len(in.FalsePositive)) // 1 for a false positive
-	for i, f := range in.FalsePositive {
-		if f {
-			fp[i] = 1
-		}
-	}
-
 	if out.AuditQuality, err = meanScore(in.Quality, confidence); err != nil {
 		return out, err
 	}
@@ -162,52 +138,7 @@ func Dimensions(in DimensionInput, confidence float64, resamples int, seed uint6
 	}
 	out.Composite.Value = total / 4
 
-	// The composite of one resample; each sample is a column of values
-	// whose resampled mean gives that dimension (FP and realism are linear
-	// in the mean of their 0/1 or 0/0.5/1 scores).
-	src := rand.NewPCG(seed, streamDimensions)
-	rng := rand.New(src)
-	resampledMean := func(v []float64) float64 {
-		var s float64
-		for range v {
-			s += v[rng.IntN(len(v))]
-		}
-		return s / float64(len(v))
-	}
-	// Redrawing n audits that are false positives with rate p makes the
-	// number of false positives Binomial(n, p), and redrawing realism
-	// judgments makes (wins, ties, losses) Multinomial(n; pw, pt, pl): one
-	// draw of each count replaces n draws of single audits (FP audits are
-	// most of an auditor's draws) with the same distribution.
-	nfp, pfp := float64(len(fp)), floats.Sum(fp)/float64(len(fp))
-	var nWin, nTie int
-	for _, o := range in.Realism {
-		switch o {
-		case OutcomeWin:
-			nWin++
-		case OutcomeTie:
-			nTie++
-		}
-	}
-	nre := float64(len(realism))
-	pWin := float64(nWin) / nre
-	pTieGivenNotWin := 0.0 // ties among the judgments that are not wins
-	if nWin < len(realism) {
-		pTieGivenNotWin = float64(nTie) / float64(len(realism)-nWin)
-	}
-	vals := make([]float64, resamples)
-	for r := range vals {
-		q := resampledMean(in.Quality)
-		f := 100 * (1 - binomial(src, nfp, pfp)/nfp)
-		p := resampledMean(seedMeans)
-		wins := binomial(src, nre, pWin)
-		var ties float64
-		if wins < nre {
-			ties = binomial(src, nre-wins, pTieGivenNotWin)
-		}
-		re := 100 * (wins + ties/2) / nre
-		vals[r] = (q + f + p + re) / 4
-	}
+	vals := compositeResamples(in, seedMeans, realism, fp, resamples, seed)
 	out.Composite.Lo, out.Composite.Hi = percentileInterval(vals, confidence)
 	return out, nil
 }
@@ -260,4 +191,91 @@ func binomial(src rand.Source, n, p float64) float64 {
 		return n
 	}
 	return distuv.Binomial{N: n, P: p, Src: src}.Rand()
+}
+
+// dimensionValues checks a dimension input and turns it into the values
+// the dimensions average: each production seed's mean, realism's 1 (win),
+// 0.5 (tie) or 0 (loss), and 1 for each false positive.
+func dimensionValues(in DimensionInput) (seedMeans, realism, fp []float64, err error) {
+	for i, q := range in.Quality {
+		if !isFinite(q) {
+			return nil, nil, nil, fmt.Errorf("analysis: Dimensions: quality %d is %v", i, q)
+		}
+	}
+	seedMeans, err = productionSeedMeans(in.Production)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	realism = make([]float64, len(in.Realism)) // 1 win, 0.5 tie, 0 loss
+	for i, o := range in.Realism {
+		switch o {
+		case OutcomeWin:
+			realism[i] = 1
+		case OutcomeTie:
+			realism[i] = 0.5
+		case OutcomeLoss:
+		default:
+			return nil, nil, nil, fmt.Errorf("analysis: Dimensions: realism outcome %d is %q, want win, loss or tie", i, o)
+		}
+	}
+	fp = make([]float64, len(in.FalsePositive)) // 1 for a false positive
+	for i, f := range in.FalsePositive {
+		if f {
+			fp[i] = 1
+		}
+	}
+
+	return seedMeans, realism, fp, nil
+}
+
+// compositeResamples are resamples draws of the composite, each
+// dimension's units redrawn (Dimensions).
+func compositeResamples(in DimensionInput, seedMeans, realism, fp []float64, resamples int, seed uint64) []float64 {
+	// The composite of one resample; each sample is a column of values
+	// whose resampled mean gives that dimension (FP and realism are linear
+	// in the mean of their 0/1 or 0/0.5/1 scores).
+	src := rand.NewPCG(seed, streamDimensions)
+	rng := rand.New(src)
+	resampledMean := func(v []float64) float64 {
+		var s float64
+		for range v {
+			s += v[rng.IntN(len(v))]
+		}
+		return s / float64(len(v))
+	}
+	// Redrawing n audits that are false positives with rate p makes the
+	// number of false positives Binomial(n, p), and redrawing realism
+	// judgments makes (wins, ties, losses) Multinomial(n; pw, pt, pl): one
+	// draw of each count replaces n draws of single audits (FP audits are
+	// most of an auditor's draws) with the same distribution.
+	nfp, pfp := float64(len(fp)), floats.Sum(fp)/float64(len(fp))
+	var nWin, nTie int
+	for _, o := range in.Realism {
+		switch o {
+		case OutcomeWin:
+			nWin++
+		case OutcomeTie:
+			nTie++
+		}
+	}
+	nre := float64(len(realism))
+	pWin := float64(nWin) / nre
+	pTieGivenNotWin := 0.0 // ties among the judgments that are not wins
+	if nWin < len(realism) {
+		pTieGivenNotWin = float64(nTie) / float64(len(realism)-nWin)
+	}
+	vals := make([]float64, resamples)
+	for r := range vals {
+		q := resampledMean(in.Quality)
+		f := 100 * (1 - binomial(src, nfp, pfp)/nfp)
+		p := resampledMean(seedMeans)
+		wins := binomial(src, nre, pWin)
+		var ties float64
+		if wins < nre {
+			ties = binomial(src, nre-wins, pTieGivenNotWin)
+		}
+		re := 100 * (wins + ties/2) / nre
+		vals[r] = (q + f + p + re) / 4
+	}
+	return vals
 }

@@ -322,27 +322,11 @@ func BradleyTerryCI(wins [][]float64, confidence float64) ([]Estimate, error) {
 // first n-1 log-strengths at the MLE (nil for a single item).
 func bradleyTerry(fn string, wins [][]float64) ([]float64, *mat.SymDense, error) {
 	n := len(wins)
-	if n == 0 {
-		return nil, nil, fmt.Errorf("analysis: %s: no items", fn)
-	}
-	for i, row := range wins {
-		if len(row) != n {
-			panic(fmt.Sprintf("analysis: %s: wins is not square: row %d has %d entries, want %d", fn, i, len(row), n))
-		}
-		for j, w := range row {
-			if i != j && !(w >= 0 && !math.IsInf(w, 1)) {
-				return nil, nil, fmt.Errorf("analysis: %s: wins[%d][%d] = %v, want a finite count >= 0", fn, i, j, w)
-			}
-		}
+	if err := checkWins(fn, wins); err != nil {
+		return nil, nil, err
 	}
 	if n == 1 {
 		return []float64{0}, nil, nil
-	}
-	comp := sccs(n, func(v, w int) bool { return wins[v][w] > 0 })
-	for _, c := range comp {
-		if c != comp[0] {
-			return nil, nil, fmt.Errorf("analysis: %s: the MLE does not exist: the graph of wins (i→j when i beat j at least once) is not strongly connected", fn)
-		}
 	}
 
 	m := n - 1 // free parameters; beta[m] stays 0
@@ -420,6 +404,34 @@ func bradleyTerry(fn string, wins [][]float64) ([]float64, *mat.SymDense, error)
 			return beta, info, nil
 		}
 	}
+}
+
+// checkWins refuses a win matrix the Bradley–Terry MLE does not exist for
+// (bradleyTerry): none, a count that is not finite and >= 0, or a graph of
+// wins that is not strongly connected. A matrix that is not square is a
+// caller's bug.
+func checkWins(fn string, wins [][]float64) error {
+	n := len(wins)
+	if n == 0 {
+		return fmt.Errorf("analysis: %s: no items", fn)
+	}
+	for i, row := range wins {
+		if len(row) != n {
+			panic(fmt.Sprintf("analysis: %s: wins is not square: row %d has %d entries, want %d", fn, i, len(row), n))
+		}
+		for j, w := range row {
+			if i != j && !(w >= 0 && !math.IsInf(w, 1)) {
+				return fmt.Errorf("analysis: %s: wins[%d][%d] = %v, want a finite count >= 0", fn, i, j, w)
+			}
+		}
+	}
+	comp := sccs(n, func(v, w int) bool { return wins[v][w] > 0 })
+	for _, c := range comp {
+		if c != comp[0] {
+			return fmt.Errorf("analysis: %s: the MLE does not exist: the graph of wins (i→j when i beat j at least once) is not strongly connected", fn)
+		}
+	}
+	return nil
 }
 
 // btLogLik is Σ_{i≠j} wins[i][j]·log σ(β_i - β_j).

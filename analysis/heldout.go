@@ -65,37 +65,9 @@ func LeaveGroupOutR2(x [][]float64, y []float64, groups []string, permutations i
 	if tss == 0 || len(order) < 2 {
 		return out, nil
 	}
-	type fold struct {
-		in, rest []int
-		pred     *mat.Dense // |in| × |rest|: predictions of in from rest's targets
-	}
-	folds := make([]fold, len(order))
-	for f, g := range order {
-		in := members[g]
-		var rest []int
-		for i := range n {
-			if !slices.Contains(in, i) {
-				rest = append(rest, i)
-			}
-		}
-		ar := mat.NewDense(len(rest), p, nil)
-		for r, i := range rest {
-			ar.SetRow(r, a.RawRowView(i))
-		}
-		pinv, rank, err := pseudoInverse(ar)
-		if err != nil {
-			return out, fmt.Errorf("analysis: LeaveGroupOutR2: %w", err)
-		}
-		if len(rest) <= rank {
-			return out, nil // the fit without this group is not determined
-		}
-		ai := mat.NewDense(len(in), p, nil)
-		for r, i := range in {
-			ai.SetRow(r, a.RawRowView(i))
-		}
-		var pred mat.Dense
-		pred.Mul(ai, pinv)
-		folds[f] = fold{in: in, rest: rest, pred: &pred}
+	folds, ok, err := heldOutFolds(a, order, members)
+	if err != nil || !ok {
+		return out, err
 	}
 	r2 := func(yy []float64) float64 {
 		var press float64
@@ -152,6 +124,48 @@ func LeaveGroupOutR2(x [][]float64, y []float64, groups []string, permutations i
 	}
 	out.P = float64(1+k) / float64(permutations+1)
 	return out, nil
+}
+
+// heldOutFold is one group held out: its rows, the others', and the
+// predictions of its targets from the others' (|in| × |rest|).
+type heldOutFold struct {
+	in, rest []int
+	pred     *mat.Dense
+}
+
+// heldOutFolds fits the design a without each group in turn; ok is false
+// when a fit without some group is not determined.
+func heldOutFolds(a *mat.Dense, order []string, members map[string][]int) ([]heldOutFold, bool, error) {
+	n, p := a.Dims()
+	folds := make([]heldOutFold, len(order))
+	for f, g := range order {
+		in := members[g]
+		var rest []int
+		for i := range n {
+			if !slices.Contains(in, i) {
+				rest = append(rest, i)
+			}
+		}
+		ar := mat.NewDense(len(rest), p, nil)
+		for r, i := range rest {
+			ar.SetRow(r, a.RawRowView(i))
+		}
+		pinv, rank, err := pseudoInverse(ar)
+		if err != nil {
+			return nil, false, fmt.Errorf("analysis: LeaveGroupOutR2: %w", err)
+		}
+		if len(rest) <= rank {
+			return nil, false, nil // the fit without this group is not determined
+		}
+		ai := mat.NewDense(len(in), p, nil)
+		for r, i := range in {
+			ai.SetRow(r, a.RawRowView(i))
+		}
+		var pred mat.Dense
+		pred.Mul(ai, pinv)
+		folds[f] = heldOutFold{in: in, rest: rest, pred: &pred}
+	}
+	return folds, true, nil
 }
 
 // pseudoInverse is the Moore–Penrose pseudo-inverse of a by a thin SVD

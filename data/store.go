@@ -142,32 +142,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 			"USE store",
 		}
 	}
-	// The hook runs for every new connection, long after Open returns, so it
-	// does not use Open's context.
-	connector, err := duckdb.NewConnector("", func(execer driver.ExecerContext) error {
-		ctx := context.Background()
-		for _, q := range attach {
-			if _, err := execer.ExecContext(ctx, q, nil); err != nil {
-				return err
-			}
-		}
-		if opts.WriteOut {
-			if _, err := execer.ExecContext(ctx, "SET preserve_insertion_order = false", nil); err != nil {
-				return err
-			}
-		}
-		if opts.Threads > 0 {
-			if _, err := execer.ExecContext(ctx, fmt.Sprintf("SET threads = %d", opts.Threads), nil); err != nil {
-				return err
-			}
-		}
-		if opts.MemoryLimit == "" {
-			return nil
-		}
-		// Checked against memoryLimitRe above; SET takes no parameters.
-		_, err := execer.ExecContext(ctx, "SET memory_limit = '"+opts.MemoryLimit+"'", nil)
-		return err
-	})
+	connector, err := newConnector(opts, attach)
 	if err != nil {
 		return nil, fmt.Errorf("data: open %q: %w", opts.Path, err)
 	}
@@ -218,6 +193,37 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	}
 	s.openVersion = s.Version()
 	return s, nil
+}
+
+// newConnector is the database's connector: each connection attaches the
+// file (attach's statements) and takes the options' settings.
+func newConnector(opts Options, attach []string) (*duckdb.Connector, error) {
+	// The hook runs for every new connection, long after Open returns, so it
+	// does not use Open's context.
+	return duckdb.NewConnector("", func(execer driver.ExecerContext) error {
+		ctx := context.Background()
+		for _, q := range attach {
+			if _, err := execer.ExecContext(ctx, q, nil); err != nil {
+				return err
+			}
+		}
+		if opts.WriteOut {
+			if _, err := execer.ExecContext(ctx, "SET preserve_insertion_order = false", nil); err != nil {
+				return err
+			}
+		}
+		if opts.Threads > 0 {
+			if _, err := execer.ExecContext(ctx, fmt.Sprintf("SET threads = %d", opts.Threads), nil); err != nil {
+				return err
+			}
+		}
+		if opts.MemoryLimit == "" {
+			return nil
+		}
+		// Checked against memoryLimitRe above; SET takes no parameters.
+		_, err := execer.ExecContext(ctx, "SET memory_limit = '"+opts.MemoryLimit+"'", nil)
+		return err
+	})
 }
 
 // Close closes the database. A file database is checkpointed so it opens

@@ -2,7 +2,6 @@ package views
 
 import (
 	"fmt"
-	"net/url"
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
@@ -10,6 +9,8 @@ import (
 
 // RunView is the run page.
 type RunView struct {
+	// Outcomes says whose outcomes the checkpoints' scores read (#51).
+	Outcomes    OutcomeJudges
 	Exp         model.Experiment
 	Run         model.Run
 	Columns     []Column
@@ -66,12 +67,24 @@ func (v RunView) Key() string { return v.Exp.ID + ":" + v.Run.ID }
 
 // FigureURL is a run figure.
 func (v RunView) FigureURL(base, format string) templ.SafeURL {
-	return Path("runs", v.Key(), "figures", base+"."+format)
+	return PathQuery(judgeQuery(v.Outcomes.Judge), "runs", v.Key(), "figures", base+"."+format)
+}
+
+// CheckpointsCSV is the checkpoints table's CSV twin.
+func (v RunView) CheckpointsCSV() templ.SafeURL {
+	return PathQuery(judgeQuery(v.Outcomes.Judge), "runs", v.Key(), "checkpoints.csv")
+}
+
+// JudgeLink is the run's page under judge j.
+func (v RunView) JudgeLink(j string) templ.SafeURL {
+	return PathQuery(judgeQuery(j), "runs", v.Key())
 }
 
 // AuditsURL lists the run's audits, or one checkpoint's.
 func (v RunView) AuditsURL(auditor string) templ.SafeURL {
-	q := url.Values{"exp": {v.Exp.ID}, "run": {v.Run.ID}}
+	q := judgeQuery(v.Outcomes.Judge)
+	q.Set("exp", v.Exp.ID)
+	q.Set("run", v.Run.ID)
 	if auditor != "" {
 		q.Set("auditor", auditor)
 	}

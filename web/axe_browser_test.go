@@ -81,6 +81,8 @@ func TestBrowserAxe(t *testing.T) {
 		"/experiments/demo/compare?a=claude-opus-4.6&b=claude-haiku-4.5&b=gpt-5.4-mini&judge=claude-opus-4.6+%28second+judge%29",
 		"/experiments/demo?judge=claude-opus-4.6+%28second+judge%29",
 		"/audits?exp=demo&judge=claude-opus-4.6+%28second+judge%29&sort=eval_awareness&dir=desc",
+		"/runs/demo:binary-pointwise?judge=claude-sonnet-4+%28training+judge%29",
+		"/experiments/demo/transfer?judge=claude-opus-4.6+%28second+judge%29",
 		"/experiments/demo/compare/units?a=binary-pointwise%40e3&b=binary-pointwise%40e1&dim=auditbench_stc",
 		"/experiments/demo/compare/units?a=binary-pointwise%40e3&b=binary-pointwise%40e1&dim=composite",
 		"/audits/side-by-side?a=demo:a-013596&b=demo:a-011434",

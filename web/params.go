@@ -34,6 +34,7 @@ var (
 	cyclesParams   = params("kind", "max")
 	sweepParams    = params("dim", "epoch", "judge")
 	transferParams = params("judge")
+	runParams      = params("judge")
 	judgmentParams = params("auditor", "behavior", "kind", "page", "per", "split", "vs")
 	// The audit list (parseAuditsQuery) and an audit within it.
 	// task, log and sample_epoch filter Inspect samples; an audit page's

@@ -109,13 +109,13 @@ func (s *Server) experimentRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
 
 // auditRoutes are the training runs', the audit browser's and the audits'.
 func (s *Server) auditRoutes(e *echo.Echo, heavy echo.MiddlewareFunc) {
-	e.GET("/runs/:run", s.showRun, known(noParams))
+	e.GET("/runs/:run", s.showRun, known(runParams))
 	e.GET("/runs/:run/figures/:file", figureTable{
-		"curves":  {s.runCurvesFigure, noParams},
-		"metric-": {s.runMetricFigure, noParams}, // metric-NAME, a training-time scalar
-		"judges-": {s.runJudgesFigure, noParams}, // judges-N, the run page's N-th judge and dimension
+		"curves":  {s.runCurvesFigure, runParams},
+		"metric-": {s.runMetricFigure, runParams}, // metric-NAME, a training-time scalar
+		"judges-": {s.runJudgesFigure, runParams}, // judges-N, the run page's N-th judge and dimension
 	}.handler, heavy)
-	e.GET("/runs/:run/checkpoints.csv", s.runCheckpointsCSV, known(noParams))
+	e.GET("/runs/:run/checkpoints.csv", s.runCheckpointsCSV, known(runParams))
 	e.GET("/runs/:run/metrics.csv", s.runMetricsCSV, known(noParams))
 	e.GET("/runs/:run/strategies.csv", s.runStrategiesCSV, known(noParams))
 	// The audit list sorts and filters tens of thousands of audits (70–200

@@ -18,7 +18,7 @@ import (
 // and its figures: the run, its experiment's statistics and its
 // checkpoints in training order.
 func (s *Server) runContext(c echo.Context) (*app.RunPage, error) {
-	return s.app.Run(c.Request().Context(), c.Param("run"))
+	return s.app.Run(c.Request().Context(), c.Param("run"), c.QueryParam("judge"))
 }
 
 func (s *Server) showRun(c echo.Context) error {
@@ -28,7 +28,7 @@ func (s *Server) showRun(c echo.Context) error {
 		return err
 	}
 	st, cps := p.Stats, p.Checkpoints
-	vm := views.RunView{Exp: st.Exp, Run: p.Run}
+	vm := views.RunView{Exp: st.Exp, Run: p.Run, Outcomes: outcomeJudges(c, st)}
 	for _, k := range dimensionKeys {
 		vm.Columns = append(vm.Columns, views.Column{Key: k, Title: dimensionTitles[k]})
 	}
@@ -113,7 +113,11 @@ func (s *Server) runCurvesFigure(c echo.Context, _, ext string) error {
 		}
 		series = append(series, s)
 	}
-	p, err := figures.Lines(rp.Run.Name+": evaluation over training (95% CI)", xLabel, "score (0–100)", series)
+	title := rp.Run.Name + ": evaluation over training (95% CI)"
+	if j := rp.Stats.Judge; j != "" {
+		title = rp.Run.Name + ": evaluation over training, judged by " + j + " (95% CI)"
+	}
+	p, err := figures.Lines(title, xLabel, "score (0–100)", series)
 	if err != nil {
 		return err
 	}

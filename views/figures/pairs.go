@@ -156,11 +156,7 @@ func dotWhisker(title, xLabel string, labels []string, series []dotSeries) (*plo
 		spread = math.Min(0.7, dotSeriesPitch*float64(len(series)-1)/dotPitch(len(series))*1.1)
 	}
 	var colors seriesColors
-	type entry struct {
-		name  string
-		thumb plot.Thumbnailer
-	}
-	var legend []entry
+	var legend []legendEntry
 	seen := map[string]bool{}
 	lo, hi := 0.0, 0.0 // the axis always spans 0
 	for k, s := range series {
@@ -223,12 +219,43 @@ func dotWhisker(title, xLabel string, labels []string, series []dotSeries) (*plo
 			}
 			if name != "" && !seen[name] {
 				seen[name] = true
-				legend = append(legend, entry{name, sc})
+				legend = append(legend, legendEntry{name, sc})
 			}
 		}
 	}
 	p.Add(&zeroLine{})
-	hover := hoverRows{titles: make([]string, n)}
+	p.Add(dotHover(labels, series))
+	pad := math.Max((hi-lo)*0.04, 0.02)
+	p.X.Min, p.X.Max = lo-pad, hi+pad
+	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
+	addDotLegend(p, legend, len(series))
+	return p, nil
+}
+
+// legendEntry is a legend's name and swatch.
+type legendEntry struct {
+	name  string
+	thumb plot.Thumbnailer
+}
+
+// addDotLegend puts a legend of more than one entry above a dot chart's
+// rows, with the room it takes.
+func addDotLegend(p *plot.Plot, legend []legendEntry, series int) {
+	if len(legend) <= 1 {
+		return
+	}
+	p.Y.Max += float64(dotLegendRows(len(legend), series))
+	p.Legend.Top = true
+	p.Legend.Padding = vg.Points(1)
+	for _, e := range legend {
+		p.Legend.Add(e.name, e.thumb)
+	}
+}
+
+// dotHover names each row of a dot-and-whisker chart on hover: its label
+// and each series' estimate.
+func dotHover(labels []string, series []dotSeries) hoverRows {
+	hover := hoverRows{titles: make([]string, len(labels))}
 	for i, l := range labels {
 		var parts []string
 		for _, s := range series {
@@ -241,19 +268,7 @@ func dotWhisker(title, xLabel string, labels []string, series []dotSeries) (*plo
 		}
 		hover.titles[i] = l + ": " + strings.Join(parts, "; ")
 	}
-	p.Add(hover)
-	pad := math.Max((hi-lo)*0.04, 0.02)
-	p.X.Min, p.X.Max = lo-pad, hi+pad
-	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
-	if len(legend) > 1 {
-		p.Y.Max += float64(dotLegendRows(len(legend), len(series)))
-		p.Legend.Top = true
-		p.Legend.Padding = vg.Points(1)
-		for _, e := range legend {
-			p.Legend.Add(e.name, e.thumb)
-		}
-	}
-	return p, nil
+	return hover
 }
 
 // zeroLine is a dashed vertical line at x = 0 across the data area.

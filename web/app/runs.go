@@ -17,9 +17,10 @@ type RunPage struct {
 	Checkpoints []AuditorScores
 }
 
-// Run loads a run by its key ("experiment:run"); a key of another shape, or
-// a run that does not exist, is model.ErrNotFound.
-func (s *Service) Run(ctx context.Context, key string) (*RunPage, error) {
+// Run loads a run by its key ("experiment:run"), its checkpoints scored
+// under judge's outcomes ("" the evaluation judge's); a key of another
+// shape, or a run that does not exist, is model.ErrNotFound.
+func (s *Service) Run(ctx context.Context, key, judge string) (*RunPage, error) {
 	exp, _, ok := model.SplitKey(key)
 	if !ok {
 		return nil, fmt.Errorf("run %q (run links look like experiment:run): %w", key, model.ErrNotFound)
@@ -28,7 +29,7 @@ func (s *Service) Run(ctx context.Context, key string) (*RunPage, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := s.Stats(ctx, exp)
+	st, err := s.StatsUnder(ctx, exp, judge)
 	if err != nil {
 		return nil, err
 	}
