@@ -71,6 +71,42 @@ func (s *Store) AppendLogs(ctx context.Context, name, root string, rels []string
 }
 
 func appendLogs(ctx context.Context, tx *imports.Tx, src *logs.Source, exp string, base int64, hash string, opts ImportOptions) (model.ImportResult, error) {
+	app, err := appendState(ctx, tx, src, exp)
+	if err != nil {
+		return model.ImportResult{}, err
+	}
+	counts, err := bundle.Append(ctx, bundleTx{tx}, src, exp, app, bundleLoadOptions(opts))
+	if err != nil {
+		return model.ImportResult{}, err
+	}
+	if app.Added == 0 && app.Headers == 0 {
+		return model.ImportResult{}, errNothingNew
+	}
+	kind := src.Kind()
+	r := model.ImportResult{Kind: kind, Name: exp, Source: src.Name(), Hash: hash, Counts: counts}
+	r.Counts["audits"] = int64(app.Added)
+	if _, err := tx.Record(&r); err != nil {
+		return r, err
+	}
+	tx.SetBase(base)
+	if kind == model.KindInspect {
+		// Once a folder holds an Inspect log its pages speak Inspect's
+		// terms. With the mark: the experiment's row is the base's, which a
+		// kill before the mark would not take back.
+		tx.OnMark(`UPDATE experiments SET format = ? WHERE id = ? AND format = ?`, model.KindInspect, exp, model.KindPetri)
+	}
+	if err := redescribe(ctx, tx, exp); err != nil {
+		return r, err
+	}
+	r.Rows = tx.Rows()
+	return r, nil
+}
+
+// appendState reads what an append to experiment exp needs of what it
+// holds: its behaviors' splits, its auditors, which of src's audit ids it
+// has and from which log, its dimensions' score columns, the next ord and
+// its Inspect logs.
+func appendState(ctx context.Context, tx *imports.Tx, src *logs.Source, exp string) (*bundle.AppendState, error) {
 	app := &bundle.AppendState{Split: map[string]string{}, Auditors: map[string]bool{}, Existing: map[string]bool{}, Source: map[string]string{},
 		LogOrd: map[string]int32{}, LogHead: map[string]string{}, Slots: map[string]int{}}
 	q := func(query string, scan func(*sql.Rows) error, args ...any) error {
@@ -86,7 +122,7 @@ func appendLogs(ctx context.Context, tx *imports.Tx, src *logs.Source, exp strin
 		}
 		return rows.Err()
 	}
-	err := errors.Join(
+	return app, errors.Join(
 		q(`SELECT id, split FROM behaviors WHERE experiment = ?`, func(r *sql.Rows) error {
 			var id, sp string
 			err := r.Scan(&id, &sp)
@@ -142,34 +178,6 @@ func appendLogs(ctx context.Context, tx *imports.Tx, src *logs.Source, exp strin
 			return nil
 		}, exp),
 	)
-	if err != nil {
-		return model.ImportResult{}, err
-	}
-	counts, err := bundle.Append(ctx, bundleTx{tx}, src, exp, app, bundleLoadOptions(opts))
-	if err != nil {
-		return model.ImportResult{}, err
-	}
-	if app.Added == 0 && app.Headers == 0 {
-		return model.ImportResult{}, errNothingNew
-	}
-	kind := src.Kind()
-	r := model.ImportResult{Kind: kind, Name: exp, Source: src.Name(), Hash: hash, Counts: counts}
-	r.Counts["audits"] = int64(app.Added)
-	if _, err := tx.Record(&r); err != nil {
-		return r, err
-	}
-	tx.SetBase(base)
-	if kind == model.KindInspect {
-		// Once a folder holds an Inspect log its pages speak Inspect's
-		// terms. With the mark: the experiment's row is the base's, which a
-		// kill before the mark would not take back.
-		tx.OnMark(`UPDATE experiments SET format = ? WHERE id = ? AND format = ?`, model.KindInspect, exp, model.KindPetri)
-	}
-	if err := redescribe(ctx, tx, exp); err != nil {
-		return r, err
-	}
-	r.Rows = tx.Rows()
-	return r, nil
 }
 
 // redescribe says in the experiment's description what it holds after an

@@ -1,11 +1,13 @@
 package data
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/auditscope/auditscope/data/internal/verdictquery"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -228,4 +230,17 @@ func (f auditQuery) auditorsJoin(selectCols string) string {
 		return " LEFT JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor"
 	}
 	return ""
+}
+
+// evalScoreSource is where the evaluation judge's scores of dims are on
+// exp's audits (verdictquery.ScoreSource).
+func (s *Store) evalScoreSource(ctx context.Context, exp string, dims []string) (map[string]verdictquery.ScoreCol, bool, error) {
+	cols, err := s.scoreColumns(ctx, exp, dims)
+	out := make(map[string]verdictquery.ScoreCol, len(cols))
+	for d, c := range cols {
+		out[d] = verdictquery.ScoreCol{SQL: c.sql, Args: c.args}
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return out, s.pendingScores[exp], err
 }

@@ -46,38 +46,7 @@ func (s *Store) judgedAudits(ctx context.Context, exp string, dims []string, jud
 	if err != nil {
 		return out, fmt.Errorf("data: judged audits: %w", err)
 	}
-	var sel []string
-	var args []any
-	slotted := make([]bool, len(dims))
-	for i, d := range dims {
-		if c, ok := cols[d]; ok {
-			sel = append(sel, c.sql)
-			args = append(args, c.args...)
-			slotted[i] = true
-		}
-	}
-	jsonScores := len(sel) < len(dims)
-	labels := `json_extract_string(a.labels, '$.source'), json_extract_string(a.labels, '$.sample'), json_extract_string(a.labels, '$.epoch'),
-		json_extract_string(a.labels, '$.` + petri.LabelTargetReplies + `'), json_extract_string(a.labels, '$.` + petri.LabelJudge + `'),
-		json_extract_string(a.labels, '$.` + petri.LabelConversation + `')`
-	if judgedBy != "" {
-		// The judges' pages read scores and seeds, not the gate's labels:
-		// six JSON lookups a row were most of the read.
-		labels = `NULL, json_extract_string(a.labels, '$.sample'), NULL, NULL, NULL, NULL`
-	}
-	query := `SELECT a.key, a.id, coalesce(u.name, a.auditor), a.auditor, a.target, a.seed, a.summary <> '', ` + labels + `, ` +
-		strconv.FormatBool(jsonScores) + ` AND a.scores IS NOT NULL, a.scores`
-	for _, c := range sel {
-		query += ", " + c
-	}
-	query += ` FROM audits a LEFT JOIN auditors u ON u.experiment = a.experiment AND u.id = a.auditor
-		WHERE a.experiment = ? AND a.eval <> ''`
-	qargs := append(args, exp)
-	if judgedBy != "" {
-		query += ` AND a.id IN (SELECT audit FROM verdicts WHERE experiment = ? AND judge = ?)`
-		qargs = append(qargs, exp, judgedBy)
-	}
-	query += ` ORDER BY a.ord`
+	query, qargs, slotted, nsel := judgedQuery(exp, dims, judgedBy, cols)
 	rows, err := s.db.QueryContext(ctx, query, qargs...)
 	if err != nil {
 		return out, fmt.Errorf("data: judged audits: %w", err)
@@ -87,7 +56,7 @@ func (s *Store) judgedAudits(ctx context.Context, exp string, dims []string, jud
 		source, sample, epoch, replies, judge, conv, scores sql.NullString
 		hasJSON                                             bool
 	)
-	vals := make([]sql.NullFloat64, len(sel))
+	vals := make([]sql.NullFloat64, nsel)
 	for rows.Next() {
 		var a model.JudgedAudit
 		dst := []any{&a.Key, &a.ID, &a.Auditor, &a.AuditorID, &a.Target, &a.Seed, &a.Summary, &source, &sample, &epoch, &replies, &judge, &conv, &hasJSON, &scores}
@@ -130,4 +99,42 @@ func (s *Store) judgedAudits(ctx context.Context, exp string, dims []string, jud
 		out.Audits = append(out.Audits, a)
 	}
 	return out, rows.Err()
+}
+
+// judgedQuery is judgedAudits' query and arguments: slotted marks the
+// dimensions read from score columns (nsel of them, after the JSON).
+func judgedQuery(exp string, dims []string, judgedBy string, cols map[string]scoreCol) (query string, qargs []any, slotted []bool, nsel int) {
+	var sel []string
+	var args []any
+	slotted = make([]bool, len(dims))
+	for i, d := range dims {
+		if c, ok := cols[d]; ok {
+			sel = append(sel, c.sql)
+			args = append(args, c.args...)
+			slotted[i] = true
+		}
+	}
+	jsonScores := len(sel) < len(dims)
+	labels := `json_extract_string(a.labels, '$.source'), json_extract_string(a.labels, '$.sample'), json_extract_string(a.labels, '$.epoch'),
+		json_extract_string(a.labels, '$.` + petri.LabelTargetReplies + `'), json_extract_string(a.labels, '$.` + petri.LabelJudge + `'),
+		json_extract_string(a.labels, '$.` + petri.LabelConversation + `')`
+	if judgedBy != "" {
+		// The judges' pages read scores and seeds, not the gate's labels:
+		// six JSON lookups a row were most of the read.
+		labels = `NULL, json_extract_string(a.labels, '$.sample'), NULL, NULL, NULL, NULL`
+	}
+	query = `SELECT a.key, a.id, coalesce(u.name, a.auditor), a.auditor, a.target, a.seed, a.summary <> '', ` + labels + `, ` +
+		strconv.FormatBool(jsonScores) + ` AND a.scores IS NOT NULL, a.scores`
+	for _, c := range sel {
+		query += ", " + c
+	}
+	query += ` FROM audits a LEFT JOIN auditors u ON u.experiment = a.experiment AND u.id = a.auditor
+		WHERE a.experiment = ? AND a.eval <> ''`
+	qargs = append(args, exp)
+	if judgedBy != "" {
+		query += ` AND a.id IN (SELECT audit FROM verdicts WHERE experiment = ? AND judge = ?)`
+		qargs = append(qargs, exp, judgedBy)
+	}
+	query += ` ORDER BY a.ord`
+	return query, qargs, slotted, len(sel)
 }

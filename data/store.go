@@ -147,8 +147,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("data: open %q: %w", opts.Path, err)
 	}
 	db := sql.OpenDB(connector)
-	s := &Store{Pairs: apquery.New(db), Experiments: expquery.New(db), Verdicts: verdictquery.New(db), db: db, connector: connector, readOnly: opts.ReadOnly, path: opts.Path,
+	s := &Store{Pairs: apquery.New(db), Experiments: expquery.New(db), db: db, connector: connector, readOnly: opts.ReadOnly, path: opts.Path,
 		mem: memlimit.New(db, opts.Path != "" && opts.MemoryLimit == "" && !opts.ReadOnly)}
+	s.Verdicts = verdictquery.New(db, s.evalScoreSource)
 	s.ver.at = time.Now().UTC()
 	s.discard = isNew && opts.DiscardUnused && !opts.ReadOnly
 	s.imp = &imports.Writer{DB: db, Mem: s.mem, ReadOnly: func() bool { return s.readOnly }, Land: s.ver.land, Landed: s.landed}

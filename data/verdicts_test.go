@@ -7,8 +7,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/auditscope/auditscope/data/model"
 )
 
 // rows is a table's row count.
@@ -202,6 +205,14 @@ func TestRescoredInspectLog(t *testing.T) {
 	}
 	if got := count(t, s, `SELECT sum(score) FROM verdict_scores WHERE judge = 'opus' AND dimension = 'concerning'`); got != 10 {
 		t.Errorf("opus's concerning scores sum to %d, want 4 + 6", got)
+	}
+	// The judges page's sums: a cluster per sample (its id, as JudgedBy
+	// reads an Inspect sample's seed), the evaluation judge's 2 and 5
+	// against opus's 4 and 6.
+	ms, _, err := s.JudgeMoments(ctx, "ins", "", "opus", []string{"concerning"}, 3)
+	want := []model.Moments{{N: 1, A: 2, B: 4, AA: 4, BB: 16, AB: 8}, {N: 1, A: 5, B: 6, AA: 25, BB: 36, AB: 30}}
+	if err != nil || len(ms) != 1 || !slices.Equal(ms[0].Clusters, want) {
+		t.Errorf("moments %+v (%v), want %+v", ms, err, want)
 	}
 	other := strings.Replace(inspectLog(4, 6), `"id": 2`, `"id": 3`, 1)
 	os.WriteFile(again, []byte(other), 0o644)

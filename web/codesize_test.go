@@ -23,7 +23,7 @@ const (
 	// dataRootTarget is the bound; dataRootBudget the root
 	// package's size now, which may only come down to it.
 	dataRootTarget = 3500
-	dataRootBudget = 4269
+	dataRootBudget = 4170
 )
 
 // oversized are the files and functions over the bounds when the rules
@@ -45,8 +45,7 @@ var oversized = map[string]int{
 	"web/pairs_browser_test.go:TestBrowserPairsExplorer": 112, "web/limit_test.go:TestHeavyScheduler": 111, "data/watch/loops.go:notifyLoop": 111,
 	"data/bundle/lines.go:eachLineParallel": 110, "analysis/experiment/units_test.go:TestMatchedCounts": 109, "web/compare_test.go:TestCompareDemoByHand": 108,
 	"analysis/experiment/compare_test.go:TestCompareByHand": 108, "data/annotatedpairs/fast.go:annotations": 105,
-	"data/lake/serve.go:update": 104, "data/lake/store_test.go:TestWriteLake": 102, "data/judged.go:judgedAudits": 101,
-	"data/append.go:appendLogs": 101,
+	"data/lake/store_test.go:TestWriteLake": 102,
 }
 
 // TestCodeSize checks the size rules over the whole repository and lists

@@ -174,24 +174,9 @@ func (l *Reader) update(ctx context.Context, p string, b []byte) (*Update, error
 			u.gens[fam+"\x00"+name] = gen
 		}
 	}
-	want := map[string]File{}
-	for _, t := range Tables {
-		for _, name := range m.Names(t.Family) {
-			rel := FileRel(t.Name, t.Family, name, m.Gen(t.Family, name))
-			f, ok := m.Files[rel]
-			if !ok && t.Since > 0 {
-				continue // a generation written before the table was: it has none
-			}
-			if !ok && len(m.Files) > 0 {
-				return nil, &model.InputError{File: l.src.String() + "/" + rel, Offset: -1, Msg: "the manifest records no checksum for this file"}
-			}
-			// A bucket's cache names its copies by the checksum: one that is
-			// not 64 hex digits would name a path anywhere.
-			if ok && (!isHexSHA(f.SHA256) || f.Size < 0) {
-				return nil, &model.InputError{File: p, Offset: -1, Msg: fmt.Sprintf("files[%q]: want a size and a SHA-256 of 64 lower-case hex digits", rel)}
-			}
-			want[rel] = f
-		}
+	want, err := l.wantFiles(p, m)
+	if err != nil {
+		return nil, err
 	}
 	if err := l.src.prepare(want); err != nil {
 		return nil, err
@@ -262,6 +247,32 @@ func (l *Reader) update(ctx context.Context, p string, b []byte) (*Update, error
 		}
 	}
 	return u, nil
+}
+
+// wantFiles are the files manifest m (read from p) names, with the
+// checksums it records: refused when one every lake has is not recorded,
+// or a checksum is not one.
+func (l *Reader) wantFiles(p string, m Manifest) (map[string]File, error) {
+	want := map[string]File{}
+	for _, t := range Tables {
+		for _, name := range m.Names(t.Family) {
+			rel := FileRel(t.Name, t.Family, name, m.Gen(t.Family, name))
+			f, ok := m.Files[rel]
+			if !ok && t.Since > 0 {
+				continue // a generation written before the table was: it has none
+			}
+			if !ok && len(m.Files) > 0 {
+				return nil, &model.InputError{File: l.src.String() + "/" + rel, Offset: -1, Msg: "the manifest records no checksum for this file"}
+			}
+			// A bucket's cache names its copies by the checksum: one that is
+			// not 64 hex digits would name a path anywhere.
+			if ok && (!isHexSHA(f.SHA256) || f.Size < 0) {
+				return nil, &model.InputError{File: p, Offset: -1, Msg: fmt.Sprintf("files[%q]: want a size and a SHA-256 of 64 lower-case hex digits", rel)}
+			}
+			want[rel] = f
+		}
+	}
+	return want, nil
 }
 
 // intact reports whether every file of parts still serves what was

@@ -15,10 +15,25 @@ import (
 )
 
 // Verdicts reads from the store's database.
-type Verdicts struct{ db *sql.DB }
+type Verdicts struct {
+	db     *sql.DB
+	scores ScoreSource
+}
 
-// New is a Verdicts of db.
-func New(db *sql.DB) Verdicts { return Verdicts{db: db} }
+// ScoreCol is an SQL expression that reads one dimension's score of an
+// audit a from its score columns, with its arguments.
+type ScoreCol struct {
+	SQL  string
+	Args []any
+}
+
+// ScoreSource says where the evaluation judge's scores of dims are on
+// exp's audits: the score columns of those that have one, and whether the
+// others are still only in the audits' JSON (audit_scores being built).
+type ScoreSource func(ctx context.Context, exp string, dims []string) (map[string]ScoreCol, bool, error)
+
+// New is a Verdicts of db, the evaluation judge's scores found by scores.
+func New(db *sql.DB, scores ScoreSource) Verdicts { return Verdicts{db: db, scores: scores} }
 
 // eachRow runs query and calls scan on each row.
 func (s Verdicts) eachRow(ctx context.Context, query string, scan func(*sql.Rows) error, args ...any) error {

@@ -1,4 +1,4 @@
-package data
+package verdictquery
 
 import (
 	"cmp"
@@ -19,9 +19,9 @@ import (
 // each is picked from the audit's score columns by dimension, else joined
 // from audit_scores (or read from the JSON while that is being built), so
 // the audits are read once, not once a dimension.
-func (s *Store) pairRows(ctx context.Context, exp, a, b string, dims []string) (string, []any, error) {
+func (s Verdicts) pairRows(ctx context.Context, exp, a, b string, dims []string) (string, []any, error) {
 	if a != "" && b != "" {
-		return `SELECT x.dimension, x.score AS a, y.score AS b, au.seed, au.ord, x.audit
+		return `SELECT x.dimension, x.score AS a, y.score AS b, ` + clusterOf("au") + ` AS seed, au.ord, x.audit
 			FROM verdict_scores x JOIN verdict_scores y ON y.experiment = x.experiment AND y.audit = x.audit AND y.dimension = x.dimension
 			JOIN audits au ON au.experiment = x.experiment AND au.id = x.audit
 			WHERE x.experiment = ? AND x.judge = ? AND y.judge = ? AND x.dimension IN (SELECT unnest(?::VARCHAR[]))`, []any{exp, a, b, dims}, nil
@@ -30,24 +30,21 @@ func (s *Store) pairRows(ctx context.Context, exp, a, b string, dims []string) (
 	if a != "" {
 		other, flip = a, true
 	}
-	cols, err := s.scoreColumns(ctx, exp, dims)
+	cols, pending, err := s.scores(ctx, exp, dims)
 	if err != nil {
 		return "", nil, err
 	}
-	s.mu.RLock()
-	pending := s.pendingScores[exp]
-	s.mu.RUnlock()
 	var when []string
 	var args []any
 	joinScores := false
 	for _, d := range dims {
 		switch c, ok := cols[d]; {
 		case ok:
-			when = append(when, ` WHEN ? THEN `+c.sql)
-			args = append(append(args, d), c.args...)
+			when = append(when, ` WHEN ? THEN `+c.SQL)
+			args = append(append(args, d), c.Args...)
 		case pending:
 			when = append(when, ` WHEN ? THEN TRY_CAST(json_extract_string(a.scores, ?) AS DOUBLE)`)
-			args = append(args, d, scorePath(d))
+			args = append(args, d, `$."`+d+`"`)
 		default:
 			joinScores = true
 		}
@@ -61,10 +58,18 @@ func (s *Store) pairRows(ctx context.Context, exp, a, b string, dims []string) (
 	if flip {
 		x, y = y, x
 	}
-	q := `SELECT * FROM (SELECT v.dimension, ` + x + ` AS a, ` + y + ` AS b, a.seed, a.ord, v.audit
+	q := `SELECT * FROM (SELECT v.dimension, ` + x + ` AS a, ` + y + ` AS b, ` + clusterOf("a") + ` AS seed, a.ord, v.audit
 		FROM verdict_scores v JOIN audits a ON a.experiment = v.experiment AND a.id = v.audit` + join + `
 		WHERE v.experiment = ? AND v.judge = ? AND v.dimension IN (SELECT unnest(?::VARCHAR[]))) WHERE a IS NOT NULL AND b IS NOT NULL`
 	return q, append(args, exp, other, dims), nil
+}
+
+// clusterOf is the SQL of the unit an audit of alias a is drawn in, as
+// JudgedBy reads it: its seed, or an Inspect sample's id (the seed column
+// prefixes it with the log's name, and a sample is the same unit in every
+// log).
+func clusterOf(a string) string {
+	return `coalesce(nullif(json_extract_string(` + a + `.labels, '$.sample'), ''), ` + a + `.seed)`
 }
 
 // JudgeMoments sums two judges' scores of each of dims on the audits both
@@ -73,7 +78,7 @@ func (s *Store) pairRows(ctx context.Context, exp, a, b string, dims []string) (
 // (largest gap first; on ties in dims' order, then the audits' order). a
 // or b "" is the evaluation judge. At 100,000 audits reading every score
 // to sum them here was most of the judges page's time.
-func (s *Store) JudgeMoments(ctx context.Context, exp, a, b string, dims []string, most int) ([]model.PairMoments, []model.ScoreGap, error) {
+func (s Verdicts) JudgeMoments(ctx context.Context, exp, a, b string, dims []string, most int) ([]model.PairMoments, []model.ScoreGap, error) {
 	q, args, err := s.pairRows(ctx, exp, a, b, dims)
 	if err != nil {
 		return nil, nil, fmt.Errorf("data: judge moments: %w", err)
