@@ -219,31 +219,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
 	demoOnly := *dbPath == "" && *lakeDir == "" && len(paths) == 0 && len(watchDirs) == 0
 	// served is what the pages read: the store, or the lake's store over it.
-	var store *data.Store
-	var served web.Store
-	var saveDemo func(context.Context)
-	closeStore := func() error { return store.Close() }
-	if demoOnly {
-		// The first line comes at once (a silent start looked like a hung
-		// one), and the demo built once is kept for later starts.
-		cache := ""
-		if *demoCache {
-			cache = demoCachePath()
-		}
-		if store, saveDemo, err = openDemo(ctx, cache, *memLimit, stderr, logger); err != nil {
-			return err
-		}
-		served = store
-	} else if *lakeDir != "" {
-		ls, err := openLake(ctx, *lakeDir, *memLimit, lake.BucketOptions{Cache: *lakeCache, CacheSize: int64(lakeCacheSize), Every: *lakePoll})
-		if err != nil {
-			return err
-		}
-		store, served, closeStore = ls.Store, ls, ls.Close
-	} else if store, err = data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: openReadOnly, MemoryLimit: *memLimit, DiscardUnused: len(paths) > 0}); err != nil {
+	store, served, closeStore, saveDemo, err := openServed(ctx, demoOnly, *demoCache, *lakeDir, lake.BucketOptions{Cache: *lakeCache, CacheSize: int64(lakeCacheSize), Every: *lakePoll},
+		data.Options{Path: *dbPath, ReadOnly: openReadOnly, MemoryLimit: *memLimit, DiscardUnused: len(paths) > 0}, stderr, logger)
+	if err != nil {
 		return err
-	} else {
-		served = store
 	}
 	defer closeStore()
 	// A server's queries free buffers the next ones need again: kept, not
@@ -258,36 +237,23 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := web.Config{Slots: *slots, Wait: *wait, ClientQueue: *clientQueue, Queue: *queue, TrustedProxies: proxies}
 	if len(watchDirs) > 0 {
-		w, err := watch.New(store, logger, watchDirs, watch.Options{Poll: *poll, Import: data.ImportOptions{MaxValue: int64(*maxValue)}})
+		stop, err := startWatch(ctx, store, logger, watchDirs, watch.Options{Poll: *poll, Import: data.ImportOptions{MaxValue: int64(*maxValue)}}, &cfg, stdout, stderr)
 		if err != nil {
-			return err
-		}
-		wctx, stop := context.WithCancel(ctx)
-		done := working(stderr, "importing "+strings.Join(watchDirs, ", "))
-		err = w.Start(wctx)
-		done()
-		if err != nil {
-			stop()
 			return err
 		}
 		// The watcher stops, and its import in flight ends, before the
 		// store closes (deferred earlier, so run later).
-		defer func() { stop(); <-w.Done() }()
-		// From now on queries run beside its imports: an import's memory
-		// bound leaves room for them.
-		store.Serving()
-		cfg.Problems = func() []model.Problem {
-			var out []model.Problem
-			for _, p := range w.Problems() {
-				out = append(out, model.Problem{File: p.File, Msg: p.Msg})
-			}
-			return out
-		}
-		cfg.ProblemsVersion = w.ProblemsVersion
-		fmt.Fprintf(stdout, "auditscope: watching %s\n", strings.Join(watchDirs, ", "))
+		defer stop()
 	}
+	return listen(ctx, served, logger, cfg, *addr, start, saveDemo, stdout)
+}
+
+// listen serves served on addr until ctx ends, saying where once ready
+// (start is when serve began); a demo built now is kept (saveDemo) while
+// pages are served, before listen returns.
+func listen(ctx context.Context, served web.Store, logger *slog.Logger, cfg web.Config, addr string, start time.Time, saveDemo func(context.Context), stdout io.Writer) error {
 	srv := web.New(served, logger, cfg)
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", addr)
 	if err == nil {
 		go srv.WarmOnChange(ctx, 2*time.Second)
 	}
@@ -295,7 +261,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	url := "http://" + ln.Addr().String()
-	if strings.HasPrefix(*addr, "127.0.0.1:") {
+	if strings.HasPrefix(addr, "127.0.0.1:") {
 		url = "http://localhost:" + strings.TrimPrefix(ln.Addr().String(), "127.0.0.1:")
 	}
 	fmt.Fprintf(stdout, "auditscope: serving on %s (ready in %s)\n", url, time.Since(start).Round(time.Millisecond))
@@ -306,6 +272,67 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer func() { <-kept }() // (run before the store closes)
 	}
 	return web.Serve(ctx, ln, srv.Handler(), logger)
+}
+
+// openServed opens what serve serves: the built-in demo (demoOnly; kept
+// in the cache folder when cache), a lake (lakeDir), or the database of
+// opts. served is what the pages read, store the database under it; close
+// closes them; saveDemo, for a demo built now, keeps it for later starts.
+func openServed(ctx context.Context, demoOnly, cache bool, lakeDir string, lo lake.BucketOptions, opts data.Options, stderr io.Writer, logger *slog.Logger) (store *data.Store, served web.Store, close func() error, saveDemo func(context.Context), err error) {
+	switch {
+	case demoOnly:
+		// The first line comes at once (a silent start looked like a hung
+		// one), and the demo built once is kept for later starts.
+		path := ""
+		if cache {
+			path = demoCachePath()
+		}
+		if store, saveDemo, err = openDemo(ctx, path, opts.MemoryLimit, stderr, logger); err != nil {
+			return nil, nil, nil, nil, err
+		}
+		return store, store, store.Close, saveDemo, nil
+	case lakeDir != "":
+		ls, err := openLake(ctx, lakeDir, opts.MemoryLimit, lo)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		return ls.Store, ls, ls.Close, nil, nil
+	}
+	if store, err = data.Open(ctx, opts); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return store, store, store.Close, nil, nil
+}
+
+// startWatch imports the watched folders, then follows them while the
+// pages are served; the pages' problems are the watcher's (cfg). stop ends
+// it, and its import in flight.
+func startWatch(ctx context.Context, store *data.Store, logger *slog.Logger, dirs []string, opts watch.Options, cfg *web.Config, stdout, stderr io.Writer) (stop func(), err error) {
+	w, err := watch.New(store, logger, dirs, opts)
+	if err != nil {
+		return nil, err
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	done := working(stderr, "importing "+strings.Join(dirs, ", "))
+	err = w.Start(wctx)
+	done()
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	// From now on queries run beside its imports: an import's memory
+	// bound leaves room for them.
+	store.Serving()
+	cfg.Problems = func() []model.Problem {
+		var out []model.Problem
+		for _, p := range w.Problems() {
+			out = append(out, model.Problem{File: p.File, Msg: p.Msg})
+		}
+		return out
+	}
+	cfg.ProblemsVersion = w.ProblemsVersion
+	fmt.Fprintf(stdout, "auditscope: watching %s\n", strings.Join(dirs, ", "))
+	return func() { cancel(); <-w.Done() }, nil
 }
 
 func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -88,73 +88,7 @@ func eachLineParallel[T any](s *dirSource, name string, fn func(Pos, *T) error) 
 			}
 		})
 	}
-	wg.Go(func() {
-		defer close(work)
-		defer close(ordered)
-		// send queues b for fn (in order) and for a worker; false when fn
-		// has stopped.
-		send := func(b *lineBatch[T]) bool {
-			select {
-			case ordered <- b:
-			case <-ctx.Done():
-				return false
-			}
-			select {
-			case work <- b:
-				return true
-			case <-ctx.Done():
-				close(b.done) // nobody waits for it now
-				return false
-			}
-		}
-		items := jsonin.ItemsFor(s.max)
-		newBatch := func() *lineBatch[T] { return &lineBatch[T]{items: items, done: make(chan struct{})} }
-		b := newBatch()
-		br := bufio.NewReaderSize(f, 1<<20)
-		for line := 1; ; line++ {
-			line += skipNewlines(br)
-			raw, err := readLine(br, s.max)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.end = &Error{Pos: Pos{File: name, Line: line}, Msg: describeReadErr(err)}
-				break
-			}
-			raw = bytes.TrimSpace(raw)
-			if line == 1 {
-				raw = bytes.TrimPrefix(raw, jsonin.BOM)
-			}
-			if len(raw) == 0 {
-				continue
-			}
-			n := min(int64(len(raw)), linesInFlight)
-			if !inFlight.TryAcquire(n) {
-				// The batch being filled holds part of the budget and is
-				// not sent until it is full: send it first, or a long line
-				// would wait for room only fn's release of it can make.
-				if len(b.raw) > 0 {
-					if !send(b) {
-						return
-					}
-					b = newBatch()
-				}
-				if err := inFlight.Acquire(ctx, n); err != nil {
-					return
-				}
-			}
-			b.pos = append(b.pos, Pos{File: name, Line: line})
-			b.raw = append(b.raw, raw)
-			b.bytes += n
-			if len(b.raw) == linesPerBatch || b.bytes >= bytesPerBatch {
-				if !send(b) {
-					return
-				}
-				b = newBatch()
-			}
-		}
-		send(b)
-	})
+	wg.Go(func() { readBatches(ctx, f, name, s.max, inFlight, ordered, work) })
 	defer wg.Wait()
 	defer stop()
 
@@ -175,4 +109,76 @@ func eachLineParallel[T any](s *dirSource, name string, fn func(Pos, *T) error) 
 		}
 	}
 	return nil
+}
+
+// readBatches reads file name's lines from f into batches of lines, each
+// sent to ordered (for fn, in order) and to work (for a decoding worker),
+// until the end, a read error (the last batch's end) or ctx's; the lines
+// in flight are bounded by inFlight. It closes both channels.
+func readBatches[T any](ctx context.Context, f io.Reader, name string, limit int64, inFlight *semaphore.Weighted, ordered, work chan<- *lineBatch[T]) {
+	defer close(work)
+	defer close(ordered)
+	// send queues b for fn (in order) and for a worker; false when fn
+	// has stopped.
+	send := func(b *lineBatch[T]) bool {
+		select {
+		case ordered <- b:
+		case <-ctx.Done():
+			return false
+		}
+		select {
+		case work <- b:
+			return true
+		case <-ctx.Done():
+			close(b.done) // nobody waits for it now
+			return false
+		}
+	}
+	items := jsonin.ItemsFor(limit)
+	newBatch := func() *lineBatch[T] { return &lineBatch[T]{items: items, done: make(chan struct{})} }
+	b := newBatch()
+	br := bufio.NewReaderSize(f, 1<<20)
+	for line := 1; ; line++ {
+		line += skipNewlines(br)
+		raw, err := readLine(br, limit)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			b.end = &Error{Pos: Pos{File: name, Line: line}, Msg: describeReadErr(err)}
+			break
+		}
+		raw = bytes.TrimSpace(raw)
+		if line == 1 {
+			raw = bytes.TrimPrefix(raw, jsonin.BOM)
+		}
+		if len(raw) == 0 {
+			continue
+		}
+		n := min(int64(len(raw)), linesInFlight)
+		if !inFlight.TryAcquire(n) {
+			// The batch being filled holds part of the budget and is
+			// not sent until it is full: send it first, or a long line
+			// would wait for room only fn's release of it can make.
+			if len(b.raw) > 0 {
+				if !send(b) {
+					return
+				}
+				b = newBatch()
+			}
+			if err := inFlight.Acquire(ctx, n); err != nil {
+				return
+			}
+		}
+		b.pos = append(b.pos, Pos{File: name, Line: line})
+		b.raw = append(b.raw, raw)
+		b.bytes += n
+		if len(b.raw) == linesPerBatch || b.bytes >= bytesPerBatch {
+			if !send(b) {
+				return
+			}
+			b = newBatch()
+		}
+	}
+	send(b)
 }

@@ -200,19 +200,6 @@ func openEval(path string, max int64) (*Log, error) {
 	return l, nil
 }
 
-// lessID orders sample ids numerically when both are numbers.
-func lessID(a, b string) bool {
-	x, err1 := strconv.ParseInt(a, 10, 64)
-	y, err2 := strconv.ParseInt(b, 10, 64)
-	if err1 == nil && err2 == nil {
-		return x < y
-	}
-	if (err1 == nil) != (err2 == nil) {
-		return err1 == nil
-	}
-	return a < b
-}
-
 // checkMember refuses a member whose name could escape a folder or whose
 // claimed size is over the limit on one value, before any of it is read.
 func checkMember(f *zip.File, max int64) error {

@@ -112,43 +112,8 @@ func decodeSample(b []byte, att map[string]string, withMessages bool, max int64)
 		}
 		s.Error = e.Message
 	}
-	// The target is a string or a list of them (several acceptable
-	// answers), either perhaps an attachment.
-	var target any
-	if err := decode("target", rs.Target, &target); err != nil {
+	if err := decodeOutcome(&rs, s, decode); err != nil {
 		return nil, err
-	}
-	switch t := target.(type) {
-	case string:
-		s.Target = []string{t}
-	case []any:
-		for _, x := range t {
-			if str, ok := x.(string); ok {
-				s.Target = append(s.Target, str)
-			}
-		}
-	}
-	var retries []struct {
-		Message string `json:"message"`
-	}
-	if err := decode("error_retries", rs.Retries, &retries); err != nil {
-		return nil, err
-	}
-	for _, e := range retries {
-		s.Retries = append(s.Retries, e.Message)
-	}
-	var limit *struct {
-		Type  string          `json:"type"`
-		Limit json.RawMessage `json:"limit"`
-	}
-	if err := decode("limit", rs.Limit, &limit); err != nil {
-		return nil, err
-	}
-	if limit != nil && limit.Type != "" {
-		s.Limit = limit.Type + " limit"
-		if l := strings.TrimSpace(string(limit.Limit)); l != "" && l != "null" {
-			s.Limit += " of " + l
-		}
 	}
 	if !withMessages {
 		return s, nil
@@ -167,6 +132,52 @@ func decodeSample(b []byte, att map[string]string, withMessages bool, max int64)
 		return nil, err
 	}
 	return s, nil
+}
+
+// decodeOutcome reads what a sample says of how it ended: its target (a
+// string or a list of them, several acceptable answers, either perhaps an
+// attachment), its retried errors and the limit it hit, decoded with
+// decode (attachments resolved, paths kept).
+func decodeOutcome(rs *rawSample, s *Sample, decode func(field string, raw json.RawMessage, v any) error) error {
+	// The target is a string or a list of them (several acceptable
+	// answers), either perhaps an attachment.
+	var target any
+	if err := decode("target", rs.Target, &target); err != nil {
+		return err
+	}
+	switch t := target.(type) {
+	case string:
+		s.Target = []string{t}
+	case []any:
+		for _, x := range t {
+			if str, ok := x.(string); ok {
+				s.Target = append(s.Target, str)
+			}
+		}
+	}
+	var retries []struct {
+		Message string `json:"message"`
+	}
+	if err := decode("error_retries", rs.Retries, &retries); err != nil {
+		return err
+	}
+	for _, e := range retries {
+		s.Retries = append(s.Retries, e.Message)
+	}
+	var limit *struct {
+		Type  string          `json:"type"`
+		Limit json.RawMessage `json:"limit"`
+	}
+	if err := decode("limit", rs.Limit, &limit); err != nil {
+		return err
+	}
+	if limit != nil && limit.Type != "" {
+		s.Limit = limit.Type + " limit"
+		if l := strings.TrimSpace(string(limit.Limit)); l != "" && l != "null" {
+			s.Limit += " of " + l
+		}
+	}
+	return nil
 }
 
 // sampleAttachments are a sample's attachments: its own, or those a
@@ -355,4 +366,17 @@ func escaped(b []byte, j int) bool {
 		n++
 	}
 	return n%2 == 1
+}
+
+// lessID orders sample ids numerically when both are numbers.
+func lessID(a, b string) bool {
+	x, err1 := strconv.ParseInt(a, 10, 64)
+	y, err2 := strconv.ParseInt(b, 10, 64)
+	if err1 == nil && err2 == nil {
+		return x < y
+	}
+	if (err1 == nil) != (err2 == nil) {
+		return err1 == nil
+	}
+	return a < b
 }

@@ -1,4 +1,4 @@
-package web
+package e2e
 
 import (
 	"net/http"
@@ -17,7 +17,7 @@ import (
 func TestWatchBrowser(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "lab")
 	os.Mkdir(dir, 0o755)
-	copyFile(t, filepath.Join("..", "data", "testdata", "petri", "legacy.json"), filepath.Join(dir, "legacy.json"))
+	copyFile(t, filepath.Join("..", "..", "data", "testdata", "petri", "legacy.json"), filepath.Join(dir, "legacy.json"))
 	ctx, base := browserOn(t, func() http.Handler {
 		s, _ := watchServer(t, dir, watch.Options{})
 		return s.Handler()
@@ -28,7 +28,7 @@ func TestWatchBrowser(t *testing.T) {
 	}
 	// A mark that a reload would wipe.
 	eval[bool](t, ctx, `window.stayed = true`)
-	copyFile(t, filepath.Join("..", "data", "testdata", "petri", "reset.json"), filepath.Join(dir, "reset.json"))
+	copyFile(t, filepath.Join("..", "..", "data", "testdata", "petri", "reset.json"), filepath.Join(dir, "reset.json"))
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		got := eval[string](t, ctx, `document.querySelector("[data-testid=audit-count]").textContent`)

@@ -1,8 +1,7 @@
-package web
+package e2e
 
 import (
 	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -59,33 +58,6 @@ func TestBrowserSVGOpensAlone(t *testing.T) {
 		for _, out := range eval[[]string](t, ctx, textOutsideJS) {
 			t.Errorf("%s: %s", u, out)
 		}
-	}
-}
-
-// TestSVGPolicy: an SVG figure may style itself and do nothing else; the
-// page and the PNG keep the pages' policy.
-func TestSVGPolicy(t *testing.T) {
-	s := mustDemo(t)
-	for u, want := range map[string]string{
-		"/experiments/demo/figures/rwr.svg": svgPolicy,
-		"/experiments/demo/figures/rwr.png": contentSecurityPolicy,
-		"/experiments/demo/rwr":             contentSecurityPolicy,
-	} {
-		if got := mustGet(t, s, u, http.StatusOK, "").Header.Get("Content-Security-Policy"); got != want {
-			t.Errorf("%s: Content-Security-Policy %q, want %q", u, got, want)
-		}
-	}
-	// Our pages may embed an SVG (as <object>); no other site may.
-	for u, want := range map[string]string{"/experiments/demo/figures/rwr.svg": "SAMEORIGIN", "/experiments/demo/rwr": "DENY"} {
-		if got := mustGet(t, s, u, http.StatusOK, "").Header.Get("X-Frame-Options"); got != want {
-			t.Errorf("%s: X-Frame-Options %q, want %q", u, got, want)
-		}
-	}
-	if !strings.HasSuffix(svgPolicy, "frame-ancestors 'self'") {
-		t.Errorf("the SVG policy %q lets other sites frame it", svgPolicy)
-	}
-	if strings.Contains(svgPolicy, "script") || !strings.HasPrefix(svgPolicy, "default-src 'none'") {
-		t.Errorf("the SVG policy %q allows more than styles", svgPolicy)
 	}
 }
 

@@ -1,4 +1,4 @@
-package web
+package e2e
 
 import (
 	"context"
@@ -17,13 +17,8 @@ import (
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/web"
 )
-
-// inspectFixtures is the folder of real Inspect logs.
-func inspectFixtures(t testing.TB) string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "testdata", "fixtures", "inspect")
-}
 
 // scorerCase is one case of testdata/stats/inspect_scorers.json, computed by
 // inspect_scorers.py from the fixture files with the Python standard library.
@@ -43,7 +38,7 @@ type scorerCase struct {
 
 func loadScorerCases(t testing.TB) []scorerCase {
 	_, file, _, _ := runtime.Caller(0)
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "testdata", "stats", "inspect_scorers.json"))
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "stats", "inspect_scorers.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,31 +50,6 @@ func loadScorerCases(t testing.TB) []scorerCase {
 		t.Fatalf("only %d reference cases", len(f.Cases))
 	}
 	return f.Cases
-}
-
-// inspectServer imports each Inspect fixture as its own experiment, named
-// by model.Slugify of the file name.
-func inspectServer(t *testing.T) *Server {
-	t.Helper()
-	ctx := context.Background()
-	store, err := data.Open(ctx, data.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	entries, err := os.ReadDir(inspectFixtures(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".json") && !strings.HasSuffix(e.Name(), ".eval") {
-			continue
-		}
-		if _, err := store.Import(ctx, filepath.Join(inspectFixtures(t), e.Name()), data.ImportOptions{Name: model.Slugify(e.Name())}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 }
 
 func csvRows(t testing.TB, body string) []map[string]string {
@@ -290,7 +260,7 @@ func TestScorersAcrossModels(t *testing.T) {
 	if _, err := store.Import(ctx, dir, data.ImportOptions{Name: "pop"}); err != nil {
 		t.Fatal(err)
 	}
-	s := New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	s := web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{})
 	models := func(q string) []string {
 		var out []string
 		for _, m := range csvRows(t, mustGet(t, s, "/experiments/pop/scorers.csv"+q, http.StatusOK, "text/csv").Body) {

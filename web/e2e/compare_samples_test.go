@@ -1,40 +1,10 @@
-package web
+package e2e
 
 import (
-	"context"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/auditscope/auditscope/data"
 )
-
-// samplesServer imports a folder of three Inspect logs of one task
-// (popularity) on three models, as Inspect writes a log directory: one
-// experiment, "pop", whose sides are the models.
-func samplesServer(t *testing.T) *Server {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "pop")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"popularity.json", "log_read_sample.json", "log_formats.json"} {
-		b, err := os.ReadFile(filepath.Join(inspectFixtures(t), f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	store := mustStore(t)
-	if _, err := store.Import(context.Background(), dir, data.ImportOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return quietServer(store)
-}
 
 // TestSamplesCompare: two models of one task compare sample by sample:
 // sample 1 pairs across the models' logs (the ids are the samples', not

@@ -1,4 +1,4 @@
-package web
+package e2e
 
 import (
 	"context"

@@ -1,0 +1,243 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/data/watch"
+	"github.com/auditscope/auditscope/web"
+)
+
+// The end-to-end tests' servers (issue #52): the built-in demo, the
+// Inspect fixtures and a watched folder, each over a real store. They are
+// web's unit tests' helpers as they were; those move here as the tests
+// that use them do.
+
+// demoStore is the built-in demo, loaded once for the tests of this package
+// because loading it takes a moment. It is read-only to them: a test that
+// imports makes its own store.
+var demoStore = sync.OnceValues(func() (*data.Store, error) {
+	ctx := context.Background()
+	store, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := demo.Load(ctx, store); err != nil {
+		return nil, err
+	}
+	if _, err := store.Import(ctx, "../../data/testdata/bundle-small", data.ImportOptions{}); err != nil {
+		return nil, err
+	}
+	if _, err := store.Import(ctx, "../../data/testdata/petri", data.ImportOptions{Name: "petri"}); err != nil {
+		return nil, err
+	}
+	return store, nil
+})
+
+// mustDemo is a server of its own on the shared demo store: its caches,
+// limiter and memo start empty, so no test sees what another computed.
+func mustDemo(t testing.TB) *web.Server {
+	t.Helper()
+	store, err := demoStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{})
+}
+
+type response struct {
+	Code   int
+	Header http.Header
+	Body   string
+}
+
+func get(t testing.TB, s *web.Server, path string) response {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	return response{Code: rec.Code, Header: rec.Header(), Body: rec.Body.String()}
+}
+
+// mustGet fetches path and checks the status and content type.
+func mustGet(t testing.TB, s *web.Server, path string, status int, contentType string) response {
+	t.Helper()
+	r := get(t, s, path)
+	if r.Code != status {
+		t.Fatalf("GET %s: status %d, want %d\n%.400s", path, r.Code, status, r.Body)
+	}
+	if ct := r.Header.Get("Content-Type"); contentType != "" && !strings.HasPrefix(ct, contentType) {
+		t.Fatalf("GET %s: content type %q, want %q", path, ct, contentType)
+	}
+	return r
+}
+
+// mustStore is an empty in-memory store, closed when the test ends.
+func mustStore(t testing.TB) *data.Store {
+	t.Helper()
+	store, err := data.Open(context.Background(), data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return store
+}
+
+// inspectFixtures is the folder of real Inspect logs.
+func inspectFixtures(t testing.TB) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "fixtures", "inspect")
+}
+
+// inspectServer imports each Inspect fixture as its own experiment, named
+// by model.Slugify of the file name.
+func inspectServer(t *testing.T) *web.Server {
+	t.Helper()
+	ctx := context.Background()
+	store, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	entries, err := os.ReadDir(inspectFixtures(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") && !strings.HasSuffix(e.Name(), ".eval") {
+			continue
+		}
+		if _, err := store.Import(ctx, filepath.Join(inspectFixtures(t), e.Name()), data.ImportOptions{Name: model.Slugify(e.Name())}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{})
+}
+
+// samplesServer imports a folder of three Inspect logs of one task
+// (popularity) on three models, as Inspect writes a log directory: one
+// experiment, "pop", whose sides are the models.
+func samplesServer(t *testing.T) *web.Server {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "pop")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"popularity.json", "log_read_sample.json", "log_formats.json"} {
+		b, err := os.ReadFile(filepath.Join(inspectFixtures(t), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store := mustStore(t)
+	if _, err := store.Import(context.Background(), dir, data.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return quietServer(store)
+}
+
+// watchServer serves an in-memory store that a watcher keeps in step with
+// dir (fsnotify, a short settle time).
+func watchServer(t testing.TB, dir string, opts watch.Options) (*web.Server, *watch.Watcher) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	store, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Settle == 0 {
+		opts.Settle = 50 * time.Millisecond
+	}
+	// The watcher's log goes to the test's: a failed import is the first
+	// thing to read when a wait times out. (Cleanup waits for the watcher
+	// to stop, so it does not log after the test.)
+	w, err := watch.New(store, slog.New(slog.NewTextHandler(testLog{t}, nil)), []string{dir}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		<-w.Done()
+		store.Close()
+	})
+	problems := func() []model.Problem {
+		var out []model.Problem
+		for _, p := range w.Problems() {
+			out = append(out, model.Problem{File: p.File, Msg: p.Msg})
+		}
+		return out
+	}
+	return web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{Problems: problems, ProblemsVersion: w.ProblemsVersion}), w
+}
+
+// testLog writes log lines to the test's log.
+type testLog struct{ t testing.TB }
+
+func (l testLog) Write(b []byte) (int, error) {
+	l.t.Log(strings.TrimSuffix(string(b), "\n"))
+	return len(b), nil
+}
+
+func copyFile(t testing.TB, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Written beside and renamed into place, as tools that write logs do,
+	// so the watcher never reads half a copy.
+	tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp")
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// quietServer is a server without the response cache: the benchmarks
+// measure the work behind each page, not a cache hit.
+func quietServer(store web.Store) *web.Server {
+	return web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{NoResponseCache: true})
+}
+
+// pollUntil polls cond until it holds: for state another goroutine makes
+// (a request queued), never to decide a result by the clock.
+func pollUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func contains(t testing.TB, what, body string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(body, w) {
+			t.Errorf("%s does not contain %q", what, w)
+		}
+	}
+}
