@@ -37,6 +37,7 @@ func TestBundleVerdicts(t *testing.T) {
 		{"no judge", `{"audit": "a1", "scores": {"concerning": 3}}` + "\n", `verdicts.jsonl:1: judge: missing`},
 		{"outcome off scale", good + `{"audit": "a2", "judge": "opus", "outcome": {"quality": 140}}` + "\n", "verdicts.jsonl:4: outcome.quality: want 0–100, found 140"},
 		{"nothing given", `{"audit": "a1", "judge": "opus"}` + "\n", "verdicts.jsonl:1: scores: missing: a verdict gives scores or an outcome"},
+		{"outcome misspelled", `{"audit": "a1", "judge": "opus", "scores": {"concerning": 3}, "outcome": {"qualty": 50}}` + "\n", `verdicts.jsonl:1: outcome: unknown field "qualty"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := copyBundle(t, filepath.Join("testdata", "bundle-small"))

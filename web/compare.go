@@ -223,7 +223,7 @@ func (s *Server) compareFigure(c echo.Context, _, ext string) error {
 	if cq.A != "" {
 		title = fmt.Sprintf("%s − %s (95%% CI)", names[cq.A], strings.Join(mapNames(cq.B, names), ", "))
 	}
-	p, err := figures.ForestPlot(title, "difference (points, 0–100 scale)", items)
+	p, err := figures.ForestPlot(title+judgedBy(st.Judge), "difference (points, 0–100 scale)", items)
 	if err != nil {
 		return err
 	}

@@ -308,7 +308,7 @@ func (s *Server) experimentFigure(c echo.Context, _, ext string) error {
 		}
 		items = append(items, figures.Interval{Label: a.Auditor.Name, Group: g, Value: e.Value, Lo: e.Lo, Hi: e.Hi})
 	}
-	p, err := figures.IntervalChart(dimensionTitles[q.Dim]+" by auditor (95% CI)", dimensionTitles[q.Dim]+" (0–100)", items)
+	p, err := figures.IntervalChart(dimensionTitles[q.Dim]+" by auditor (95% CI)"+judgedBy(st.Judge), dimensionTitles[q.Dim]+" (0–100)", items)
 	if err != nil {
 		return err
 	}

@@ -160,7 +160,7 @@ func (s *Server) doseFigure(c echo.Context, _, ext string) error {
 	if len(series) == 0 {
 		return notFound(fmt.Sprintf("a calibration sweep at epoch %d in this experiment", epoch))
 	}
-	p, err := figures.Lines(fmt.Sprintf("%s vs calibration fraction (epoch %d, 95%% CI)", dimensionTitles[dim], epoch), "calibration fraction", dimensionTitles[dim]+" (0–100)", series)
+	p, err := figures.Lines(fmt.Sprintf("%s vs calibration fraction (epoch %d, 95%% CI)", dimensionTitles[dim], epoch)+judgedBy(st.Judge), "calibration fraction", dimensionTitles[dim]+" (0–100)", series)
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func (s *Server) refreshFigure(c echo.Context, _, ext string) error {
 		return notFound(fmt.Sprintf("a reference refresh sweep at epoch %d in this experiment", epoch))
 	}
 	var p *plot.Plot
-	if p, err = figures.IntervalChart(fmt.Sprintf("%s by reference refresh (epoch %d, 95%% CI)", dimensionTitles[dim], epoch), dimensionTitles[dim]+" (0–100)", items); err != nil {
+	if p, err = figures.IntervalChart(fmt.Sprintf("%s by reference refresh (epoch %d, 95%% CI)", dimensionTitles[dim], epoch)+judgedBy(st.Judge), dimensionTitles[dim]+" (0–100)", items); err != nil {
 		return err
 	}
 	return writeFigure(c, p, figures.ColumnWidth, figures.IntervalChartHeight(items)+figures.ColumnWidth*0.2, ext, st.Exp.ID+"-refresh-"+dim)

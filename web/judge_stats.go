@@ -52,3 +52,13 @@ func (s *Server) judgeNames(ctx context.Context, exp string) ([]string, error) {
 	}
 	return out, err
 }
+
+// judgedBy is what a figure's title adds under another judge's outcomes
+// ("" under the evaluation judge's): a downloaded figure says whose they
+// are.
+func judgedBy(judge string) string {
+	if judge == "" {
+		return ""
+	}
+	return ", judged by " + judge
+}

@@ -69,7 +69,7 @@ func (s *Server) transferFigure(c echo.Context, _, ext string) error {
 			items = append(items, figures.Interval{Label: r.Name + " (" + transferTitles[eval] + ")", Group: eval, Value: 100 * o.Value, Lo: 100 * o.Lo, Hi: 100 * o.Hi})
 		}
 	}
-	p, err := figures.IntervalChart("AuditBench detection rate (95% Wilson CI)", "detected (%)", items)
+	p, err := figures.IntervalChart("AuditBench detection rate (95% Wilson CI)"+judgedBy(vm.Outcomes.Judge), "detected (%)", items)
 	if err != nil {
 		return err
 	}

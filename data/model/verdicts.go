@@ -1,8 +1,12 @@
 package model
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Outcome is what an audit's evaluation needs of its judge (docs/FORMAT.md):
@@ -12,6 +16,29 @@ type Outcome struct {
 	FalsePositive   *bool    `json:"false_positive,omitempty"`
 	Quality         *float64 `json:"quality,omitempty"`          // 0–100
 	ProductionValue *float64 `json:"production_value,omitempty"` // 0–100
+}
+
+// UnmarshalJSON refuses a key an outcome does not have: a misspelled field
+// ("qualty") would otherwise be dropped, and the audit's outcome with it.
+func (o *Outcome) UnmarshalJSON(b []byte) error {
+	type plain Outcome
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var p plain
+	if err := dec.Decode(&p); err != nil {
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return fmt.Errorf("outcome: unknown field %s: want detected, false_positive, quality or production_value", name)
+		}
+		var ut *json.UnmarshalTypeError
+		if errors.As(err, &ut) {
+			// The field's own path and what it wants, as the decoder of the
+			// rest of the line names them.
+			ut.Field = strings.TrimPrefix(ut.Field, ".")
+		}
+		return err
+	}
+	*o = Outcome(p)
+	return nil
 }
 
 // Empty reports whether o gives nothing.
