@@ -88,3 +88,13 @@ func (v ExperimentView) OutcomeLink(j string) templ.SafeURL {
 	}
 	return PathQuery(q, "experiments", v.Exp.ID) + "#scores"
 }
+
+// overAudits qualifies a page under another judge: its readings are of
+// the audits that judge judged; realism, the realism judgments', is the
+// same under every judge.
+func overAudits(what string) string {
+	if what == "Outcomes" {
+		return "(over the audits it judged; realism stays the realism judgments')"
+	}
+	return "(over the audits it judged)"
+}
