@@ -132,3 +132,25 @@ func TestBundleVerdictOutcomes(t *testing.T) {
 		t.Errorf("the audit's verdicts %+v (%v), want opus's with quality 40", vs, err)
 	}
 }
+
+// TestOutcomeOnlyJudge: a judge that gave outcomes and no scores is listed
+// with no dimensions.
+func TestOutcomeOnlyJudge(t *testing.T) {
+	ctx := context.Background()
+	dir := copyBundle(t, filepath.Join("testdata", "bundle-small"))
+	if err := os.WriteFile(filepath.Join(dir, "verdicts.jsonl"), []byte(`{"audit": "a2", "judge": "opus", "outcome": {"quality": 40}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Import(ctx, dir, ImportOptions{Name: "small"}); err != nil {
+		t.Fatal(err)
+	}
+	js, err := s.Judges(ctx, "small")
+	if err != nil || len(js) != 1 || js[0].Name != "opus" || len(js[0].Dimensions) != 0 || js[0].Outcomes != 1 {
+		t.Errorf("judges %+v (%v), want opus with one outcome and no dimensions", js, err)
+	}
+}

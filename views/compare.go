@@ -161,11 +161,6 @@ func (b BehaviorRow) FmtShare() string {
 	return Num(100*b.Share, 0) + "%"
 }
 
-// CompareURL is the page for A against bs.
-func CompareURL(exp, a string, bs ...string) templ.SafeURL {
-	return CompareJudgeURL(exp, "", a, bs...)
-}
-
 // CompareJudgeURL is the page for A against bs under judge ("" the
 // evaluation judge).
 func CompareJudgeURL(exp, judge, a string, bs ...string) templ.SafeURL {

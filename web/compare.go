@@ -142,12 +142,12 @@ func (s *Server) showCompare(c echo.Context) error {
 		}
 		for _, p := range res {
 			d := p.Composite
-			vm.Presets = append(vm.Presets, views.PresetLink{Kind: p.Kind, Title: p.Title, URL: views.CompareURL(st.Exp.ID, p.A, p.B),
+			vm.Presets = append(vm.Presets, views.PresetLink{Kind: p.Kind, Title: p.Title, URL: views.CompareJudgeURL(st.Exp.ID, st.Judge, p.A, p.B),
 				Tested: true, Value: d.Value, Lo: d.Lo, Hi: d.Hi, P: d.P, PBH: p.PBH, PFloor: d.PFloor})
 		}
 	} else {
 		for _, p := range app.Presets(st) {
-			vm.Presets = append(vm.Presets, views.PresetLink{Kind: p.Kind, Title: p.Title, URL: views.CompareURL(st.Exp.ID, p.A, p.B)})
+			vm.Presets = append(vm.Presets, views.PresetLink{Kind: p.Kind, Title: p.Title, URL: views.CompareJudgeURL(st.Exp.ID, st.Judge, p.A, p.B)})
 		}
 	}
 	return render(c, http.StatusOK, views.ComparePage(vm))

@@ -96,6 +96,12 @@ func TestCompareJudgeSwap(t *testing.T) {
 	if !strings.Contains(under, "judge="+url.QueryEscape(demo.TrainingJudge)+`" data-testid="compare-units"`) || !strings.Contains(under, ">the evaluation judge</a></th>") {
 		t.Errorf("the page under the training judge: units links drop the judge, or the evaluation judge is not among the others")
 	}
+	// The paper's comparisons, tested under the training judge, link to
+	// themselves under it.
+	presets := mustGet(t, s, "/experiments/demo/compare?"+q(url.Values{"judge": {demo.TrainingJudge}}), http.StatusOK, "text/html").Body
+	if !strings.Contains(presets, `data-testid="compare-presets"`) || !strings.Contains(presets, "&amp;judge="+url.QueryEscape(demo.TrainingJudge)+`"`) {
+		t.Errorf("the preset comparisons under the training judge do not keep it in their links")
+	}
 	// An unknown judge, or one without outcomes, is refused by name.
 	for _, j := range []string{"nobody", "rater-ana"} {
 		r := get(t, s, "/experiments/demo/compare?"+q(url.Values{"a": {a}, "b": {b}, "judge": {j}}))
@@ -151,6 +157,9 @@ func TestOverviewUnderJudge(t *testing.T) {
 		break
 	}
 	page := mustGet(t, s, "/experiments/demo?"+jq, http.StatusOK, "text/html").Body
+	if !strings.Contains(page, `data-testid="compare-link"`) || strings.Contains(page, `compare?a=claude-haiku-4.5"`) {
+		t.Errorf("the overview under the second judge links to comparisons without it")
+	}
 	if !strings.Contains(page, `Outcomes as <strong>`+demo.SecondJudge) || !strings.Contains(page, `scores.csv?judge=`) {
 		t.Errorf("the overview under the second judge does not say so, or its CSV link drops the judge")
 	}

@@ -343,7 +343,7 @@ func (s *Server) rankingView(ctx context.Context, st *app.ExperimentStats, q ove
 		row := views.CompositeRankRow{Rank: i + 1, ID: x.ID, Name: names[x.ID],
 			Value: x.Composite.Value, Lo: x.Composite.Lo, Hi: x.Composite.Hi,
 			Diff: x.VsBest.Value, DiffLo: x.VsBest.Lo, DiffHi: x.VsBest.Hi, P: x.VsBest.P, PHolm: x.VsBest.PHolm, PFloor: x.VsBest.PFloor,
-			Tied: x.Tied, Best: i == 0, Method: x.VsBest.Method, Compare: views.CompareURL(st.Exp.ID, r.Best(), x.ID)}
+			Tied: x.Tied, Best: i == 0, Method: x.VsBest.Method, Compare: views.CompareJudgeURL(st.Exp.ID, st.Judge, r.Best(), x.ID)}
 		if i < rankShown {
 			v.Rows = append(v.Rows, row)
 		} else {

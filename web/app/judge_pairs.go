@@ -17,9 +17,9 @@ import (
 
 // pairsOf compares the pairs of judges in the page's order: the
 // evaluation judge with each other, each followed by that judge with the
-// ones after it. They are computed at once (the store's reads and the
-// bootstraps overlap).
-func (s *Service) pairsOf(ctx context.Context, exp string, eval model.JudgeInfo, others []model.JudgeInfo, side map[string]judgePair) ([]JudgePair, [][]humanLabels, error) {
+// ones after it. They are computed side by side (the store's reads and
+// the bootstraps overlap).
+func (s *Service) pairsOf(ctx context.Context, exp string, eval model.JudgeInfo, others []model.JudgeInfo, side map[string]judgePair, threshold float64) ([]JudgePair, [][]HumanCheck, error) {
 	var pairs [][2]model.JudgeInfo
 	for i, a := range others {
 		pairs = append(pairs, [2]model.JudgeInfo{eval, a})
@@ -28,11 +28,26 @@ func (s *Service) pairsOf(ctx context.Context, exp string, eval model.JudgeInfo,
 		}
 	}
 	done := make([]JudgePair, len(pairs))
-	checks := make([][]humanLabels, len(pairs))
+	checks := make([][]HumanCheck, len(pairs))
+	read := &evalReads{m: map[string]evalDim{}}
 	g, gctx := errgroup.WithContext(ctx)
+	// Two pairs a core: many raters make many pairs, each its own
+	// queries and bootstraps.
+	g.SetLimit(2 * runtime.GOMAXPROCS(0))
 	for i, pr := range pairs {
-		g.Go(func() (err error) {
-			done[i], checks[i], err = s.judgePairOf(gctx, exp, pr[0], pr[1], side)
+		g.Go(func() error {
+			p, labels, err := s.judgePairOf(gctx, exp, pr[0], pr[1], side)
+			done[i] = p
+			// A person's labels checked against the evaluation judge
+			// beside the other pairs.
+			for _, l := range labels {
+				if err != nil {
+					break
+				}
+				var h HumanCheck
+				h, err = s.humanCheck(gctx, exp, l, threshold, read)
+				checks[i] = append(checks[i], h)
+			}
 			return err
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/experiment"
@@ -52,8 +51,7 @@ func (s *Service) JudgeSwap(ctx context.Context, st *ExperimentStats, a string, 
 		if err != nil {
 			return nil, err
 		}
-		key := st.Exp.ID + "@" + strconv.FormatInt(st.Version, 10) + "#" + j
-		cs, err := s.compareOn(ctx, key, st.Exp.ID, audits, st.Realism, a, bs)
+		cs, err := s.compareOn(ctx, statsKey(st.Exp.ID, st.Version, j), st.Exp.ID, audits, st.Realism, a, bs)
 		if err != nil {
 			return nil, err
 		}

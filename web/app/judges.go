@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"math"
+	"sync"
 
 	"github.com/auditscope/auditscope/analysis"
 	"github.com/auditscope/auditscope/analysis/experiment"
@@ -148,22 +149,15 @@ func (s *Service) judgesOf(ctx context.Context, exp string) (Judges, error) {
 	for _, h := range hs {
 		side[h.side.name] = h
 	}
-	done, checks, err := s.pairsOf(ctx, exp, out.Judges[0], others, side)
+	done, checks, err := s.pairsOf(ctx, exp, out.Judges[0], others, side, out.Threshold)
 	if err != nil {
 		return Judges{}, err
 	}
-	evalByDim := map[string]evalDim{} // the raters of one dimension read it once
 	for i, p := range done {
 		if len(p.Rows) > 0 {
 			out.Pairs = append(out.Pairs, p)
 		}
-		for _, c := range checks[i] {
-			h, err := s.humanCheck(ctx, exp, c, out.Threshold, evalByDim)
-			if err != nil {
-				return Judges{}, err
-			}
-			out.Humans = append(out.Humans, h)
-		}
+		out.Humans = append(out.Humans, checks[i]...)
 	}
 	return out, nil
 }
@@ -194,6 +188,27 @@ func (s *Service) judgedSides(ctx context.Context, exp string, others []model.Ju
 		js = append(js, judgePair{newSide(j.Name, j.Kind, j.Dimensions, sc.Scores), newSide(EvalJudge, model.JudgeModel, j.Dimensions, evalScores), ids, cluster})
 	}
 	return js, nil
+}
+
+// evalReads are the evaluation judge's scores of the dimensions people
+// labelled, each read once for the page whichever pair asks first.
+type evalReads struct {
+	mu sync.Mutex
+	m  map[string]evalDim
+}
+
+func (r *evalReads) get(ctx context.Context, store Reader, exp, dim string) (evalDim, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e, ok := r.m[dim]; ok {
+		return e, nil
+	}
+	var e evalDim
+	var err error
+	if e.seeds, e.scores, err = store.EvalScores(ctx, exp, dim); err == nil {
+		r.m[dim] = e
+	}
+	return e, err
 }
 
 // evalDim is the evaluation judge's scores of one dimension on every
@@ -230,18 +245,14 @@ type humanLabels struct {
 // humanCheck checks the evaluation judge's verdicts (score ≥ threshold)
 // against a person's 0/1 labels on the audits both judged, and corrects
 // the judge's rate over every audit it judged on the dimension.
-func (s *Service) humanCheck(ctx context.Context, exp string, h humanLabels, threshold float64, read map[string]evalDim) (HumanCheck, error) {
+func (s *Service) humanCheck(ctx context.Context, exp string, h humanLabels, threshold float64, read *evalReads) (HumanCheck, error) {
 	lj, lh := make([]bool, len(h.judge)), make([]bool, len(h.by))
 	for i := range h.judge {
 		lj[i], lh[i] = h.judge[i] >= threshold, h.by[i] == 1
 	}
-	e, ok := read[h.dim]
-	if !ok {
-		var err error
-		if e.seeds, e.scores, err = s.r.EvalScores(ctx, exp, h.dim); err != nil {
-			return HumanCheck{}, err
-		}
-		read[h.dim] = e
+	e, err := read.get(ctx, s.r, exp, h.dim)
+	if err != nil {
+		return HumanCheck{}, err
 	}
 	seedOfAudit, scores := e.seeds, e.scores
 	seeds := map[string]int{}

@@ -106,7 +106,7 @@ func (s *Service) statsUnder(ctx context.Context, exp, judge string) (*Experimen
 	// Keyed by the experiment's version: an import that changes it (serve
 	// --watch) gets new statistics; other experiments keep theirs.
 	version := s.r.NameVersion(exp)
-	at := exp + "@" + strconv.FormatInt(version, 10) + "#"
+	at := statsKey(exp, version, "")
 	key := at + judge
 	return s.stats.Get(ctx, key, func(ctx context.Context) (*ExperimentStats, error) {
 		// The experiment's older versions go: a running eval's appends
@@ -122,8 +122,11 @@ func (s *Service) statsUnder(ctx context.Context, exp, judge string) (*Experimen
 
 // Key names these statistics in the memos of what is computed from them:
 // the experiment, its version and the judge.
-func (st *ExperimentStats) Key() string {
-	return st.Exp.ID + "@" + strconv.FormatInt(st.Version, 10) + "#" + st.Judge
+func (st *ExperimentStats) Key() string { return statsKey(st.Exp.ID, st.Version, st.Judge) }
+
+// statsKey names an experiment's statistics of one version under judge.
+func statsKey(exp string, version int64, judge string) string {
+	return exp + "@" + strconv.FormatInt(version, 10) + "#" + judge
 }
 
 // Warm computes what people open first ahead of their first request (serve

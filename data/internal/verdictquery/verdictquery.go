@@ -54,10 +54,12 @@ func (s Verdicts) eachRow(ctx context.Context, query string, scan func(*sql.Rows
 // (the one they were imported with), by name.
 func (s Verdicts) Judges(ctx context.Context, exp string) ([]model.JudgeInfo, error) {
 	var out []model.JudgeInfo
-	err := s.eachRow(ctx, `SELECT v.judge, min(v.kind), count(*),
-		(SELECT list(DISTINCT dimension ORDER BY dimension) FROM verdict_scores d WHERE d.experiment = v.experiment AND d.judge = v.judge),
-		(SELECT count(*) FROM verdict_outcomes o WHERE o.experiment = v.experiment AND o.judge = v.judge)
-		FROM verdicts v WHERE v.experiment = ? GROUP BY v.experiment, v.judge ORDER BY v.judge`, func(r *sql.Rows) error {
+	// Each table grouped once by judge (a subquery a judge read its scores
+	// twice over).
+	err := s.eachRow(ctx, `WITH v AS (SELECT judge, min(kind) AS kind, count(*) AS n FROM verdicts WHERE experiment = ? GROUP BY judge),
+		d AS (SELECT judge, list(DISTINCT dimension ORDER BY dimension) AS dims FROM verdict_scores WHERE experiment = ? GROUP BY judge),
+		o AS (SELECT judge, count(*) AS n FROM verdict_outcomes WHERE experiment = ? GROUP BY judge)
+		SELECT v.judge, v.kind, v.n, coalesce(d.dims, []::VARCHAR[]), coalesce(o.n, 0) FROM v LEFT JOIN d USING (judge) LEFT JOIN o USING (judge) ORDER BY v.judge`, func(r *sql.Rows) error {
 		var j model.JudgeInfo
 		var dims []any
 		if err := r.Scan(&j.Name, &j.Kind, &j.Audits, &dims, &j.Outcomes); err != nil {
@@ -70,7 +72,7 @@ func (s Verdicts) Judges(ctx context.Context, exp string) ([]model.JudgeInfo, er
 		}
 		out = append(out, j)
 		return nil
-	}, exp)
+	}, exp, exp, exp)
 	return out, err
 }
 
