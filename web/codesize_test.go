@@ -43,7 +43,7 @@ var oversized = map[string]int{
 	"data/audits_export_test.go:TestExportAuditsChunks": 120, "data/annotatedpairs/fast.go:row": 119,
 	"data/lake/bucket_test.go:TestBucketLake": 117, "data/logs_import_test.go:TestImportInspectFixtures": 114,
 	"web/e2e/pairs_browser_test.go:TestBrowserPairsExplorer": 112, "web/limit_test.go:TestHeavyScheduler": 111, "data/watch/loops.go:notifyLoop": 111,
-	"analysis/experiment/units_test.go:TestMatchedCounts": 109, "web/compare_test.go:TestCompareDemoByHand": 108,
+	"analysis/experiment/units_test.go:TestMatchedCounts": 109, "web/e2e/compare_test.go:TestCompareDemoByHand": 108,
 	"analysis/experiment/compare_test.go:TestCompareByHand": 108, "data/annotatedpairs/fast.go:annotations": 105,
 	"data/lake/store_test.go:TestWriteLake": 102,
 }

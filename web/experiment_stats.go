@@ -40,7 +40,7 @@ func (s *Server) WarmOnChange(ctx context.Context, interval time.Duration) {
 	defer t.Stop()
 	last := int64(-1)
 	for {
-		if v := s.version(); v != last {
+		if v := s.Version(); v != last {
 			last = v
 			s.Warm(ctx)
 		}

@@ -33,7 +33,7 @@ func (s *Server) generation(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	// A lake's open pages learn of a new manifest through their poll.
 	s.refresh(c.Request().Context())
-	return c.JSON(http.StatusOK, map[string]any{"version": s.version(), "changed": s.store.ChangedAt().Format(time.RFC3339)})
+	return c.JSON(http.StatusOK, map[string]any{"version": s.Version(), "changed": s.store.ChangedAt().Format(time.RFC3339)})
 }
 
 // consistent makes a request read one state of the data: it holds the
@@ -59,7 +59,7 @@ func (s *Server) consistent(next echo.HandlerFunc) echo.HandlerFunc {
 		s.refresh(c.Request().Context())
 		release := s.store.View()
 		req := c.Request()
-		c.SetRequest(req.WithContext(views.WithFreshness(req.Context(), views.Freshness{Version: s.version(), Changed: s.store.ChangedAt()})))
+		c.SetRequest(req.WithContext(views.WithFreshness(req.Context(), views.Freshness{Version: s.Version(), Changed: s.store.ChangedAt()})))
 		resp := c.Response()
 		held := &heldResponse{ResponseWriter: resp.Writer}
 		resp.Writer = held

@@ -5,8 +5,9 @@ import (
 	"math"
 	"net/url"
 
-	"github.com/a-h/templ"
 	"strconv"
+
+	"github.com/a-h/templ"
 
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/web/app"

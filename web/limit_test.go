@@ -33,7 +33,7 @@ func serveFrom(h http.Handler, addr, path string) <-chan *httptest.ResponseRecor
 // another client waits and is served, light and cached pages still answer,
 // and a request past the wait is refused.
 func TestHeavyScheduler(t *testing.T) {
-	s := New(mustDemo(t).store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{Slots: 2, ClientQueue: 2, Wait: 10 * time.Second})
+	s := fakeServer(t, handMade(), Config{Slots: 2, ClientQueue: 2, Wait: 10 * time.Second})
 	// Each blocked handler says it started and waits for its own release.
 	started := make(chan string)
 	var mu sync.Mutex
@@ -54,7 +54,7 @@ func TestHeavyScheduler(t *testing.T) {
 	}, s.heavy)
 
 	// Cached before the slots fill up.
-	cached := mustGet(t, s, "/experiments/small/rwr", http.StatusOK, "text/html")
+	cached := mustGet(t, s, "/experiments/x", http.StatusOK, "text/html")
 
 	const flooder, other = "192.0.2.1:1000", "192.0.2.2:1000"
 	var running []<-chan *httptest.ResponseRecorder
@@ -69,14 +69,14 @@ func TestHeavyScheduler(t *testing.T) {
 		pollUntil(t, "queued", func() bool { return s.sched.Waiting() == i+1 })
 	}
 	t0 := time.Now()
-	r := getFrom(s, flooder, "/experiments/small/crux")
+	r := getFrom(s, flooder, "/experiments/x/crux")
 	// Retry-After is the time the queued work takes, at least a second:
 	// nothing has finished yet, so no hold time is known.
 	if r.Code != http.StatusServiceUnavailable || r.Header().Get("Retry-After") != "1" || !strings.HasPrefix(r.Header().Get("Content-Type"), "text/html") {
 		t.Errorf("the flooder's third: %d Retry-After %q %q, want 503 with Retry-After 1 and the busy page", r.Code, r.Header().Get("Retry-After"), r.Header().Get("Content-Type"))
 	}
 	contains(t, "busy page", r.Body.String(), "Server busy", `<meta http-equiv="refresh" content="1">`)
-	r = getFrom(s, flooder, "/experiments/small/rwr.csv")
+	r = getFrom(s, flooder, "/experiments/x/scores.csv")
 	if r.Code != http.StatusServiceUnavailable || !strings.HasPrefix(r.Header().Get("Content-Type"), "text/plain") || r.Body.Len() > 100 {
 		t.Errorf("the flooder's CSV: %d %q %q, want 503 with a short text body", r.Code, r.Header().Get("Content-Type"), r.Body.String())
 	}
@@ -87,10 +87,10 @@ func TestHeavyScheduler(t *testing.T) {
 	// flooder's second.
 	otherDone := serveFrom(s.Handler(), other, "/test/block?id=other")
 	pollUntil(t, "the other client queued", func() bool { return s.sched.Waiting() == 3 })
-	if mustGet(t, s, "/experiments/small/rwr", http.StatusOK, "text/html").Body != cached.Body {
+	if mustGet(t, s, "/experiments/x", http.StatusOK, "text/html").Body != cached.Body {
 		t.Error("the cached heavy page changed")
 	}
-	for _, p := range []string{"/", "/audits/small:a1", "/static/style.css"} {
+	for _, p := range []string{"/", "/experiments/x/judgments", "/static/style.css"} {
 		if r := get(t, s, p); r.Code != http.StatusOK {
 			t.Errorf("light page %s with the heavy slots full: %d", p, r.Code)
 		}
@@ -123,7 +123,7 @@ func TestHeavyScheduler(t *testing.T) {
 		t.Errorf("%d still waiting", s.sched.Waiting())
 	}
 	// Slots free again: heavy pages are served.
-	mustGet(t, s, "/experiments/small/transfer", http.StatusOK, "text/html")
+	mustGet(t, s, "/experiments/x/transfer", http.StatusOK, "text/html")
 
 	// A request that waits past the deadline is refused.
 	short := New(s.store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{Slots: 1, Wait: 100 * time.Millisecond})
@@ -137,7 +137,7 @@ func TestHeavyScheduler(t *testing.T) {
 		}
 		return err != nil
 	})
-	if r := getFrom(short, other, "/experiments/small/transfer"); r.Code != http.StatusServiceUnavailable || r.Header().Get("Retry-After") != "1" {
+	if r := getFrom(short, other, "/experiments/x/transfer"); r.Code != http.StatusServiceUnavailable || r.Header().Get("Retry-After") != "1" {
 		t.Errorf("past the deadline: %d Retry-After %q, want 503", r.Code, r.Header().Get("Retry-After"))
 	}
 	close(hold)

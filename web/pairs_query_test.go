@@ -184,22 +184,12 @@ func TestRefQueryRoundTrip(t *testing.T) {
 	}
 }
 
-// The comparison page reads only its path; an unknown comparison is the
-// store's 404, as before.
+// The comparison page reads only its path (web/e2e's TestComparisonPath
+// serves it).
 func TestComparisonQueryRoundTrip(t *testing.T) {
 	for _, q := range []comparisonQuery{{Dataset: "hand", ID: "c1"}, {Dataset: "odd/set", ID: "a/b %20c"}} {
 		if got := parseComparisonQuery(q.values()); got != q {
 			t.Errorf("parse(%v) = %+v, want %+v", q.values(), got, q)
-		}
-	}
-	s := mustPairs(t)
-	for path, status := range map[string]int{
-		"/pairs/hand/comparisons/nope": http.StatusNotFound,
-		"/pairs/nope/comparisons/c1":   http.StatusNotFound,
-		"/pairs/hand/comparisons/c1":   http.StatusOK,
-	} {
-		if r := get(t, s, path); r.Code != status {
-			t.Errorf("GET %s: %d, want %d", path, r.Code, status)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"time"
 
@@ -82,7 +83,7 @@ func New(store Store, logger *slog.Logger, cfg Config) *Server {
 	s := &Server{store: store, log: logger, cfg: cfg, app: app.New(store), sched: newScheduler(cfg)}
 	if !cfg.NoResponseCache {
 		s.cache = newResponseCache()
-		s.cache.version = s.version
+		s.cache.version = s.Version
 	}
 	e := echo.New()
 	e.IPExtractor = clientIP(cfg.TrustedProxies)
@@ -94,10 +95,26 @@ func New(store Store, logger *slog.Logger, cfg Config) *Server {
 	return s
 }
 
-// version is what the pages show changes by: the data's version, and with
+// Store is what the server serves from.
+func (s *Server) Store() Store { return s.store }
+
+// RoutePaths are the paths of the server's GET routes, each once, sorted:
+// the map a crawler or a fuzzer starts from.
+func (s *Server) RoutePaths() []string {
+	var paths []string
+	for _, r := range s.echo.Routes() {
+		if r.Method == http.MethodGet && !slices.Contains(paths, r.Path) {
+			paths = append(paths, r.Path)
+		}
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+// Version is what the pages show changes by: the data's version, and with
 // --watch or --lake the changes to the watched folders' problems or to why
 // the lake's newest manifest is not served (the home page shows both).
-func (s *Server) version() int64 {
+func (s *Server) Version() int64 {
 	v := s.store.Version()
 	if s.cfg.ProblemsVersion == nil && !s.store.IsLake() {
 		return v

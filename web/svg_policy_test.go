@@ -9,18 +9,18 @@ import (
 // TestSVGPolicy: an SVG figure may style itself and do nothing else; the
 // page and the PNG keep the pages' policy.
 func TestSVGPolicy(t *testing.T) {
-	s := mustDemo(t)
+	s := fakeServer(t, handMade(), Config{})
 	for u, want := range map[string]string{
-		"/experiments/demo/figures/rwr.svg": svgPolicy,
-		"/experiments/demo/figures/rwr.png": contentSecurityPolicy,
-		"/experiments/demo/rwr":             contentSecurityPolicy,
+		"/experiments/x/figures/scores.svg": svgPolicy,
+		"/experiments/x/figures/scores.png": contentSecurityPolicy,
+		"/experiments/x":                    contentSecurityPolicy,
 	} {
 		if got := mustGet(t, s, u, http.StatusOK, "").Header.Get("Content-Security-Policy"); got != want {
 			t.Errorf("%s: Content-Security-Policy %q, want %q", u, got, want)
 		}
 	}
 	// Our pages may embed an SVG (as <object>); no other site may.
-	for u, want := range map[string]string{"/experiments/demo/figures/rwr.svg": "SAMEORIGIN", "/experiments/demo/rwr": "DENY"} {
+	for u, want := range map[string]string{"/experiments/x/figures/scores.svg": "SAMEORIGIN", "/experiments/x": "DENY"} {
 		if got := mustGet(t, s, u, http.StatusOK, "").Header.Get("X-Frame-Options"); got != want {
 			t.Errorf("%s: X-Frame-Options %q, want %q", u, got, want)
 		}

@@ -241,3 +241,37 @@ func contains(t testing.TB, what, body string, wants ...string) {
 		}
 	}
 }
+
+// mustDemoStore is the shared demo store (read-only to the tests).
+func mustDemoStore(t testing.TB) *data.Store {
+	t.Helper()
+	store, err := demoStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
+// dataStore is the database behind a test server, for what only the data
+// package does (imports, lake writes).
+func dataStore(t testing.TB, s *web.Server) *data.Store {
+	t.Helper()
+	store, ok := s.Store().(*data.Store)
+	if !ok {
+		t.Fatalf("the server's store is a %T, not a database", s.Store())
+	}
+	return store
+}
+
+// within fails the test when ch does not deliver in d: a guard against a
+// hang, not a timing measurement.
+func within[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(d):
+		t.Fatalf("%s: nothing after %s", what, d)
+		panic("unreachable")
+	}
+}
