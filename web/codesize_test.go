@@ -35,7 +35,7 @@ var oversized = map[string]int{
 
 	"data/badinput_test.go:TestBadInput": 255, "data/score_columns_test.go:TestScoreColumns": 233,
 	"data/demo/demo_test.go:TestStructure": 232, "tools/benchtable/main.go:run": 213,
-	"data/hostile_counts_test.go:TestHostileCounts": 209, "data/demo/pairs.go:AnnotatedPairs": 208,
+	"data/demo/pairs.go:AnnotatedPairs":  208,
 	"data/audits_export.go:ExportAudits": 184, "tools/loadgen/main.go:Load": 176, "tools/benchtable/pages.go:pageRows": 158,
 	"data/watch/sync.go:syncPaths": 127, "data/refuse_test.go:TestRefuseAmbiguousAndOutOfRange": 126,
 	"data/demo/demo_test.go:TestAnnotatedPairs": 124,
