@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/auditscope/auditscope/data/internal/expquery"
 	"github.com/auditscope/auditscope/data/storetest"
 )
 
@@ -77,8 +78,8 @@ func TestEvalAudits(t *testing.T) {
 	}
 	check(t, s, exps, want)
 	// Names that share a hash: the strings are read instead.
-	defer func(h func(string) string) { nameHash = h }(nameHash)
-	nameHash = func(string) string { return "0::BIGINT" }
+	defer func(h func(string) string) { expquery.NameHash = h }(expquery.NameHash)
+	expquery.NameHash = func(string) string { return "0::BIGINT" }
 	check(t, s, exps, want)
 }
 

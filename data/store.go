@@ -26,6 +26,7 @@ import (
 	"github.com/auditscope/auditscope/data/internal/apquery"
 	"github.com/auditscope/auditscope/data/internal/expquery"
 	"github.com/auditscope/auditscope/data/internal/imports"
+	"github.com/auditscope/auditscope/data/internal/lakequery"
 	"github.com/auditscope/auditscope/data/internal/load"
 	"github.com/auditscope/auditscope/data/internal/memlimit"
 	"github.com/auditscope/auditscope/data/internal/verdictquery"
@@ -102,10 +103,7 @@ type Store struct {
 	appendMu sync.Mutex // AppendLogs one at a time
 	// servesFiles: the tables are views over a lake's files (ServeFiles).
 	servesFiles bool
-	lakeCols    struct {
-		sync.Mutex
-		m map[string][]lakeColumn
-	}
+	lakeCols    lakequery.Columns
 
 	mu            sync.RWMutex
 	transcripts   map[string]func(auditID string) ([]byte, error) // experiment -> in-memory transcript source

@@ -3,16 +3,13 @@ package data
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/internal/digest"
 	"github.com/auditscope/auditscope/data/internal/imports"
 	"github.com/auditscope/auditscope/data/labels"
@@ -181,71 +178,6 @@ func (s *Store) eachRow(ctx context.Context, query string, scan func(*sql.Rows) 
 	return rows.Err()
 }
 
-// rejudgedVerdicts reads a folder (or one file) judged again by judge, as
-// that judge's verdicts on exp's audits: Petri transcripts by their ids
-// (each transcript's id is the audit it judges), Inspect logs rescored by
-// each sample's task, id and epoch (a log's file name, which its audit ids
-// start with, may differ). A transcript or sample without the judge's
-// scores, or one the experiment does not hold, is an error.
-func (s *Store) rejudgedVerdicts(ctx context.Context, exp, path, judge string, maxValue int64) ([]model.Verdict, error) {
-	root, files := path, []string(nil)
-	if st, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if !st.IsDir() {
-		root, files = filepath.Dir(path), []string{filepath.Base(path)}
-	}
-	src, err := logs.Open(ctx, root, logs.Options{MaxValue: maxValue, Files: files})
-	if err != nil {
-		return nil, err
-	}
-	var samples map[[3]string]string // task, sample, epoch → audit id
-	if src.Kind() == model.KindInspect {
-		if samples, err = s.sampleAudits(ctx, exp); err != nil {
-			return nil, err
-		}
-	}
-	var out []model.Verdict
-	err = src.Audits(func(pos bundle.Pos, a *bundle.Audit, _ json.RawMessage) error {
-		if len(a.Scores) == 0 {
-			return &model.InputError{File: pos.File, Offset: -1, Path: "metadata.judge_output", Msg: "no judge's scores: a re-judged transcript or rescored sample holds the new judge's scores"}
-		}
-		id := a.ID
-		if samples != nil {
-			k := [3]string{a.Labels["task"], a.Labels["sample"], a.Labels["epoch"]}
-			switch id = samples[k]; id {
-			case "":
-				return &model.InputError{File: pos.File, Offset: -1, Msg: fmt.Sprintf("experiment %s has no sample %s, epoch %s of task %s: a rescored log's samples attach to those imported already", exp, k[1], k[2], k[0])}
-			case ambiguous:
-				return &model.InputError{File: pos.File, Offset: -1, Msg: fmt.Sprintf("experiment %s holds sample %s, epoch %s of task %s in more than one log: attach the rescored log to an experiment of one run", exp, k[1], k[2], k[0])}
-			}
-		}
-		out = append(out, model.Verdict{Audit: id, Judge: judge, Kind: model.JudgeModel, Summary: a.Summary, Scores: a.Scores, File: pos.File})
-		return nil
-	})
-	return out, err
-}
-
-// ambiguous marks a sample two of an experiment's logs hold.
-const ambiguous = "\x00ambiguous"
-
-// sampleAudits maps exp's Inspect samples to their audit ids by task,
-// sample id and epoch.
-func (s *Store) sampleAudits(ctx context.Context, exp string) (map[[3]string]string, error) {
-	out := map[[3]string]string{}
-	err := s.eachRow(ctx, `SELECT id, coalesce(json_extract_string(labels, '$.task'), ''), coalesce(json_extract_string(labels, '$.sample'), ''),
-		coalesce(json_extract_string(labels, '$.epoch'), '') FROM audits WHERE experiment = ?`, func(r *sql.Rows) error {
-		var id string
-		var k [3]string
-		err := r.Scan(&id, &k[0], &k[1], &k[2])
-		if _, twice := out[k]; twice {
-			id = ambiguous // two logs (runs) of one task hold the sample
-		}
-		out[k] = id
-		return err
-	}, exp)
-	return out, err
-}
-
 // ImportVerdicts attaches the verdicts a file or folder holds to the
 // audits of experiment exp: people's labels (a .csv, .jsonl or .ndjson of
 // audit, dimension, value and rater; each rater a judge), or Petri
@@ -283,7 +215,7 @@ func (s *Store) ImportVerdicts(ctx context.Context, exp, path, judge string, max
 		if hash, err = digest.Tree(path); err != nil {
 			return model.ImportResult{}, err
 		}
-		if vs, err = s.rejudgedVerdicts(ctx, exp, path, judge, maxValue); err != nil {
+		if vs, err = logs.Rejudged(ctx, exp, path, judge, maxValue, func() (map[[3]string]string, error) { return s.SampleAudits(ctx, exp) }); err != nil {
 			return model.ImportResult{}, err
 		}
 	}
