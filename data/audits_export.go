@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/auditscope/auditscope/data/internal/exportsql"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -20,39 +20,6 @@ import (
 // with the square of its size. A keyset chunk is a top-N of the audits past
 // the cursor. And an import landing between two chunks can neither repeat
 // nor skip an audit that was there before it.
-
-// keyset is the condition "after c" in the order key dir NULLS LAST,
-// experiment, ord. key is the sort expression ("" for the default order,
-// experiment and ord alone) and keyArgs its arguments, given again for
-// each use of it in the condition. oneExp says the filter selects one
-// experiment: the order is then by ord alone (auditQuery.orderBy), and so
-// is the condition, which DuckDB can then test against each row group's
-// range of ord.
-func keyset(c model.AuditCursor, key string, desc bool, keyArgs []any, oneExp bool) (string, []any) {
-	tie := "(a.experiment > ? OR (a.experiment = ? AND a.ord > ?))"
-	tieArgs := []any{c.Experiment, c.Experiment, c.Ord}
-	if oneExp {
-		tie, tieArgs = "a.ord > ?", []any{c.Ord}
-	}
-	if key == "" {
-		return tie, tieArgs
-	}
-	if c.Sort == nil { // among the audits without a value, at the end
-		return "(" + key + " IS NULL AND " + tie + ")", append(append([]any{}, keyArgs...), tieArgs...)
-	}
-	op := " > ?"
-	if desc {
-		op = " < ?"
-	}
-	var args []any
-	args = append(args, keyArgs...)
-	args = append(args, keyArgs...)
-	args = append(args, c.Sort)
-	args = append(args, keyArgs...)
-	args = append(args, c.Sort)
-	args = append(args, tieArgs...)
-	return "(" + key + " IS NULL OR " + key + op + " OR (" + key + " = ? AND " + tie + "))", args
-}
 
 // ExportAudits reads the chunk of at most limit audits a filter selects
 // that follows after (nil: the first chunk), with each audit's scores in
@@ -164,7 +131,7 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 			JOIN audits a ON a.experiment = p.experiment AND a.ord = p.ord
 			LEFT JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor`, append(append(extraArgs, args...), limit), nil
 	}
-	q, qargs, err := chunkScores(scores, scoreArgs, len(dims), dims, src)
+	q, qargs, err := exportsql.ChunkScores(scores, scoreArgs, len(dims), dims, src)
 	if err != nil {
 		return model.ExportChunk{}, fmt.Errorf("data: export audits: %w", err)
 	}
@@ -197,59 +164,6 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 		out.Next = &model.AuditCursor{Experiment: f.Experiment, Ord: until[0], Until: until[1:]}
 	}
 	return out, nil
-}
-
-// chunkScores is the chunk's query with its audits' scores in dims, from
-// src (the chunk's audits, with extra columns): from scores, their SQL
-// expressions (with scoreArgs), when every dimension has one, else from
-// each audit's JSON.
-func chunkScores(scores []string, scoreArgs []any, n int, dims []string, src func(extra string, extraArgs []any) (string, []any, error)) (string, []any, error) {
-	if len(scores) == 0 {
-		from, fargs, err := src(`json_transform(a.scores, '"MAP(VARCHAR, DOUBLE)"') AS m`, nil)
-		if err != nil {
-			return "", nil, err
-		}
-		return `SELECT c.* EXCLUDE (m), false` + strings.Repeat(", NULL::BIGINT", (n+perPack-1)/perPack) +
-			`, list_transform(?::VARCHAR[], d -> c.m[d]) FROM (` + from + `) c`, append([]any{dims}, fargs...), nil
-	}
-	// A row whose scores are all whole numbers from 1 to 15 (judge
-	// scores are 1 to 10), or none, gets them packed four bits each
-	// into BIGINTs, 15 a number (0 for none), which Go writes as the
-	// export's cells (packedCells): the driver hands Go a few numbers
-	// instead of a list whose every value it boxes, and the CSV writer
-	// has one piece to copy (these 38 or more numbers a row were the
-	// export's slowest part; DuckDB writing them as text itself took it
-	// 20 ms a chunk). Any other row gets its list, for Go to format.
-	named := make([]string, len(scores))
-	bare := make([]string, len(scores))
-	fits := make([]string, len(scores))
-	cols := make([]string, len(scores))
-	packs := make([]string, (len(scores)+perPack-1)/perPack)
-	for i, sc := range scores {
-		c := "s" + strconv.Itoa(i)
-		named[i], bare[i] = sc+" AS "+c, c
-		cols[i] = "c." + c
-		fits[i] = "(b." + c + " IS NULL OR (b." + c + " BETWEEN 1 AND 15 AND b." + c + " = trunc(b." + c + ")))"
-		// A row that does not fit has its list, and its packs are
-		// ignored: TRY_CAST and the mask keep its numbers (NaN, 1e300,
-		// -4, which DuckDB refuses to shift) from failing the query.
-		term := "coalesce(TRY_CAST(c." + c + " AS BIGINT) & 15, 0)"
-		if k := i % perPack; k > 0 {
-			packs[i/perPack] += " + (" + term + " << " + strconv.Itoa(4*k) + ")"
-		} else {
-			packs[i/perPack] = term
-		}
-	}
-	from, fargs, err := src(strings.Join(named, ", "), scoreArgs)
-	if err != nil {
-		return "", nil, err
-	}
-	// packed is a column of a query of its own: named in the same select,
-	// DuckDB copies its expression into each use, and planning the copies
-	// took 30 ms a chunk.
-	return `SELECT c.* EXCLUDE (` + strings.Join(bare, ", ") + `, packed), c.packed, ` + strings.Join(packs, ", ") + `,
-			CASE WHEN NOT c.packed THEN list_value(` + strings.Join(cols, ", ") + `) END
-		FROM (SELECT b.*, ` + strings.Join(fits, " AND ") + ` AS packed FROM (` + from + `) b) c`, fargs, nil
 }
 
 // auditorIDColumns are auditColumns with the auditor's id in place of its
@@ -408,9 +322,8 @@ func (n *nullable[T]) point(arr []T) (*T, []T) {
 	return &arr[len(arr)-1], arr
 }
 
-// perPack is how many scores a BIGINT of an export's chunk holds: 4 bits
-// each, its sign bit clear.
-const perPack = 15
+// perPack is how many scores a BIGINT of an export's chunk holds.
+const perPack = exportsql.PerPack
 
 // cellText are the cells of the scores 0 (none) to 15.
 var cellText = [16]string{"", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/auditscope/auditscope/data/internal/exportsql"
 	"github.com/auditscope/auditscope/data/internal/verdictquery"
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -206,7 +207,7 @@ func (f auditQuery) query(selectCols string) (string, []any, error) {
 		} else if f.Sort != "" {
 			key = auditSortColumns[f.Sort] // orderBy refuses any other
 		}
-		cond, cargs := keyset(*f.after, key, f.Desc, kargs, f.Experiment != "")
+		cond, cargs := exportsql.Keyset(*f.after, key, f.Desc, kargs, f.Experiment != "")
 		if f.upto != nil {
 			cond, cargs = cond+" AND a.ord <= ?", append(cargs, *f.upto)
 		}
