@@ -56,20 +56,7 @@ func TestExportAuditsChunks(t *testing.T) {
 		t.Fatal(dims, err)
 	}
 	dims = append(dims, "no_such_dimension")
-	var filters []model.AuditFilter
-	// Every sort key in one direction or the other (each query costs a few
-	// ms), the judge scores in both.
-	for i, sort := range model.AuditSortKeys {
-		filters = append(filters, model.AuditFilter{Experiment: "demo", Sort: sort, Desc: i%2 == 1})
-	}
-	for _, sort := range []string{"", "score:concerning", "score:" + dims[2]} {
-		filters = append(filters, model.AuditFilter{Experiment: "demo", Sort: sort}, model.AuditFilter{Experiment: "demo", Sort: sort, Desc: true})
-	}
-	filters = append(filters,
-		model.AuditFilter{Sort: "turns", Desc: true},
-		model.AuditFilter{Experiment: "demo", Eval: "production", Sort: "score:concerning", Scores: []model.ScoreCond{{Dimension: "concerning", Op: ">=", Value: 3}}},
-		model.AuditFilter{Experiment: "demo", Outcome: "missed", Sort: "quality", Desc: true},
-		model.AuditFilter{Experiment: "demo", Text: "no such text anywhere"})
+	filters := exportChunkFilters(dims)
 	// The chunks must split ties and the NULLs that sort last.
 	nulls := map[string]int{}
 	rows, err := s.ListAudits(ctx, model.AuditFilter{Experiment: "demo", Sort: "score:" + dims[2]}, 0, -1)
@@ -87,60 +74,87 @@ func TestExportAuditsChunks(t *testing.T) {
 			t.Errorf("%d audits without %s: the chunks do not cross the NULLs", nulls[k], k)
 		}
 	}
-	check := func(source string) {
-		for _, f := range filters {
-			want, err := s.ListAudits(ctx, f, 0, -1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			keys := make([]string, len(want))
-			for i, r := range want {
-				keys[i] = r.Key
-			}
-			scores, err := s.AuditScores(ctx, keys)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, n := range []int{41, len(want), len(want) + 1} {
-				if n == 0 {
-					continue
-				}
-				name := fmt.Sprintf("%s %+v chunks of %d", source, f, n)
-				var got []model.AuditRow
-				var cur *model.AuditCursor
-				for chunks := 0; ; chunks++ {
-					c, err := s.ExportAudits(ctx, f, cur, n, dims)
-					if err != nil {
-						t.Fatalf("%s: %v", name, err)
-					}
-					if len(c.Rows) > n || len(c.Scores) != len(c.Rows) || (c.Next != nil && len(c.Rows) < n) || chunks > len(want)/n+1 {
-						t.Fatalf("%s: chunk %d has %d rows, %d scores, next %v", name, chunks, len(c.Rows), len(c.Scores), c.Next)
-					}
-					for i, r := range c.Rows {
-						got := storetest.ExportScores(t, c, i, len(dims))
-						for j, d := range dims {
-							w, ok := scores[r.Key][d]
-							if g := got[j]; ok != !math.IsNaN(g) || (ok && g != w) {
-								t.Fatalf("%s: %s %s = %v, want %v (%v)", name, r.Key, d, g, w, ok)
-							}
-						}
-					}
-					got = append(got, c.Rows...)
-					if cur = c.Next; cur == nil {
-						break
-					}
-				}
-				if !reflect.DeepEqual(got, want) {
-					t.Fatalf("%s: %d audits, want %d; first difference at %d", name, len(got), len(want), firstDiff(got, want))
-				}
-			}
-		}
-	}
-	check("JSON")
+	checkExportChunks(t, s, filters, dims, "JSON")
 	if err := s.BuildPendingScores(ctx); err != nil {
 		t.Fatal(err)
 	}
-	check("audit_scores")
+	checkExportChunks(t, s, filters, dims, "audit_scores")
+}
+
+// exportChunkFilters are the filters TestExportAuditsChunks reads chunk
+// by chunk, dims the experiment's score dimensions.
+func exportChunkFilters(dims []string) []model.AuditFilter {
+	var filters []model.AuditFilter
+	// Every sort key in one direction or the other (each query costs a few
+	// ms), the judge scores in both.
+	for i, sort := range model.AuditSortKeys {
+		filters = append(filters, model.AuditFilter{Experiment: "demo", Sort: sort, Desc: i%2 == 1})
+	}
+	for _, sort := range []string{"", "score:concerning", "score:" + dims[2]} {
+		filters = append(filters, model.AuditFilter{Experiment: "demo", Sort: sort}, model.AuditFilter{Experiment: "demo", Sort: sort, Desc: true})
+	}
+	return append(filters,
+		model.AuditFilter{Sort: "turns", Desc: true},
+		model.AuditFilter{Experiment: "demo", Eval: "production", Sort: "score:concerning", Scores: []model.ScoreCond{{Dimension: "concerning", Op: ">=", Value: 3}}},
+		model.AuditFilter{Experiment: "demo", Outcome: "missed", Sort: "quality", Desc: true},
+		model.AuditFilter{Experiment: "demo", Text: "no such text anywhere"})
+}
+
+// checkExportChunks reads each filter's audits with ExportAudits in
+// chunks of 41, of all of them and of one more, and checks they are
+// ListAudits' audits in its order with AuditScores' scores; source names
+// where the scores come from (the JSON or audit_scores), so the test can
+// check both without repeating it.
+func checkExportChunks(t *testing.T, s *data.Store, filters []model.AuditFilter, dims []string, source string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, f := range filters {
+		want, err := s.ListAudits(ctx, f, 0, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := make([]string, len(want))
+		for i, r := range want {
+			keys[i] = r.Key
+		}
+		scores, err := s.AuditScores(ctx, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{41, len(want), len(want) + 1} {
+			if n == 0 {
+				continue
+			}
+			name := fmt.Sprintf("%s %+v chunks of %d", source, f, n)
+			var got []model.AuditRow
+			var cur *model.AuditCursor
+			for chunks := 0; ; chunks++ {
+				c, err := s.ExportAudits(ctx, f, cur, n, dims)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if len(c.Rows) > n || len(c.Scores) != len(c.Rows) || (c.Next != nil && len(c.Rows) < n) || chunks > len(want)/n+1 {
+					t.Fatalf("%s: chunk %d has %d rows, %d scores, next %v", name, chunks, len(c.Rows), len(c.Scores), c.Next)
+				}
+				for i, r := range c.Rows {
+					got := storetest.ExportScores(t, c, i, len(dims))
+					for j, d := range dims {
+						w, ok := scores[r.Key][d]
+						if g := got[j]; ok != !math.IsNaN(g) || (ok && g != w) {
+							t.Fatalf("%s: %s %s = %v, want %v (%v)", name, r.Key, d, g, w, ok)
+						}
+					}
+				}
+				got = append(got, c.Rows...)
+				if cur = c.Next; cur == nil {
+					break
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: %d audits, want %d; first difference at %d", name, len(got), len(want), firstDiff(got, want))
+			}
+		}
+	}
 }
 
 func firstDiff(a, b []model.AuditRow) int {

@@ -145,54 +145,66 @@ func TestKillAnyPoint(t *testing.T) {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
-			before, after, took, refDB := killReference(t, base, c)
-			rng := rand.New(rand.NewPCG(uint64(len(c.name)), 7))
-			for i := range 2 * kills {
-				db := filepath.Join(t.TempDir(), "k.duckdb")
-				copyFile(t, base, db)
-				var how string
-				if i%2 == 0 {
-					d := time.Duration(rng.Float64() * 50 * float64(time.Millisecond))
-					how = fmt.Sprintf("%v after the WAL appeared", d.Round(100*time.Microsecond))
-					killChild(t, db, c, func(start time.Time) (bool, time.Duration) {
-						if _, err := os.Stat(db + ".wal"); err == nil {
-							return true, d
-						}
-						return false, 0
-					})
-				} else {
-					d := time.Duration(rng.Float64() * 1.2 * float64(took))
-					how = fmt.Sprintf("%v after the import started", d.Round(time.Millisecond))
-					killChild(t, db, c, func(start time.Time) (bool, time.Duration) { return true, d })
-				}
-				got := openState(t, db)
-				switch {
-				case sameState(got, before):
-					how += ": old state"
-				case sameState(got, after):
-					how += ": new state"
-				default:
-					t.Fatalf("kill %d (%s): the database holds neither the old nor the new state:\nvs old: %s\nvs new: %s", i, how, diffState(before, got), diffState(after, got))
-				}
-				// Importing again lands the whole import.
-				s, err := Open(ctx, Options{Path: db})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := runKillCase(s, c); err != nil {
-					t.Fatalf("kill %d (%s): import again: %v", i, how, err)
-				}
-				again := contentState(t, s)
-				s.Close()
-				if !sameState(again, after) {
-					t.Fatalf("kill %d (%s): import after the kill differs from a whole import: %s\n%s", i, how, diffState(after, again), firstDiff(t, refDB, db, after, again))
-				}
-				survived++
-				t.Logf("kill %d: %s", i, how)
-			}
+			survived += killRepeatedly(t, base, c, kills)
 		})
 	}
 	t.Logf("%d kills survived", survived)
+}
+
+// killRepeatedly is one case of TestKillAnyPoint: it kills c's import into
+// copies of base 2×kills times, each other one 0-50 ms after the WAL
+// appears and the others at a random time of the import, and checks each
+// database after its kill and after importing again; it returns the kills
+// survived. A function of its own so the test reads as its inputs.
+func killRepeatedly(t *testing.T, base string, c killCase, kills int) (survived int) {
+	t.Helper()
+	ctx := context.Background()
+	before, after, took, refDB := killReference(t, base, c)
+	rng := rand.New(rand.NewPCG(uint64(len(c.name)), 7))
+	for i := range 2 * kills {
+		db := filepath.Join(t.TempDir(), "k.duckdb")
+		copyFile(t, base, db)
+		var how string
+		if i%2 == 0 {
+			d := time.Duration(rng.Float64() * 50 * float64(time.Millisecond))
+			how = fmt.Sprintf("%v after the WAL appeared", d.Round(100*time.Microsecond))
+			killChild(t, db, c, func(start time.Time) (bool, time.Duration) {
+				if _, err := os.Stat(db + ".wal"); err == nil {
+					return true, d
+				}
+				return false, 0
+			})
+		} else {
+			d := time.Duration(rng.Float64() * 1.2 * float64(took))
+			how = fmt.Sprintf("%v after the import started", d.Round(time.Millisecond))
+			killChild(t, db, c, func(start time.Time) (bool, time.Duration) { return true, d })
+		}
+		got := openState(t, db)
+		switch {
+		case sameState(got, before):
+			how += ": old state"
+		case sameState(got, after):
+			how += ": new state"
+		default:
+			t.Fatalf("kill %d (%s): the database holds neither the old nor the new state:\nvs old: %s\nvs new: %s", i, how, diffState(before, got), diffState(after, got))
+		}
+		// Importing again lands the whole import.
+		s, err := Open(ctx, Options{Path: db})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := runKillCase(s, c); err != nil {
+			t.Fatalf("kill %d (%s): import again: %v", i, how, err)
+		}
+		again := contentState(t, s)
+		s.Close()
+		if !sameState(again, after) {
+			t.Fatalf("kill %d (%s): import after the kill differs from a whole import: %s\n%s", i, how, diffState(after, again), firstDiff(t, refDB, db, after, again))
+		}
+		survived++
+		t.Logf("kill %d: %s", i, how)
+	}
+	return survived
 }
 
 // killReference imports c into a copy of base without a kill and returns

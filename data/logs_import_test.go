@@ -53,30 +53,8 @@ func readAudit(t testing.TB, s *Store, exp, id string) auditRow {
 // them, their value_to_float numbers as score columns.
 func TestImportInspectFixtures(t *testing.T) {
 	ctx := context.Background()
-	tests := []struct {
-		file   string
-		audits int64
-		id     string // an audit checked
-		label  string // one of its labels
-		value  string
-		turns  int
-		scorer string // its scorer, "" for none
-		score  string // the scorer's value as stored
-		num    float64
-	}{
-		{"docent-sample.eval", 15, "19_epoch_1", "task", "inspect_evals/luce_intercode_ctf", 1, "includes", "C", 1},
-		{"log_formats.eval", 1, "1_epoch_1", "task", "popularity", 1, "match", "I", 0},
-		{"log_formats.json", 1, "1_epoch_1", "task", "popularity", 1, "match", "I", 0},
-		{"log_message_deduplication.eval", 1, "0_epoch_1", "sample", "0", 1, "closeness_log", "0.0", 0},
-		{"log_read_sample.eval", 1, "1_epoch_1", "epoch", "1", 1, "match", "C", 1},
-		{"log_read_sample.json", 1, "1_epoch_1", "label_confidence", "0.8860552919198255", 1, "match", "C", 1},
-		{"log_streaming.eval", 4, "2_epoch_2", "epoch", "2", 1, "match", "C", 1},
-		{"log_tool_call_error.json", 1, "1_epoch_4", "sample", "1", 0, "", "", 0},
-		{"popularity.json", 3, "1_epoch_1", "nested", `{"foo":"bar"}`, 1, "match", "C", 1},
-		{"security-guide.json", 3, "3_epoch_1", "task", "security_guide", 1, "model_graded_fact", "C", 1},
-	}
 	s := mustOpenStore(t)
-	for _, tt := range tests {
+	for _, tt := range inspectFixtures() {
 		t.Run(tt.file, func(t *testing.T) {
 			path := fixture(t, "inspect", tt.file)
 			name := model.Slugify(tt.file)
@@ -163,6 +141,37 @@ func TestImportInspectFixtures(t *testing.T) {
 	body, err = s.Transcript(ctx, "log_tool_call_error.json", "1_epoch_4")
 	if err != nil || !strings.Contains(string(body), `"error":{"type":"output_limit"`) {
 		t.Errorf("tool error kept: %v, %.200s", err, body)
+	}
+}
+
+// inspectFixture is one Inspect log TestImportInspectFixtures imports,
+// with what it must hold.
+type inspectFixture struct {
+	file   string
+	audits int64
+	id     string // an audit checked
+	label  string // one of its labels
+	value  string
+	turns  int
+	scorer string // its scorer, "" for none
+	score  string // the scorer's value as stored
+	num    float64
+}
+
+// inspectFixtures are the logs of testdata/fixtures/inspect, each with
+// the audits it holds and one audit's label, turns and score.
+func inspectFixtures() []inspectFixture {
+	return []inspectFixture{
+		{"docent-sample.eval", 15, "19_epoch_1", "task", "inspect_evals/luce_intercode_ctf", 1, "includes", "C", 1},
+		{"log_formats.eval", 1, "1_epoch_1", "task", "popularity", 1, "match", "I", 0},
+		{"log_formats.json", 1, "1_epoch_1", "task", "popularity", 1, "match", "I", 0},
+		{"log_message_deduplication.eval", 1, "0_epoch_1", "sample", "0", 1, "closeness_log", "0.0", 0},
+		{"log_read_sample.eval", 1, "1_epoch_1", "epoch", "1", 1, "match", "C", 1},
+		{"log_read_sample.json", 1, "1_epoch_1", "label_confidence", "0.8860552919198255", 1, "match", "C", 1},
+		{"log_streaming.eval", 4, "2_epoch_2", "epoch", "2", 1, "match", "C", 1},
+		{"log_tool_call_error.json", 1, "1_epoch_4", "sample", "1", 0, "", "", 0},
+		{"popularity.json", 3, "1_epoch_1", "nested", `{"foo":"bar"}`, 1, "match", "C", 1},
+		{"security-guide.json", 3, "3_epoch_1", "task", "security_guide", 1, "model_graded_fact", "C", 1},
 	}
 }
 

@@ -3,6 +3,7 @@ package data_test
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -37,6 +38,46 @@ func TestScoreColumns(t *testing.T) {
 	for i := range dims {
 		dims[i] = fmt.Sprintf("d%02d", i)
 	}
+	importScoreExperiments(t, s, dims)
+	db := s.DB()
+	storetest.CheckScoreColumns(t, db)
+	checkScoreSlots(t, db)
+
+	// The reference: every audit in the default order, with its JSON scores.
+	all, err := s.ListAudits(ctx, model.AuditFilter{}, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]string, len(all))
+	for i, r := range all {
+		keys[i] = r.Key
+	}
+	scores, err := s.AuditScores(ctx, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromCells, fromList int // the export's rows of each kind
+	for _, f := range scoreColumnFilters() {
+		cells, list := checkScoreFilter(t, s, f, wantScoreKeys(all, scores, f), scores)
+		fromCells += cells
+		fromList += list
+	}
+	if fromCells == 0 || fromList == 0 {
+		t.Errorf("the export gave %d rows their cells and %d their scores: one way is untested", fromCells, fromList)
+	}
+	if err := s.BuildPendingScores(ctx); err != nil {
+		t.Fatal(err)
+	}
+	storetest.CheckScoreColumns(t, db)
+}
+
+// importScoreExperiments imports TestScoreColumns' four experiments, one,
+// two, old and pending, of 150 audits each scored on dims at random, and
+// makes "old" as a database made before migration 009 has it: apart, so
+// the test reads as its checks.
+func importScoreExperiments(t *testing.T, s *data.Store, dims []string) {
+	t.Helper()
+	ctx := context.Background()
 	// Whole numbers, which the export has DuckDB write as its cells, and
 	// fractions, which it leaves to Go.
 	values := []float64{1, 2, 2.5, 3, 5, 5, 7, 10, 9.75}
@@ -89,7 +130,12 @@ func TestScoreColumns(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	storetest.CheckScoreColumns(t, db)
+}
+
+// checkScoreSlots checks the columns "one" and "two" took: 48 each, and
+// "two", which meets d30 … d59 first, gives them the first columns.
+func checkScoreSlots(t *testing.T, db *sql.DB) {
+	t.Helper()
 	var slots [2]map[string]int
 	for i, exp := range []string{"one", "two"} {
 		slots[i] = map[string]int{}
@@ -110,67 +156,64 @@ func TestScoreColumns(t *testing.T) {
 	if len(slots[0]) != 48 || len(slots[1]) != 48 || slots[1]["d30"] != 0 || slots[1]["d00"] != 30 {
 		t.Fatalf("slots: one %v, two %v; want 48 each, two's first d30, then d00", slots[0], slots[1])
 	}
+}
 
-	// The reference: every audit in the default order, with its JSON scores.
-	all, err := s.ListAudits(ctx, model.AuditFilter{}, 0, -1)
-	if err != nil {
-		t.Fatal(err)
+// wantScoreKeys is the reference TestScoreColumns checks against: the keys
+// of the audits of all (every audit in the default order) that f selects,
+// in f's order, worked out from their JSON scores.
+func wantScoreKeys(all []model.AuditRow, scores map[string]map[string]float64, f model.AuditFilter) []string {
+	type row struct {
+		key string
+		v   *float64
+		i   int
 	}
-	keys := make([]string, len(all))
+	var sel []row
+audits:
 	for i, r := range all {
-		keys[i] = r.Key
-	}
-	scores, err := s.AuditScores(ctx, keys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := func(f model.AuditFilter) []string {
-		type row struct {
-			key string
-			v   *float64
-			i   int
+		if f.Experiment != "" && r.Experiment != f.Experiment {
+			continue
 		}
-		var sel []row
-	audits:
-		for i, r := range all {
-			if f.Experiment != "" && r.Experiment != f.Experiment {
-				continue
+		for _, c := range f.Scores {
+			v, ok := scores[r.Key][c.Dimension]
+			if !ok || !map[string]bool{">=": v >= c.Value, "<=": v <= c.Value, ">": v > c.Value, "<": v < c.Value, "=": v == c.Value}[c.Op] {
+				continue audits
 			}
-			for _, c := range f.Scores {
-				v, ok := scores[r.Key][c.Dimension]
-				if !ok || !map[string]bool{">=": v >= c.Value, "<=": v <= c.Value, ">": v > c.Value, "<": v < c.Value, "=": v == c.Value}[c.Op] {
-					continue audits
-				}
-			}
-			var sv *float64
-			if d, ok := strings.CutPrefix(f.Sort, "score:"); ok {
-				if v, ok := scores[r.Key][d]; ok {
-					sv = &v
-				}
-			}
-			sel = append(sel, row{r.Key, sv, i})
 		}
-		slices.SortStableFunc(sel, func(a, b row) int {
-			switch {
-			case a.v == nil && b.v == nil:
-			case a.v == nil:
-				return 1
-			case b.v == nil:
-				return -1
-			case *a.v != *b.v:
-				if f.Desc {
-					return cmp.Compare(*b.v, *a.v)
-				}
-				return cmp.Compare(*a.v, *b.v)
+		var sv *float64
+		if d, ok := strings.CutPrefix(f.Sort, "score:"); ok {
+			if v, ok := scores[r.Key][d]; ok {
+				sv = &v
 			}
-			return cmp.Compare(a.i, b.i)
-		})
-		out := make([]string, len(sel))
-		for i, r := range sel {
-			out[i] = r.key
 		}
-		return out
+		sel = append(sel, row{r.Key, sv, i})
 	}
+	slices.SortStableFunc(sel, func(a, b row) int {
+		switch {
+		case a.v == nil && b.v == nil:
+		case a.v == nil:
+			return 1
+		case b.v == nil:
+			return -1
+		case *a.v != *b.v:
+			if f.Desc {
+				return cmp.Compare(*b.v, *a.v)
+			}
+			return cmp.Compare(*a.v, *b.v)
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	out := make([]string, len(sel))
+	for i, r := range sel {
+		out[i] = r.key
+	}
+	return out
+}
+
+// scoreColumnFilters are the filters TestScoreColumns checks: in every
+// experiment and across them, sorted by a dimension with a column, one
+// past the columns, one no experiment has and none, with score conditions
+// on such dimensions.
+func scoreColumnFilters() []model.AuditFilter {
 	var filters []model.AuditFilter
 	for _, exp := range []string{"", "one", "two", "old", "pending"} {
 		for _, sort := range []string{"score:d00", "score:d55", "score:d59", "score:nosuch", ""} {
@@ -184,80 +227,80 @@ func TestScoreColumns(t *testing.T) {
 				model.AuditFilter{Experiment: exp, Sort: sort, Scores: []model.ScoreCond{{Dimension: "nosuch", Op: ">", Value: 0}}})
 		}
 	}
-	var fromCells, fromList int // the export's rows of each kind
-	for _, f := range filters {
-		w := want(f)
-		got, err := s.ListAudits(ctx, f, 0, -1)
-		if err != nil {
-			t.Fatalf("%+v: %v", f, err)
-		}
-		g := make([]string, len(got))
-		for i, r := range got {
-			g[i] = r.Key
-			if d, ok := strings.CutPrefix(f.Sort, "score:"); ok {
-				v, has := scores[r.Key][d]
-				if has != (r.SortScore != nil) || (has && *r.SortScore != v) {
-					t.Fatalf("%+v: %s sort score %v, want %v (%v)", f, r.Key, r.SortScore, v, has)
-				}
-			}
-		}
-		if !slices.Equal(g, w) {
-			t.Fatalf("%+v: %d audits, want %d; first difference at %d", f, len(g), len(w), firstDiffKeys(g, w))
-		}
-		page, err := s.ListAuditsPage(ctx, f, 7, 20)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, r := range page {
-			if r.Key != w[7+i] {
-				t.Fatalf("%+v: page row %d is %s, want %s", f, 7+i, r.Key, w[7+i])
-			}
-		}
-		if n, err := s.CountAudits(ctx, f); err != nil || n != len(w) {
-			t.Fatalf("%+v: count %d (%v), want %d", f, n, err, len(w))
-		}
-		// The export in chunks, its scores read from the columns (d00 and
-		// d30 have one in every experiment that has them, another in
-		// "two") or, with d59, from the JSON.
-		for _, dims := range [][]string{{"d00", "d30"}, {"d30", "d59"}} {
-			var keys []string
-			var cur *model.AuditCursor
-			for {
-				c, err := s.ExportAudits(ctx, f, cur, 37, dims)
-				if err != nil {
-					t.Fatalf("%+v: export: %v", f, err)
-				}
-				for i, r := range c.Rows {
-					keys = append(keys, r.Key)
-					got := storetest.ExportScores(t, c, i, len(dims))
-					if c.Scores[i] == nil {
-						fromCells++
-					} else {
-						fromList++
-					}
-					for j, d := range dims {
-						v, has := scores[r.Key][d]
-						if g := got[j]; has == math.IsNaN(g) || (has && g != v) {
-							t.Fatalf("%+v: export's %s of %s = %v, want %v (%v)", f, d, r.Key, g, v, has)
-						}
-					}
-				}
-				if cur = c.Next; cur == nil {
-					break
-				}
-			}
-			if !slices.Equal(keys, w) {
-				t.Fatalf("%+v: export of %v has %d audits, want %d; first difference at %d", f, dims, len(keys), len(w), firstDiffKeys(keys, w))
+	return filters
+}
+
+// checkScoreFilter checks f's list, sort scores, page, count and export in
+// chunks against w, the keys worked out from the JSON scores; it returns
+// the export's rows given their cells and given their scores, which the
+// test adds up over every filter to see both ways taken.
+func checkScoreFilter(t *testing.T, s *data.Store, f model.AuditFilter, w []string, scores map[string]map[string]float64) (fromCells, fromList int) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := s.ListAudits(ctx, f, 0, -1)
+	if err != nil {
+		t.Fatalf("%+v: %v", f, err)
+	}
+	g := make([]string, len(got))
+	for i, r := range got {
+		g[i] = r.Key
+		if d, ok := strings.CutPrefix(f.Sort, "score:"); ok {
+			v, has := scores[r.Key][d]
+			if has != (r.SortScore != nil) || (has && *r.SortScore != v) {
+				t.Fatalf("%+v: %s sort score %v, want %v (%v)", f, r.Key, r.SortScore, v, has)
 			}
 		}
 	}
-	if fromCells == 0 || fromList == 0 {
-		t.Errorf("the export gave %d rows their cells and %d their scores: one way is untested", fromCells, fromList)
+	if !slices.Equal(g, w) {
+		t.Fatalf("%+v: %d audits, want %d; first difference at %d", f, len(g), len(w), firstDiffKeys(g, w))
 	}
-	if err := s.BuildPendingScores(ctx); err != nil {
+	page, err := s.ListAuditsPage(ctx, f, 7, 20)
+	if err != nil {
 		t.Fatal(err)
 	}
-	storetest.CheckScoreColumns(t, db)
+	for i, r := range page {
+		if r.Key != w[7+i] {
+			t.Fatalf("%+v: page row %d is %s, want %s", f, 7+i, r.Key, w[7+i])
+		}
+	}
+	if n, err := s.CountAudits(ctx, f); err != nil || n != len(w) {
+		t.Fatalf("%+v: count %d (%v), want %d", f, n, err, len(w))
+	}
+	// The export in chunks, its scores read from the columns (d00 and
+	// d30 have one in every experiment that has them, another in
+	// "two") or, with d59, from the JSON.
+	for _, dims := range [][]string{{"d00", "d30"}, {"d30", "d59"}} {
+		var keys []string
+		var cur *model.AuditCursor
+		for {
+			c, err := s.ExportAudits(ctx, f, cur, 37, dims)
+			if err != nil {
+				t.Fatalf("%+v: export: %v", f, err)
+			}
+			for i, r := range c.Rows {
+				keys = append(keys, r.Key)
+				got := storetest.ExportScores(t, c, i, len(dims))
+				if c.Scores[i] == nil {
+					fromCells++
+				} else {
+					fromList++
+				}
+				for j, d := range dims {
+					v, has := scores[r.Key][d]
+					if g := got[j]; has == math.IsNaN(g) || (has && g != v) {
+						t.Fatalf("%+v: export's %s of %s = %v, want %v (%v)", f, d, r.Key, g, v, has)
+					}
+				}
+			}
+			if cur = c.Next; cur == nil {
+				break
+			}
+		}
+		if !slices.Equal(keys, w) {
+			t.Fatalf("%+v: export of %v has %d audits, want %d; first difference at %d", f, dims, len(keys), len(w), firstDiffKeys(keys, w))
+		}
+	}
+	return fromCells, fromList
 }
 
 func firstDiffKeys(a, b []string) int {

@@ -199,39 +199,7 @@ func TestSignalStopsImport(t *testing.T) {
 				if err := os.WriteFile(db, baseBytes, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				cmd := exec.Command(os.Args[0], "-test.run=^TestSignalStopsImport$")
-				cmd.Env = append(os.Environ(), sigDBEnv+"="+db, sigInputEnv+"="+p, sigGrowEnv+"="+strconv.FormatInt(at, 10))
-				out, _ := cmd.StdoutPipe()
-				cmd.Stderr = os.Stderr
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				lines := bufio.NewScanner(out)
-				if !lines.Scan() || lines.Text() != "start" {
-					cmd.Process.Kill()
-					t.Fatalf("the child did not start: %q", lines.Text())
-				}
-				var last string
-				for last == "" && lines.Scan() {
-					switch l := lines.Text(); {
-					case l == "mid":
-						last = "mid"
-					case strings.HasPrefix(l, "stopped") || strings.HasPrefix(l, "imported") || strings.HasPrefix(l, "open"):
-						last = l // it ended before it grew that much
-					}
-				}
-				sent := time.Now()
-				if last == "mid" {
-					cmd.Process.Signal(sig)
-					last = ""
-				}
-				for lines.Scan() {
-					if l := lines.Text(); strings.HasPrefix(l, "stopped") || strings.HasPrefix(l, "imported") || strings.HasPrefix(l, "open") {
-						last = l
-					}
-				}
-				cmd.Wait()
-				took := time.Since(sent)
+				last, took := signalImport(t, db, p, at, sig)
 				t.Logf("%v after %d bytes written: stopped in %s: %.200s", sig, at, took.Round(10*time.Millisecond), last)
 				if strings.HasPrefix(last, "imported") {
 					// A fast machine may finish before a later signal: that
@@ -260,4 +228,44 @@ func TestSignalStopsImport(t *testing.T) {
 			}
 		})
 	}
+}
+
+// signalImport runs TestSignalStopsImport's child importing p into db,
+// sends it sig once it says it has written at bytes, and returns its last
+// line (stopped, imported, or it could not open) and how long it ran
+// after the signal; apart from the test so that reads as what it checks.
+func signalImport(t *testing.T, db, p string, at int64, sig os.Signal) (last string, took time.Duration) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSignalStopsImport$")
+	cmd.Env = append(os.Environ(), sigDBEnv+"="+db, sigInputEnv+"="+p, sigGrowEnv+"="+strconv.FormatInt(at, 10))
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	if !lines.Scan() || lines.Text() != "start" {
+		cmd.Process.Kill()
+		t.Fatalf("the child did not start: %q", lines.Text())
+	}
+	for last == "" && lines.Scan() {
+		switch l := lines.Text(); {
+		case l == "mid":
+			last = "mid"
+		case strings.HasPrefix(l, "stopped") || strings.HasPrefix(l, "imported") || strings.HasPrefix(l, "open"):
+			last = l // it ended before it grew that much
+		}
+	}
+	sent := time.Now()
+	if last == "mid" {
+		cmd.Process.Signal(sig)
+		last = ""
+	}
+	for lines.Scan() {
+		if l := lines.Text(); strings.HasPrefix(l, "stopped") || strings.HasPrefix(l, "imported") || strings.HasPrefix(l, "open") {
+			last = l
+		}
+	}
+	cmd.Wait()
+	return last, time.Since(sent)
 }

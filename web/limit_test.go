@@ -126,6 +126,15 @@ func TestHeavyScheduler(t *testing.T) {
 	mustGet(t, s, "/experiments/x/transfer", http.StatusOK, "text/html")
 
 	// A request that waits past the deadline is refused.
+	checkPastDeadline(t, s, flooder, other)
+}
+
+// checkPastDeadline checks that a request that waits past the deadline is
+// refused: a server over s's store with one slot and a wait of 100 ms,
+// its slot held by a request from flooder, refuses one from other with
+// 503. The last phase of TestHeavyScheduler, apart to keep it short.
+func checkPastDeadline(t *testing.T, s *Server, flooder, other string) {
+	t.Helper()
 	short := New(s.store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{Slots: 1, Wait: 100 * time.Millisecond})
 	hold := make(chan struct{})
 	short.echo.GET("/test/block", func(c echo.Context) error { <-hold; return c.String(http.StatusOK, "done") }, short.heavy)

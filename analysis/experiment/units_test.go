@@ -16,6 +16,46 @@ import (
 // seed, one side only, one shared unit (a mean test unpaired) and none.
 // Every audit of the data is listed once under its dimension.
 func TestMatchedCounts(t *testing.T) {
+	audits, realism := matchedCountsData()
+	u, err := GatherUnits(audits, realism, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, pair := range [][2]string{{"A", "B"}, {"B", "A"}, {"A", "C"}, {"C", "B"}, {"A", "D"}, {"D", "C"}} {
+		a, b := pair[0], pair[1]
+		c, err := Compare(a, b, audits, realism, 50, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range c.Diffs {
+			m, err := u.Matched(a, b, d.Dimension)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.NA != d.NA || m.NB != d.NB || m.Pairs != d.Pairs || m.OnlyA != d.OnlyA || m.OnlyB != d.OnlyB || m.Unit != d.Unit {
+				t.Errorf("%s − %s %s: units count NA %d NB %d pairs %d only %d/%d (%s), the row %d %d %d %d/%d (%s)", a, b, d.Dimension,
+					m.NA, m.NB, m.Pairs, m.OnlyA, m.OnlyB, m.Unit, d.NA, d.NB, d.Pairs, d.OnlyA, d.OnlyB, d.Unit)
+			}
+			for _, x := range m.Units {
+				if x.Paired != !math.IsNaN(x.Diff) || (x.Paired && x.Diff != x.A.Value-x.B.Value) || len(x.A.Audits) != len(x.A.Values) {
+					t.Errorf("%s − %s %s: unit %+v", a, b, d.Dimension, x)
+				}
+			}
+			checked++
+		}
+	}
+	if checked != 6*len(CompareDimensions) {
+		t.Errorf("%d rows checked", checked)
+	}
+	checkMatchedListing(t, u, audits, realism)
+}
+
+// matchedCountsData is TestMatchedCounts' data, drawn from a fixed seed:
+// auditors A, B and C over every dimension (units without a seed, one or
+// two AuditBench audits a unit), and D with a production seed shared
+// with A and AuditBench units A lacks.
+func matchedCountsData() ([]Audit, []RealismJudgment) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var audits []Audit
 	var realism []RealismJudgment
@@ -52,38 +92,14 @@ func TestMatchedCounts(t *testing.T) {
 	add(Audit{Auditor: "D", Eval: model.EvalAuditBenchDefault, Behavior: "q0", Seed: "1", Detected: bp(true)})
 	add(Audit{Auditor: "A", Eval: model.EvalAuditBenchDefault, Behavior: "q0", Seed: "1", Detected: bp(false)})
 	add(Audit{Auditor: "A", Eval: model.EvalAuditBenchDefault, Behavior: "q1", Seed: "2", Detected: bp(false)})
+	return audits, realism
+}
 
-	u, err := GatherUnits(audits, realism, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, pair := range [][2]string{{"A", "B"}, {"B", "A"}, {"A", "C"}, {"C", "B"}, {"A", "D"}, {"D", "C"}} {
-		a, b := pair[0], pair[1]
-		c, err := Compare(a, b, audits, realism, 50, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range c.Diffs {
-			m, err := u.Matched(a, b, d.Dimension)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if m.NA != d.NA || m.NB != d.NB || m.Pairs != d.Pairs || m.OnlyA != d.OnlyA || m.OnlyB != d.OnlyB || m.Unit != d.Unit {
-				t.Errorf("%s − %s %s: units count NA %d NB %d pairs %d only %d/%d (%s), the row %d %d %d %d/%d (%s)", a, b, d.Dimension,
-					m.NA, m.NB, m.Pairs, m.OnlyA, m.OnlyB, m.Unit, d.NA, d.NB, d.Pairs, d.OnlyA, d.OnlyB, d.Unit)
-			}
-			for _, x := range m.Units {
-				if x.Paired != !math.IsNaN(x.Diff) || (x.Paired && x.Diff != x.A.Value-x.B.Value) || len(x.A.Audits) != len(x.A.Values) {
-					t.Errorf("%s − %s %s: unit %+v", a, b, d.Dimension, x)
-				}
-			}
-			checked++
-		}
-	}
-	if checked != 6*len(CompareDimensions) {
-		t.Errorf("%d rows checked", checked)
-	}
+// checkMatchedListing is TestMatchedCounts' second half, apart so the
+// test stays short: A's audits each listed once, Matched's refusals, and
+// ByDifference's order.
+func checkMatchedListing(t *testing.T, u *Units, audits []Audit, realism []RealismJudgment) {
+	t.Helper()
 	// Every audit of A's is listed once, under its dimension.
 	listed := map[string]int{}
 	for _, dim := range []string{AuditQuality, FPCalibration, Production, AuditBenchSTC, AuditBenchDefault, Realism} {

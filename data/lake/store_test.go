@@ -58,31 +58,7 @@ func TestWriteLake(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	check := func(m lake.Manifest) {
-		t.Helper()
-		for _, tb := range lake.Tables {
-			for _, name := range m.Names(tb.Family) {
-				gen := m.Experiments[name]
-				if tb.Family == "dataset" {
-					gen = m.Datasets[name]
-				}
-				var got int64
-				q := `SELECT count(*) FROM read_parquet(?, hive_partitioning = true) WHERE ` + tb.Family + ` = ? AND gen = ?`
-				if err := db.QueryRowContext(ctx, q, filepath.Join(dir, tb.Name, "*", "*", "*.parquet"), name, gen).Scan(&got); err != nil {
-					t.Fatalf("%s of %s: %v", tb.Name, name, err)
-				}
-				from := tb.Name
-				if from == "audit_scores" {
-					// The store keeps some in its score columns.
-					from = "(" + load.AllScores("true") + ")"
-				}
-				if want := count(t, s, `SELECT count(*) FROM `+from+` WHERE `+tb.Key+` = ?`, name); got != want {
-					t.Errorf("%s of %s: %d rows in the lake, %d in the store", tb.Name, name, got, want)
-				}
-			}
-		}
-	}
-	check(m)
+	checkLakeCounts(t, db, s, dir, m)
 	// The lake carries the values, not just the counts.
 	var quality float64
 	if err := db.QueryRowContext(ctx, `SELECT sum(quality) FROM read_parquet(?, hive_partitioning = true) WHERE experiment = 'small' AND gen = ?`,
@@ -117,11 +93,40 @@ func TestWriteLake(t *testing.T) {
 	if _, err := os.Stat(lake.GenDir(dir, "ap_comparisons", "dataset", name, m.Datasets[name])); err != nil {
 		t.Errorf("the old generation was removed under readers of the old manifest: %v", err)
 	}
-	check(m2)
+	checkLakeCounts(t, db, s, dir, m2)
 	// A corrupt manifest is an error naming it.
 	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte("{"), 0o644)
 	if _, err := lake.ReadManifest(dir); err == nil || !model.IsInputError(err) {
 		t.Errorf("corrupt manifest: %v", err)
+	}
+}
+
+// checkLakeCounts counts the rows of every table's generation that the
+// manifest m names in the lake in dir, with plain SQL on db, against the
+// store s's; TestWriteLake checks each manifest it writes with it.
+func checkLakeCounts(t *testing.T, db *sql.DB, s *data.Store, dir string, m lake.Manifest) {
+	t.Helper()
+	ctx := context.Background()
+	for _, tb := range lake.Tables {
+		for _, name := range m.Names(tb.Family) {
+			gen := m.Experiments[name]
+			if tb.Family == "dataset" {
+				gen = m.Datasets[name]
+			}
+			var got int64
+			q := `SELECT count(*) FROM read_parquet(?, hive_partitioning = true) WHERE ` + tb.Family + ` = ? AND gen = ?`
+			if err := db.QueryRowContext(ctx, q, filepath.Join(dir, tb.Name, "*", "*", "*.parquet"), name, gen).Scan(&got); err != nil {
+				t.Fatalf("%s of %s: %v", tb.Name, name, err)
+			}
+			from := tb.Name
+			if from == "audit_scores" {
+				// The store keeps some in its score columns.
+				from = "(" + load.AllScores("true") + ")"
+			}
+			if want := count(t, s, `SELECT count(*) FROM `+from+` WHERE `+tb.Key+` = ?`, name); got != want {
+				t.Errorf("%s of %s: %d rows in the lake, %d in the store", tb.Name, name, got, want)
+			}
+		}
 	}
 }
 

@@ -75,27 +75,7 @@ func TestCompareDemoByHand(t *testing.T) {
 	checkFewDiffer(t, "fp calibration", rows[b+"/fp_calibration"], fpRates(a), fpRates(b), "benign seed")
 	// Realism: the unit is the production seed of the realism audit, judged
 	// against the same real conversation; 100 × the win share, a tie half.
-	realism := func(auditor string) map[string]float64 {
-		seed := map[string]string{}
-		for _, m := range audits(auditor, "realism") {
-			seed[m["id"]] = m["seed"]
-		}
-		sum, n := map[string]float64{}, map[string]float64{}
-		for _, m := range csvRows(t, mustGet(t, s, "/experiments/demo/judgments.csv?auditor="+auditor, http.StatusOK, "text/csv").Body) {
-			if m["kind"] != "realism" || m["other_auditor"] != "" || m["auditor"] != auditor {
-				continue
-			}
-			k := seed[m["audit"]]
-			n[k]++
-			sum[k] += map[string]float64{"win": 100, "tie": 50}[m["result"]]
-		}
-		out := map[string]float64{}
-		for k := range n {
-			out[k] = sum[k] / n[k]
-		}
-		return out
-	}
-	ra, rb := realism(a), realism(b)
+	ra, rb := realismBySeed(t, s, a, audits(a, "realism")), realismBySeed(t, s, b, audits(b, "realism"))
 	var rsum float64
 	var rn int
 	for k, v := range ra {
@@ -138,6 +118,32 @@ func TestCompareDemoByHand(t *testing.T) {
 			t.Errorf("%s: p %v, Holm %v", k, p, ph)
 		}
 	}
+}
+
+// realismBySeed is TestCompareDemoByHand's realism unit worked out by
+// hand: for each production seed of the auditor's realism audits
+// (realismAudits, as the audit list exports them), 100 × the share of
+// their judgments against the real conversation won, a tie half.
+func realismBySeed(t *testing.T, s *web.Server, auditor string, realismAudits []map[string]string) map[string]float64 {
+	t.Helper()
+	seed := map[string]string{}
+	for _, m := range realismAudits {
+		seed[m["id"]] = m["seed"]
+	}
+	sum, n := map[string]float64{}, map[string]float64{}
+	for _, m := range csvRows(t, mustGet(t, s, "/experiments/demo/judgments.csv?auditor="+auditor, http.StatusOK, "text/csv").Body) {
+		if m["kind"] != "realism" || m["other_auditor"] != "" || m["auditor"] != auditor {
+			continue
+		}
+		k := seed[m["audit"]]
+		n[k]++
+		sum[k] += map[string]float64{"win": 100, "tie": 50}[m["result"]]
+	}
+	out := map[string]float64{}
+	for k := range n {
+		out[k] = sum[k] / n[k]
+	}
+	return out
 }
 
 // checkPairedT checks a row against a paired t worked out from the units

@@ -49,32 +49,7 @@ func TestBrowserPairsExplorer(t *testing.T) {
 
 	// The split's values are a select; choosing another split leaves them
 	// out of the next URL rather than sending values of the old one.
-	splitURL := eval[string](t, ctx, `location.href`)
-	// Choose a value explicitly, so the form has one to send.
-	eval[bool](t, ctx, `(document.querySelector('[data-testid="select-values"] input').checked = true)`)
-	chooseSplit := func(split string) {
-		t.Helper()
-		step(t, ctx, "choose the split "+split, chromedp.SetValue(chromedp.CSS(`[data-testid="select-split"]`), split))
-		eval[bool](t, ctx, `document.querySelector('[data-testid="select-split"]').dispatchEvent(new Event("change", {bubbles: true}))`)
-	}
-	valuesDisabled := func() bool {
-		return eval[bool](t, ctx, `[...document.querySelectorAll('[data-testid="select-values"] input')].every(c => c.disabled)`)
-	}
-	chooseSplit("topic")
-	if !valuesDisabled() {
-		t.Error("the source values are still sent with the topic split")
-	}
-	chooseSplit("source")
-	if valuesDisabled() {
-		t.Error("the values select stays disabled with the shown split chosen again")
-	}
-	chooseSplit("topic")
-	follow(t, ctx, "submit the new split", chromedp.Click(chromedp.CSS(`[data-testid="pairs-form"] button[type="submit"]`)))
-	step(t, ctx, "wait for the topic table", chromedp.WaitVisible(chromedp.CSS(`[data-testid="pairs-table"]`)))
-	if q := query(t, eval[string](t, ctx, `location.search`)); q.Get("split") != "topic" || q.Has("values") {
-		t.Fatalf("after changing the split: query %v, want split=topic and no values", q)
-	}
-	step(t, ctx, "back to the source split", chromedp.Navigate(splitURL), chromedp.WaitVisible(chromedp.CSS(`[data-testid="pairs-col"][data-key="v:multipref"]`)))
+	checkSplitValues(t, ctx)
 
 	follow(t, ctx, "sort by a split column", chromedp.Click(chromedp.CSS(`[data-testid="pairs-col"][data-key="v:multipref"] a`)))
 	step(t, ctx, "wait for the sorted table", chromedp.WaitVisible(chromedp.CSS(`[data-testid="pairs-table"]`)))
@@ -125,6 +100,42 @@ func TestBrowserPairsExplorer(t *testing.T) {
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid="pairs-table"]').innerText`); got != table {
 		t.Error("the table after reload differs from the one copied")
 	}
+}
+
+// checkSplitValues checks, from the explorer with the source split shown,
+// that choosing another split disables the split's values (so the next URL
+// leaves them out), that choosing the shown split again enables them, and
+// that the submitted URL has the new split and no values; then it goes
+// back to the source split. TestBrowserPairsExplorer's middle, apart so the
+// test stays short.
+func checkSplitValues(t *testing.T, ctx context.Context) {
+	t.Helper()
+	splitURL := eval[string](t, ctx, `location.href`)
+	// Choose a value explicitly, so the form has one to send.
+	eval[bool](t, ctx, `(document.querySelector('[data-testid="select-values"] input').checked = true)`)
+	chooseSplit := func(split string) {
+		t.Helper()
+		step(t, ctx, "choose the split "+split, chromedp.SetValue(chromedp.CSS(`[data-testid="select-split"]`), split))
+		eval[bool](t, ctx, `document.querySelector('[data-testid="select-split"]').dispatchEvent(new Event("change", {bubbles: true}))`)
+	}
+	valuesDisabled := func() bool {
+		return eval[bool](t, ctx, `[...document.querySelectorAll('[data-testid="select-values"] input')].every(c => c.disabled)`)
+	}
+	chooseSplit("topic")
+	if !valuesDisabled() {
+		t.Error("the source values are still sent with the topic split")
+	}
+	chooseSplit("source")
+	if valuesDisabled() {
+		t.Error("the values select stays disabled with the shown split chosen again")
+	}
+	chooseSplit("topic")
+	follow(t, ctx, "submit the new split", chromedp.Click(chromedp.CSS(`[data-testid="pairs-form"] button[type="submit"]`)))
+	step(t, ctx, "wait for the topic table", chromedp.WaitVisible(chromedp.CSS(`[data-testid="pairs-table"]`)))
+	if q := query(t, eval[string](t, ctx, `location.search`)); q.Get("split") != "topic" || q.Has("values") {
+		t.Fatalf("after changing the split: query %v, want split=topic and no values", q)
+	}
+	step(t, ctx, "back to the source split", chromedp.Navigate(splitURL), chromedp.WaitVisible(chromedp.CSS(`[data-testid="pairs-col"][data-key="v:multipref"]`)))
 }
 
 // follow runs actions that load another page and waits until it has
