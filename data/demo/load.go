@@ -33,6 +33,13 @@ const generatorVersion = "demo-v1"
 // judge-score table is left to s.BuildPendingScores, which the caller runs
 // in the background once it serves (score filters work meanwhile).
 func Load(ctx context.Context, s *data.Store) ([]model.ImportResult, error) {
+	return LoadSized(ctx, s, Options{})
+}
+
+// LoadSized is Load with the synthetic experiment made by opts (its size,
+// its seed): the fuzz targets serve a demo of a tenth of the size, which
+// loads in a second where the whole one takes ten, in each fuzzing worker.
+func LoadSized(ctx context.Context, s *data.Store, opts Options) ([]model.ImportResult, error) {
 	// The experiment and the pairs datasets go into different tables, so
 	// they load side by side in their own transactions.
 	var expRes model.ImportResult
@@ -40,7 +47,7 @@ func Load(ctx context.Context, s *data.Store) ([]model.ImportResult, error) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		expRes, expErr = loadExperiment(ctx, s, Options{})
+		expRes, expErr = loadExperiment(ctx, s, opts)
 	}()
 	var out []model.ImportResult
 	var buf bytes.Buffer

@@ -13,6 +13,9 @@ import (
 // auditor view, a rolled-back branch and a judgment page, opens each in a
 // fresh tab, and checks the linked message is marked and in the window.
 func TestBrowserMessageLinks(t *testing.T) {
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	ctx, base := browser(t)
 	audit := "/audits/petri:petri-rollback-01"
 	linkOn := func(page string) string {

@@ -15,6 +15,9 @@ import (
 // the demo bundle's verdicts have them), and its CSV likewise; an unknown
 // judge, or one without its experiment, is refused.
 func TestAuditListUnderJudge(t *testing.T) {
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	s := mustDemo(t)
 	bd := demo.Experiment(demo.Options{})
 	second := map[string]map[string]float64{}

@@ -55,6 +55,9 @@ func judgeQualityByHand(t *testing.T, judge, a, b string) (float64, int) {
 // held-out judge's verdict on audit quality between the first and third
 // epochs.
 func TestCompareJudgeSwap(t *testing.T) {
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	s := mustDemo(t)
 	q := func(v url.Values) string { return v.Encode() }
 	// Two baselines under the second judge, against the bundle by hand.
@@ -115,6 +118,9 @@ func TestCompareJudgeSwap(t *testing.T) {
 // judge is that judge's reading: Claude Opus 4.6's audit quality is the
 // mean of the second judge's quality over its audit-quality audits.
 func TestOverviewUnderJudge(t *testing.T) {
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	s := mustDemo(t)
 	bd := demo.Experiment(demo.Options{})
 	at := map[string]int{}
@@ -170,6 +176,9 @@ func TestOverviewUnderJudge(t *testing.T) {
 // demo bundle's verdicts have them; the sweep figures and the overview's
 // links keep the judge.
 func TestTransferUnderJudge(t *testing.T) {
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	s := mustDemo(t)
 	bd := demo.Experiment(demo.Options{})
 	at := map[string]int{}

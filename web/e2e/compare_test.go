@@ -216,6 +216,9 @@ func checkFewDiffer(t *testing.T, what string, row map[string]string, a, b map[s
 // TestComparePage: the page, its presets, the overview's links, the
 // figure and the refusals.
 func TestComparePage(t *testing.T) {
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	s := mustDemo(t)
 	r := mustGet(t, s, "/experiments/demo/compare?a=ref-pairwise-cal50@e3&b=claude-opus-4.6&b=claude-haiku-4.5", http.StatusOK, "text/html")
 	contains(t, "compare page", r.Body, `data-testid="compare-table"`, `data-testid="compare-behaviors"`, "p (Holm)",
@@ -295,6 +298,9 @@ func TestPairsCompare(t *testing.T) {
 // the step-up rule from the raw p's; each row's numbers are its compare
 // page's.
 func TestComparePresetsFamily(t *testing.T) {
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	s := mustDemo(t)
 	body := mustGet(t, s, "/experiments/demo/compare", http.StatusOK, "text/html").Body
 	contains(t, "presets", body, "one family", "p (BH, family)")

@@ -112,6 +112,9 @@ func TestExperimentFigures(t *testing.T) {
 // difference from the best and p-value are the compare page's, which its
 // verdict links to; the answer counts the rows marked not distinguishable.
 func TestOverviewRanking(t *testing.T) {
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	s := mustDemo(t)
 	body := mustGet(t, s, "/experiments/demo", http.StatusOK, "text/html").Body
 	if i, j := strings.Index(body, `data-testid="ranking"`), strings.Index(body, `data-testid="scores-table"`); i < 0 || j < i {

@@ -103,6 +103,9 @@ func TestEveryFormOption(t *testing.T) {
 	if testing.Short() {
 		t.Skip("walks some hundreds of pages; skipped with -short")
 	}
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	s := mustDemo(t)
 	pages := []string{
 		"/experiments/demo", "/experiments/demo/crux", "/experiments/demo/rwr", "/experiments/demo/transfer",

@@ -3,11 +3,18 @@ package e2e
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/auditscope/auditscope/data"
+	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/web"
 )
 
 // FuzzFigureQueries sends arbitrary query strings to every figure route of
@@ -19,7 +26,7 @@ func FuzzFigureQueries(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	s := mustDemo(f)
+	s := fuzzDemo(f)
 	routes := []string{
 		"/experiments/demo/figures/scores.svg", "/experiments/demo/figures/crux-composite.svg",
 		"/experiments/demo/figures/rwr.svg", "/experiments/demo/figures/transfer.svg",
@@ -79,7 +86,7 @@ func (r *hangUpRecorder) Write(p []byte) (int, error) {
 // route an input keeps each run short: the fuzzing engine takes an input
 // running over 10 s for a hang.
 func FuzzRoutes(f *testing.F) {
-	s := mustDemo(f)
+	s := fuzzDemo(f)
 	routes := s.RoutePaths()
 	if len(routes) < 40 {
 		f.Fatalf("found %d routes", len(routes))
@@ -149,4 +156,36 @@ func FuzzRoutes(f *testing.F) {
 			}
 		}
 	})
+}
+
+// smallDemo is the demo with its experiment at about 6,000 audits, the
+// small bundle and the Petri fixtures, loaded once per process: a fuzzing
+// worker is a process of its own, and each loaded the whole demo (ten
+// seconds of a two-core machine) before its first input. The routes and
+// the names are the whole demo's.
+var smallDemo = sync.OnceValues(func() (*data.Store, error) {
+	ctx := context.Background()
+	store, err := data.Open(ctx, data.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := demo.LoadSized(ctx, store, demo.Options{Audits: 6000}); err != nil {
+		return nil, err
+	}
+	for name, p := range map[string]string{"": "../../data/testdata/bundle-small", "petri": "../../data/testdata/petri"} {
+		if _, err := store.Import(ctx, p, data.ImportOptions{Name: name}); err != nil {
+			return nil, err
+		}
+	}
+	return store, nil
+})
+
+// fuzzDemo is a server of its own on the small demo.
+func fuzzDemo(f *testing.F) *web.Server {
+	f.Helper()
+	store, err := smallDemo()
+	if err != nil {
+		f.Fatal(err)
+	}
+	return web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{})
 }

@@ -195,6 +195,9 @@ func TestLakeDemoSameBytes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes the whole demo as a lake")
 	}
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	ctx := context.Background()
 	db := mustDemo(t)
 	dir := t.TempDir()

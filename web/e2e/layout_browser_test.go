@@ -14,6 +14,9 @@ import (
 // (data-scrolls), which must say so just above it, be reachable by keyboard
 // and keep its row labels in place.
 func TestBrowserNoSidewaysScroll(t *testing.T) {
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	ctx, base := browser(t)
 	step(t, ctx, "viewport", chromedp.EmulateViewport(1280, 900))
 	// One comparison page, as its list links it.
@@ -85,6 +88,9 @@ const hiddenColumnsJS = `Array.from(document.querySelectorAll('table.data')).fla
 // and the scores table's 58 auditor links remain), and a skip link takes the
 // keyboard past the scores table to the figures.
 func TestBrowserTabStops(t *testing.T) {
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	ctx, base := browser(t)
 	step(t, ctx, "open the overview", chromedp.EmulateViewport(1280, 900),
 		chromedp.Navigate(base+"/experiments/demo"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="scores-table"]`)))

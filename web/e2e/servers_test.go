@@ -47,15 +47,29 @@ var demoStore = sync.OnceValues(func() (*data.Store, error) {
 	return store, nil
 })
 
-// mustDemo is a server of its own on the shared demo store: its caches,
-// limiter and memo start empty, so no test sees what another computed.
+// sharedDemo is the one server of the demo that the tests of what pages
+// show share: the demo's statistics are computed once for them all, not
+// once a test (they were most of this package's time). Its heavy work
+// waits as long as it must (tests run two at a time beside it), so a
+// refusal under load is never a test's answer. A test of what a server
+// computes fresh, caches or refuses makes its own (web.New on
+// mustDemoStore).
+var sharedDemo = sync.OnceValues(func() (*web.Server, error) {
+	store, err := demoStore()
+	if err != nil {
+		return nil, err
+	}
+	return web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{Wait: time.Hour}), nil
+})
+
+// mustDemo is the shared server of the demo (sharedDemo).
 func mustDemo(t testing.TB) *web.Server {
 	t.Helper()
-	store, err := demoStore()
+	s, err := sharedDemo()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{})
+	return s
 }
 
 type response struct {

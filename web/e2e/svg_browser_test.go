@@ -82,6 +82,9 @@ const textOutsideJS = `(() => {
 // shape under the middle of each is that shape, so the browser shows its
 // title on hover; the overview's first bar row names the first auditor.
 func TestBrowserFigureHover(t *testing.T) {
+	// Independent of the other tests (a server of its own on the
+	// read-only demo): run beside them, on the other core.
+	t.Parallel()
 	ctx, base := browser(t)
 	for _, u := range []string{"/experiments/demo", "/pairs/synthetic-personality-demo", "/experiments/demo/cycles?kind=intragroup&max=4",
 		"/experiments/demo/crux", "/runs/demo:ref-pairwise-cal50"} {
