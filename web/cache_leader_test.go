@@ -45,13 +45,13 @@ func TestLeaderBlockedInWrite(t *testing.T) {
 		e.ServeHTTP(leader, httptest.NewRequest(http.MethodGet, "/slow?q=1", nil))
 		close(done)
 	}()
-	within(t, leader.entered, 10*time.Second, "the leader writing to its client")
-	follower := within(t, serveAsync(e, "/slow?q=1"), 10*time.Second, "the second request, while the leader's client does not read")
+	within(t, leader.entered, time.Minute, "the leader writing to its client")
+	follower := within(t, serveAsync(e, "/slow?q=1"), time.Minute, "the second request, while the leader's client does not read")
 	if follower.Code != http.StatusOK || follower.Body.String() != body {
 		t.Errorf("the second request got %d, %d bytes; want the whole response", follower.Code, follower.Body.Len())
 	}
 	close(leader.release)
-	within(t, done, 10*time.Second, "the leader, released")
+	within(t, done, time.Minute, "the leader, released")
 	if leader.Body.String() != body || calls != 1 {
 		t.Errorf("the leader got %d bytes; the handler ran %d times, want once", leader.Body.Len(), calls)
 	}

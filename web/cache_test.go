@@ -80,17 +80,17 @@ func TestResponseCacheSingleFlight(t *testing.T) {
 	waiting := make(chan struct{}, 9)
 	rc.m.Waiting = func(string) { waiting <- struct{}{} }
 	first := serveAsync(e, "/slow?x=1")
-	within(t, started, 5*time.Second, "leader start")
+	within(t, started, time.Minute, "leader start")
 	var rest []<-chan *httptest.ResponseRecorder
 	for range 9 {
 		rest = append(rest, serveAsync(e, "/slow?x=1"))
 	}
 	for range 9 {
-		within(t, waiting, 5*time.Second, "request waiting for the leader")
+		within(t, waiting, time.Minute, "request waiting for the leader")
 	}
 	close(release)
 	for i, ch := range append(rest, first) {
-		rec := within(t, ch, 5*time.Second, "request")
+		rec := within(t, ch, time.Minute, "request")
 		if rec.Code != http.StatusOK || rec.Body.String() != "slow page" || rec.Header().Get("X-Test") != "yes" {
 			t.Errorf("request %d: %d %q %v", i, rec.Code, rec.Body.String(), rec.Header())
 		}
@@ -133,17 +133,17 @@ func TestResponseCacheSingleFlightUncacheable(t *testing.T) {
 			waiting := make(chan struct{}, 4)
 			rc.m.Waiting = func(string) { waiting <- struct{}{} }
 			first := serveAsync(e, "/slow")
-			within(t, started, 5*time.Second, "leader start")
+			within(t, started, time.Minute, "leader start")
 			var rest []<-chan *httptest.ResponseRecorder
 			for range 4 {
 				rest = append(rest, serveAsync(e, "/slow"))
 			}
 			for range 4 {
-				within(t, waiting, 5*time.Second, "request waiting for the leader")
+				within(t, waiting, time.Minute, "request waiting for the leader")
 			}
 			close(release)
 			for _, ch := range append(rest, first) {
-				within(t, ch, 5*time.Second, "request")
+				within(t, ch, time.Minute, "request")
 			}
 			if n := calls.Load(); n != 5 {
 				t.Errorf("the handler ran %d times, want 5 (once per request)", n)
@@ -163,7 +163,7 @@ func TestResponseCacheByteBound(t *testing.T) {
 	})
 	rc.m.MaxCost = 10_500
 	for i := range 20 {
-		if rec := within(t, serveAsync(e, "/slow?i="+strconv.Itoa(i)), 5*time.Second, "request"); rec.Code != http.StatusOK {
+		if rec := within(t, serveAsync(e, "/slow?i="+strconv.Itoa(i)), time.Minute, "request"); rec.Code != http.StatusOK {
 			t.Fatalf("request %d: %d", i, rec.Code)
 		}
 	}

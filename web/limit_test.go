@@ -60,7 +60,7 @@ func TestHeavyScheduler(t *testing.T) {
 	var running []<-chan *httptest.ResponseRecorder
 	for i := range 2 {
 		running = append(running, serveFrom(s.Handler(), flooder, "/test/block?id=run"+itoa(i)))
-		within(t, started, 10*time.Second, "blocked handler start")
+		within(t, started, time.Minute, "blocked handler start")
 	}
 	// The flooder's next two wait; its third is refused at once.
 	var waiting []<-chan *httptest.ResponseRecorder
@@ -98,24 +98,24 @@ func TestHeavyScheduler(t *testing.T) {
 	// A freed slot goes to the clients in turn: the flooder's first
 	// waiting, then the other client, then the flooder's second.
 	close(gate("run0"))
-	if id := within(t, started, 10*time.Second, "the next"); id != "wait0" {
+	if id := within(t, started, time.Minute, "the next"); id != "wait0" {
 		t.Fatalf("%s started, want the flooder's first waiting", id)
 	}
 	close(gate("run1"))
-	if id := within(t, started, 10*time.Second, "the next"); id != "other" {
+	if id := within(t, started, time.Minute, "the next"); id != "other" {
 		t.Fatalf("%s started, want the other client before the flooder's second", id)
 	}
 	close(gate("other"))
-	if rec := within(t, otherDone, 10*time.Second, "the other client"); rec.Code != http.StatusOK || rec.Body.String() != "done" {
+	if rec := within(t, otherDone, time.Minute, "the other client"); rec.Code != http.StatusOK || rec.Body.String() != "done" {
 		t.Errorf("the other client: %d %q", rec.Code, rec.Body.String())
 	}
-	if id := within(t, started, 10*time.Second, "the next"); id != "wait1" {
+	if id := within(t, started, time.Minute, "the next"); id != "wait1" {
 		t.Fatalf("%s started, want the flooder's second", id)
 	}
 	close(gate("wait0"))
 	close(gate("wait1"))
 	for _, ch := range append(running, waiting...) {
-		if rec := within(t, ch, 10*time.Second, "blocked handler"); rec.Code != http.StatusOK {
+		if rec := within(t, ch, time.Minute, "blocked handler"); rec.Code != http.StatusOK {
 			t.Errorf("blocked handler: %d", rec.Code)
 		}
 	}
@@ -150,7 +150,7 @@ func checkPastDeadline(t *testing.T, s *Server, flooder, other string) {
 		t.Errorf("past the deadline: %d Retry-After %q, want 503", r.Code, r.Header().Get("Retry-After"))
 	}
 	close(hold)
-	within(t, blocked, 10*time.Second, "the held request")
+	within(t, blocked, time.Minute, "the held request")
 }
 
 // getFrom serves path to a client at addr.

@@ -64,7 +64,7 @@ func TestServeGracefulShutdown(t *testing.T) {
 		if err != nil {
 			t.Errorf("Serve returned %v", err)
 		}
-	case <-time.After(15 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("Serve did not return after shutdown")
 	}
 	if _, err := http.Get("http://" + ln.Addr().String() + "/"); err == nil {

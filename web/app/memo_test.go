@@ -32,7 +32,7 @@ func countWaiters(m *Memo[string, int], n int) <-chan struct{} {
 func waitFor(t *testing.T, ch <-chan struct{}, n int, what string) {
 	t.Helper()
 	for range n {
-		within(t, ch, 5*time.Second, what)
+		within(t, ch, time.Minute, what)
 	}
 }
 
@@ -75,22 +75,22 @@ func TestMemoSlowKeyDoesNotBlockOtherKeys(t *testing.T) {
 	}
 	started, release := make(chan struct{}), make(chan struct{})
 	slow := getAsync(ctx, m, "a", blockingLoad(started, release, 1))
-	within(t, started, 5*time.Second, "slow load start")
+	within(t, started, time.Minute, "slow load start")
 
 	hit := within(t, getAsync(ctx, m, "b", func(context.Context) (int, error) {
 		t.Error("b was loaded again")
 		return 0, nil
-	}), 5*time.Second, "hit on b while a loads")
+	}), time.Minute, "hit on b while a loads")
 	if hit.v != 2 || hit.err != nil {
 		t.Errorf("hit on b: %+v", hit)
 	}
-	miss := within(t, getAsync(ctx, m, "c", constLoad(3)), 5*time.Second, "load of c while a loads")
+	miss := within(t, getAsync(ctx, m, "c", constLoad(3)), time.Minute, "load of c while a loads")
 	if miss.v != 3 || miss.err != nil {
 		t.Errorf("load of c: %+v", miss)
 	}
 
 	close(release)
-	if r := within(t, slow, 5*time.Second, "slow load"); r.v != 1 || r.err != nil {
+	if r := within(t, slow, time.Minute, "slow load"); r.v != 1 || r.err != nil {
 		t.Errorf("a: %+v", r)
 	}
 }
@@ -110,7 +110,7 @@ func TestMemoSingleFlight(t *testing.T) {
 	const n = 50
 	waiting := countWaiters(m, n)
 	first := getAsync(context.Background(), m, "k", load)
-	within(t, started, 5*time.Second, "load start")
+	within(t, started, time.Minute, "load start")
 	results := make([]<-chan memoResult, n)
 	for i := range results {
 		results[i] = getAsync(context.Background(), m, "k", load)
@@ -118,7 +118,7 @@ func TestMemoSingleFlight(t *testing.T) {
 	waitFor(t, waiting, n, "caller waiting for the load")
 	close(release)
 	for i, ch := range append(results, first) {
-		if r := within(t, ch, 5*time.Second, "caller"); r.v != 42 || r.err != nil {
+		if r := within(t, ch, time.Minute, "caller"); r.v != 42 || r.err != nil {
 			t.Errorf("caller %d: %+v", i, r)
 		}
 	}
@@ -138,7 +138,7 @@ func TestMemoPanic(t *testing.T) {
 		<-release
 		panic("boom")
 	})
-	within(t, started, 5*time.Second, "load start")
+	within(t, started, time.Minute, "load start")
 	var waiters []<-chan memoResult
 	for range 5 {
 		waiters = append(waiters, getAsync(context.Background(), m, "k", func(context.Context) (int, error) {
@@ -148,7 +148,7 @@ func TestMemoPanic(t *testing.T) {
 	waitFor(t, waiting, 5, "caller waiting for the load")
 	close(release)
 	for i, ch := range append(waiters, leader) {
-		r := within(t, ch, 5*time.Second, "caller of a panicking load")
+		r := within(t, ch, time.Minute, "caller of a panicking load")
 		if p := (*memoPanic)(nil); !errors.As(r.err, &p) || p.value != "boom" {
 			t.Errorf("caller %d: %+v, want the panic as an error", i, r)
 		}
@@ -206,16 +206,16 @@ func TestMemoWaiterCancel(t *testing.T) {
 	waiting := countWaiters(m, 1)
 	started, release := make(chan struct{}), make(chan struct{})
 	leader := getAsync(context.Background(), m, "k", blockingLoad(started, release, 9))
-	within(t, started, 5*time.Second, "load start")
+	within(t, started, time.Minute, "load start")
 	ctx, cancel := context.WithCancel(context.Background())
 	waiter := getAsync(ctx, m, "k", constLoad(0))
 	waitFor(t, waiting, 1, "caller waiting for the load")
 	cancel()
-	if r := within(t, waiter, 5*time.Second, "cancelled waiter"); !errors.Is(r.err, context.Canceled) {
+	if r := within(t, waiter, time.Minute, "cancelled waiter"); !errors.Is(r.err, context.Canceled) {
 		t.Errorf("cancelled waiter: %+v", r)
 	}
 	close(release)
-	if r := within(t, leader, 5*time.Second, "leader"); r.v != 9 || r.err != nil {
+	if r := within(t, leader, time.Minute, "leader"); r.v != 9 || r.err != nil {
 		t.Errorf("leader: %+v", r)
 	}
 }

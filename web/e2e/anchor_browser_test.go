@@ -38,7 +38,7 @@ func TestBrowserMessageLinks(t *testing.T) {
 			continue
 		}
 		tab, cancel := chromedp.NewContext(ctx)
-		c, cancelT := context.WithTimeout(tab, 20*time.Second)
+		c, cancelT := context.WithTimeout(tab, time.Minute)
 		err := chromedp.Do(c, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(link), chromedp.WaitReady(chromedp.CSS("body")))
 		// The page scrolls to the message and marks it once loaded: wait
 		// for that, up to the tab's deadline.

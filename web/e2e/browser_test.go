@@ -60,7 +60,7 @@ func browserOn(t *testing.T, h func() http.Handler) (context.Context, string) {
 // step runs actions with a time limit.
 func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	c, cancel := context.WithTimeout(ctx, 20*time.Second)
+	c, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	if err := chromedp.Do(c, actions...); err != nil {
 		t.Fatalf("%s: %v", what, err)
@@ -69,7 +69,7 @@ func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Ac
 
 func eval[T any](t *testing.T, ctx context.Context, js string) T {
 	t.Helper()
-	c, cancel := context.WithTimeout(ctx, 20*time.Second)
+	c, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	v, err := chromedp.Run(c, chromedp.Evaluate[T](js))
 	if err != nil {
@@ -83,7 +83,7 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 // both pages have is not enough.
 func waitURL(t *testing.T, ctx context.Context, want string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
 		c, cancel := context.WithTimeout(ctx, 2*time.Second)
 		loc, err := chromedp.Run(c, chromedp.Evaluate[string](`location.href`))

@@ -27,7 +27,7 @@ func TestBrowserCopyLink(t *testing.T) {
 			b.click();
 			return true;
 		})()`)
-		c, cancel := context.WithTimeout(ctx, 20*time.Second)
+		c, cancel := context.WithTimeout(ctx, time.Minute)
 		defer cancel()
 		got, err := chromedp.Run(c, chromedp.Poll[string](`window.__said`))
 		if err != nil {

@@ -123,7 +123,7 @@ func slowDownload(t *testing.T, path string) {
 		_, err := io.ReadFull(slow.Body, head[1:])
 		got <- err
 	}()
-	if err := within(t, first, 10*time.Second, "the slow client's first byte"); err != nil {
+	if err := within(t, first, time.Minute, "the slow client's first byte"); err != nil {
 		t.Fatal(err)
 	}
 	// The second reader starts once the first is reading.
@@ -135,8 +135,10 @@ func slowDownload(t *testing.T, path string) {
 	}
 	d := time.Since(start)
 	t.Logf("the second client's first byte after %s", d.Round(time.Millisecond))
-	if d > 10*time.Second {
-		t.Errorf("a second client of the URL waited %s for its first byte while the first read slowly; want well under 10 s", d.Round(time.Millisecond))
+	// The slow client's read takes 30 s: a second client that waited
+	// for it would wait that long; 20 s leaves a busy machine room.
+	if d > 20*time.Second {
+		t.Errorf("a second client of the URL waited %s for its first byte while the first read slowly; want well under the 30 s of the first's read", d.Round(time.Millisecond))
 	}
 	rest, err := io.ReadAll(fast.Body)
 	if err != nil || string(one)+string(rest) != want.Body {

@@ -142,7 +142,7 @@ func checkSplitValues(t *testing.T, ctx context.Context) {
 // loaded with status 200.
 func follow(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	c, cancel := context.WithTimeout(ctx, 20*time.Second)
+	c, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	resp, err := chromedp.RunResponse(c, actions...)
 	if err != nil {

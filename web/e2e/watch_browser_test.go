@@ -29,7 +29,7 @@ func TestWatchBrowser(t *testing.T) {
 	// A mark that a reload would wipe.
 	eval[bool](t, ctx, `window.stayed = true`)
 	copyFile(t, filepath.Join("..", "..", "data", "testdata", "petri", "reset.json"), filepath.Join(dir, "reset.json"))
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		got := eval[string](t, ctx, `document.querySelector("[data-testid=audit-count]").textContent`)
 		if got == "1–2 of 2 audits" {

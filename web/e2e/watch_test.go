@@ -20,10 +20,11 @@ import (
 	"github.com/auditscope/auditscope/web"
 )
 
-// eventually polls cond for up to 10 s.
+// eventually polls cond until it holds, for up to a minute: a guard
+// against a hang, which a busy machine does not reach.
 func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
