@@ -135,7 +135,7 @@ func (s *Server) chunkInSlot(ctx context.Context, client string, export *app.Exp
 			defer release()
 			return export.Next(ctx)
 		}
-		if !errors.As(err, new(*app.Busy)) {
+		if !errors.As(err, new(*busyError)) {
 			return nil, err
 		}
 		t := time.NewTimer(100 * time.Millisecond) // not at once: the refusal may be the client's own flood

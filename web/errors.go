@@ -49,7 +49,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 		return
 	}
-	var busy *app.Busy
+	var busy *busyError
 	if errors.As(err, &busy) {
 		s.refuse(c, busy)
 		return
@@ -63,7 +63,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	var he *echo.HTTPError
 	switch {
 	case errors.As(err, &br):
-		status, title, msg = http.StatusBadRequest, "Bad request", br.Msg
+		status, title, msg = http.StatusBadRequest, "Bad request", queryErrorText(br)
 	case errors.Is(err, model.ErrNotFound):
 		status, title, msg = http.StatusNotFound, "Not found", err.Error()
 	case errors.As(err, &he):
@@ -94,7 +94,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 
 // refuse answers a request the scheduler refused: expected under load, so
 // not logged. The page asks again by itself.
-func (s *Server) refuse(c echo.Context, busy *app.Busy) {
+func (s *Server) refuse(c echo.Context, busy *busyError) {
 	retry := busy.RetryAfterSeconds()
 	c.Response().Header().Set("Retry-After", strconv.Itoa(retry))
 	if c.Request().Method == http.MethodHead {

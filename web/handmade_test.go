@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/auditscope/auditscope/web/app"
 )
 
 // wilson is the Wilson score interval of k successes in n at 95%, worked
@@ -76,5 +78,26 @@ func TestExperimentHandMade(t *testing.T) {
 		if r := get(t, s, p); r.Code != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", p, r.Code)
 		}
+	}
+}
+
+// TestQueryErrorNamesParam: the application layer names the query field at
+// fault; the page names it as the URL does.
+func TestQueryErrorNamesParam(t *testing.T) {
+	for _, tt := range []struct {
+		err  *app.QueryError
+		want string
+	}{
+		{&app.QueryError{Field: "Judge", Msg: "no judge \"x\""}, "judge: no judge \"x\""},
+		{&app.QueryError{Field: "Branch", Msg: "the target view has branches 0 to 1, not 4"}, "branch: the target view has branches 0 to 1, not 4"},
+		{&app.QueryError{Msg: "compare two different models"}, "compare two different models"},
+	} {
+		if got := queryErrorText(tt.err); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.err, got, tt.want)
+		}
+	}
+	r := get(t, rollbackServer(t), "/audits/x:rollback?view=nosuch")
+	if r.Code != http.StatusBadRequest || !strings.Contains(r.Body, "view: this transcript has the views") {
+		t.Errorf("an unknown view: %d %.300s", r.Code, r.Body)
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-
-	"github.com/auditscope/auditscope/web/app"
 )
 
 // The heavy work's defaults (serve's --slots, --wait, --client-queue and
@@ -37,8 +35,8 @@ func DefaultSlots() int { return max(2, runtime.NumCPU()) }
 
 // newScheduler sizes the heavy work's scheduler from the config, each
 // limit its default when unset.
-func newScheduler(cfg Config) *app.Scheduler {
-	c := app.SchedulerConfig{Slots: cfg.Slots, PerClient: cfg.ClientQueue, MaxQueued: cfg.Queue, MaxWait: cfg.Wait}
+func newScheduler(cfg Config) *scheduler {
+	c := schedulerConfig{Slots: cfg.Slots, PerClient: cfg.ClientQueue, MaxQueued: cfg.Queue, MaxWait: cfg.Wait}
 	if c.Slots <= 0 {
 		c.Slots = DefaultSlots()
 	}
@@ -51,7 +49,7 @@ func newScheduler(cfg Config) *app.Scheduler {
 	if c.MaxWait <= 0 {
 		c.MaxWait = DefaultWait
 	}
-	return app.NewScheduler(c)
+	return newSchedulerOf(c)
 }
 
 // clientOf names the client a request comes from: its address without the
@@ -78,7 +76,7 @@ func clientIP(trusted []*net.IPNet) echo.IPExtractor {
 
 // heavy runs a heavy route (statistics, explorer tables, figures) in a
 // slot of the scheduler. As route middleware it comes after the response
-// cache, so a cache hit never takes a slot. A refusal is the *app.Busy
+// cache, so a cache hit never takes a slot. A refusal is the *busyError
 // that handleError answers with 503 and Retry-After.
 func (s *Server) heavy(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {

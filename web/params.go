@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/auditscope/auditscope/web/app"
 	"github.com/labstack/echo/v4"
 )
 
@@ -97,4 +98,24 @@ func known(ps paramSet) echo.MiddlewareFunc {
 			return next(c)
 		}
 	}
+}
+
+// fieldParams are the URL parameters of the query fields the application
+// layer's errors name (app.QueryError.Field): the app knows its queries'
+// fields, web their names in the URL.
+var fieldParams = map[string]string{
+	"Judge": "judge", "With": "with", "Sort": "sort", "Split": "split", "View": "view", "Branch": "branch",
+}
+
+// queryErrorText is an application-layer query error as the page says it:
+// the URL parameter at fault, then what is wrong with it.
+func queryErrorText(e *app.QueryError) string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	name, ok := fieldParams[e.Field]
+	if !ok {
+		name = strings.ToLower(e.Field)
+	}
+	return name + ": " + e.Msg
 }

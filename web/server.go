@@ -72,7 +72,7 @@ type Server struct {
 	echo  *echo.Echo
 	app   *app.Service   // the application layer: statistics and what is computed from them
 	cache *responseCache // whole responses by URL, see cache.go
-	sched *app.Scheduler // shares the heavy work among clients, see limit.go
+	sched *scheduler     // shares the heavy work among clients, see limit.go
 
 	refreshMu  sync.Mutex // the last lake error logged
 	refreshErr string

@@ -18,7 +18,7 @@ func (s *Service) FilterDimensions(ctx context.Context, f model.AuditFilter) ([]
 		return s.ScoreDimensions(ctx, f.Experiment)
 	}
 	if f.Experiment == "" {
-		return nil, &QueryError{Msg: "judge: the judges are an experiment's: give exp too"}
+		return nil, &QueryError{Field: "Judge", Msg: "the judges are an experiment's: give exp too"}
 	}
 	js, err := s.AuditJudges(ctx, f.Experiment)
 	if err != nil {
@@ -30,7 +30,7 @@ func (s *Service) FilterDimensions(ctx context.Context, f model.AuditFilter) ([]
 		for _, j := range js {
 			names = append(names, j.Name)
 		}
-		return nil, &QueryError{Msg: fmt.Sprintf("judge: no judge %q judged the audits of %s (there are: %s)", f.Judge, f.Experiment, strings.Join(names, "; "))}
+		return nil, &QueryError{Field: "Judge", Msg: fmt.Sprintf("no judge %q judged the audits of %s (there are: %s)", f.Judge, f.Experiment, strings.Join(names, "; "))}
 	}
 	return js[i].Dimensions, nil
 }

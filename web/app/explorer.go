@@ -17,18 +17,6 @@ import (
 // references, columns by reference, by a metadata key's values or by
 // dataset. The explorer page, its table.csv and its figures share it.
 
-// QueryError is a problem with what was asked that the user can fix (an
-// unknown key, a choice that excludes another); its message is shown as
-// is.
-type QueryError struct{ Msg string }
-
-func (e *QueryError) Error() string { return e.Msg }
-
-// Queryf is a QueryError.
-func Queryf(format string, args ...any) error {
-	return &QueryError{Msg: fmt.Sprintf(format, args...)}
-}
-
 // ExplorerQuery is the explorer's validated query; its figures and
 // table.csv read the same one.
 type ExplorerQuery struct {
@@ -276,7 +264,7 @@ func (t *Table) multiLayout(ctx context.Context, s *Service, p *Pairs) error {
 		ref, ok := o.d.Lookup(t.Ref.Key)
 		if !ok {
 			if ref, ok = o.d.Default(o.DS.DefaultAnnotator); !ok {
-				return Queryf("with: dataset %s has no annotators and no response models to use as the reference", o.DS.ID)
+				return FieldErrorf("With", "dataset %s has no annotators and no response models to use as the reference", o.DS.ID)
 			}
 		}
 		c := newColumn("ds:"+o.DS.ID, o.DS.ID, ref, o.votesOf(ref))
@@ -299,7 +287,7 @@ func (s *Service) otherPairs(ctx context.Context, p *Pairs, id string) (*Pairs, 
 	o, err := s.Pairs(ctx, id)
 	if err != nil {
 		if errors.Is(err, model.ErrNotFound) {
-			return nil, Queryf("with: %q is not an AnnotatedPairs dataset", id)
+			return nil, FieldErrorf("With", "%q is not an AnnotatedPairs dataset", id)
 		}
 		return nil, err
 	}
@@ -317,7 +305,7 @@ func (q ExplorerQuery) sortOrder(columns []Column) (sort string, desc bool, err 
 			sort = columns[0].Key
 		}
 	} else if sort != "name" && sort != "spread" && !slices.ContainsFunc(columns, func(c Column) bool { return c.Key == sort }) {
-		return "", false, Queryf("sort: %q is not name, spread or a column of this table", sort)
+		return "", false, FieldErrorf("Sort", "%q is not name, spread or a column of this table", sort)
 	}
 	switch q.Dir {
 	case "":

@@ -182,7 +182,7 @@ func (s *Service) underJudge(ctx context.Context, exp string, set model.JudgedSe
 				names = append(names, j.Name)
 			}
 		}
-		return set, &QueryError{Msg: fmt.Sprintf("judge: no model judge %q scored these audits (there are: %s)", name, strings.Join(append([]string{"the evaluation judge, the default"}, names...), "; "))}
+		return set, &QueryError{Field: "Judge", Msg: fmt.Sprintf("no model judge %q scored these audits (there are: %s)", name, strings.Join(append([]string{"the evaluation judge, the default"}, names...), "; "))}
 	}
 	sc, err := s.r.JudgeScores(ctx, exp, judges[i])
 	if err != nil {

@@ -72,7 +72,7 @@ func checkJudgmentFilter(f JudgmentFilter, sides []model.SideJudgment) error {
 	case "", "train", "heldout", "benign":
 		return nil
 	}
-	return Queryf("split: want train, heldout or benign, found %q", f.Split)
+	return FieldErrorf("Split", "want train, heldout or benign, found %q", f.Split)
 }
 
 // AuditorNames maps an experiment's auditor ids to their names.

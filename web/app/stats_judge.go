@@ -20,7 +20,7 @@ func (s *Service) StatsUnder(ctx context.Context, exp, judge string) (*Experimen
 		return st, err
 	}
 	if !slices.Contains(st.Judges, judge) {
-		return nil, &QueryError{Msg: fmt.Sprintf("judge: %q gave no outcomes for this experiment's audits (there are: %s)",
+		return nil, &QueryError{Field: "Judge", Msg: fmt.Sprintf("%q gave no outcomes for this experiment's audits (there are: %s)",
 			judge, strings.Join(append([]string{"the evaluation judge, the default"}, st.Judges...), "; "))}
 	}
 	return s.statsUnder(ctx, exp, judge)

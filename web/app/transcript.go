@@ -242,14 +242,14 @@ func (t *Transcript) Resolve(view string, branch int) (vi, bi int, err error) {
 			for i, v := range t.views {
 				names[i] = v.Name
 			}
-			return 0, 0, Queryf("view: this transcript has the views %s, not %q", strings.Join(names, ", "), view)
+			return 0, 0, FieldErrorf("View", "this transcript has the views %s, not %q", strings.Join(names, ", "), view)
 		}
 	}
 	v := t.views[vi]
 	bi = len(v.Branches) - 1
 	if branch >= 0 {
 		if branch >= len(v.Branches) {
-			return 0, 0, Queryf("branch: the %s view has branches 0 to %d, not %d", v.Name, len(v.Branches)-1, branch)
+			return 0, 0, FieldErrorf("Branch", "the %s view has branches 0 to %d, not %d", v.Name, len(v.Branches)-1, branch)
 		}
 		bi = branch
 	}

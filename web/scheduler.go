@@ -1,4 +1,4 @@
-package app
+package web
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Scheduler shares the heavy work (statistics, explorer tables, figures,
+// scheduler shares the heavy work (statistics, explorer tables, figures,
 // each chunk of an export) among the clients asking for it: at most Slots
 // pieces run at once; the others wait in a queue per client, and a freed
 // slot goes to the next client in turn (round robin), so one client's
@@ -21,8 +21,8 @@ import (
 // which is refused; else the newcomer is refused. Without that, the clients
 // already in the queue kept their places by asking again the moment they
 // were answered, and a client that honoured Retry-After never got back in
-// (200 clients: 26 served, the rest none). A refusal is a *Busy error.
-type Scheduler struct {
+// (200 clients: 26 served, the rest none). A refusal is a *busyError error.
+type scheduler struct {
 	slots, perClient, maxQueued int
 	maxWait                     time.Duration
 
@@ -58,35 +58,35 @@ type waiter struct {
 	done             bool // granted (under the scheduler's lock)
 }
 
-// SchedulerConfig sizes a Scheduler.
-type SchedulerConfig struct {
+// schedulerConfig sizes a scheduler.
+type schedulerConfig struct {
 	Slots     int           // pieces of work at once (at least 1)
 	PerClient int           // most requests one client may have waiting
 	MaxQueued int           // most requests waiting in all
 	MaxWait   time.Duration // longest wait for a slot
 }
 
-// NewScheduler returns a scheduler of c's size.
-func NewScheduler(c SchedulerConfig) *Scheduler {
-	return &Scheduler{slots: max(1, c.Slots), perClient: max(1, c.PerClient), maxQueued: max(1, c.MaxQueued),
+// newSchedulerOf returns a scheduler of c's size.
+func newSchedulerOf(c schedulerConfig) *scheduler {
+	return &scheduler{slots: max(1, c.Slots), perClient: max(1, c.PerClient), maxQueued: max(1, c.MaxQueued),
 		maxWait: c.MaxWait, clients: map[string][]*waiter{}, usage: map[string]usage{}}
 }
 
-// Busy is a request the scheduler refused; RetryAfter is how long the
+// busyError is a request the scheduler refused; RetryAfter is how long the
 // client should wait before it asks again.
-type Busy struct{ RetryAfter time.Duration }
+type busyError struct{ RetryAfter time.Duration }
 
-func (e *Busy) Error() string { return "server busy: too much heavy work waiting" }
+func (e *busyError) Error() string { return "server busy: too much heavy work waiting" }
 
 // RetryAfterSeconds is RetryAfter in whole seconds, at least 1.
-func (e *Busy) RetryAfterSeconds() int {
+func (e *busyError) RetryAfterSeconds() int {
 	return max(1, int(math.Ceil(e.RetryAfter.Seconds())))
 }
 
 // Acquire waits for a slot for client's request. It returns the function
 // that gives the slot back (call it once, when the work is done), or a
-// *Busy refusal, or ctx's error when the client goes away while it waits.
-func (s *Scheduler) Acquire(ctx context.Context, client string) (release func(), err error) {
+// *busyError refusal, or ctx's error when the client goes away while it waits.
+func (s *scheduler) Acquire(ctx context.Context, client string) (release func(), err error) {
 	s.mu.Lock()
 	if s.running < s.slots && s.queued == 0 {
 		s.running++
@@ -95,7 +95,7 @@ func (s *Scheduler) Acquire(ctx context.Context, client string) (release func(),
 		return s.releaser(), nil
 	}
 	if len(s.clients[client]) >= s.perClient || (s.queued >= s.maxQueued && !s.evictFor(client)) {
-		busy := &Busy{RetryAfter: s.retryAfter()}
+		busy := &busyError{RetryAfter: s.retryAfter()}
 		s.mu.Unlock()
 		return nil, busy
 	}
@@ -114,11 +114,11 @@ func (s *Scheduler) Acquire(ctx context.Context, client string) (release func(),
 		return s.releaser(), nil
 	case <-w.evicted: // out of the queue already
 		s.mu.Lock()
-		busy := &Busy{RetryAfter: s.retryAfter()}
+		busy := &busyError{RetryAfter: s.retryAfter()}
 		s.mu.Unlock()
 		return nil, busy
 	case <-t.C:
-		err = &Busy{RetryAfter: s.maxWait}
+		err = &busyError{RetryAfter: s.maxWait}
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
@@ -135,7 +135,7 @@ func (s *Scheduler) Acquire(ctx context.Context, client string) (release func(),
 }
 
 // releaser gives the slot back once, to the next client in turn.
-func (s *Scheduler) releaser() func() {
+func (s *scheduler) releaser() func() {
 	var once sync.Once
 	start := time.Now()
 	return func() { once.Do(func() { s.release(time.Since(start)) }) }
@@ -145,12 +145,12 @@ func (s *Scheduler) releaser() func() {
 // again (under the lock): about the time the work queued now takes, at
 // least a second and at most MaxWait. A refused client that waited the
 // whole MaxWait (10 s) came back after its turn had passed many times.
-func (s *Scheduler) retryAfter() time.Duration {
+func (s *scheduler) retryAfter() time.Duration {
 	d := time.Duration(s.queued+s.running) * s.hold / time.Duration(s.slots)
 	return min(max(d, time.Second), max(s.maxWait, time.Second))
 }
 
-func (s *Scheduler) release(held time.Duration) {
+func (s *scheduler) release(held time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -189,7 +189,7 @@ func (s *Scheduler) release(held time.Duration) {
 
 // used counts a slot granted to client (under the lock), and forgets the
 // clients whose use has decayed away once there are many.
-func (s *Scheduler) used(client string) {
+func (s *scheduler) used(client string) {
 	now := time.Now()
 	s.usage[client] = usage{n: s.usage[client].now(now) + 1, at: now}
 	if len(s.usage) > 4096 {
@@ -204,7 +204,7 @@ func (s *Scheduler) used(client string) {
 // evictFor makes room in a full queue for client when a waiting client has
 // used the server more (under the lock): that client's newest waiting
 // request is refused. It reports whether it made room.
-func (s *Scheduler) evictFor(client string) bool {
+func (s *scheduler) evictFor(client string) bool {
 	now := time.Now()
 	mine := s.usage[client].now(now)
 	heaviest, most := "", mine+0.5 // a near tie keeps the queue as it is
@@ -224,7 +224,7 @@ func (s *Scheduler) evictFor(client string) bool {
 }
 
 // dequeue takes a waiter that gave up out of its client's queue.
-func (s *Scheduler) dequeue(client string, w *waiter) {
+func (s *scheduler) dequeue(client string, w *waiter) {
 	ws := s.clients[client]
 	for i, x := range ws {
 		if x == w {
@@ -254,7 +254,7 @@ func (s *Scheduler) dequeue(client string, w *waiter) {
 }
 
 // Waiting is how many requests wait, for tests and the log.
-func (s *Scheduler) Waiting() int {
+func (s *scheduler) Waiting() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.queued

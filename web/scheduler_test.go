@@ -1,4 +1,4 @@
-package app
+package web
 
 import (
 	"context"
@@ -7,19 +7,6 @@ import (
 	"time"
 )
 
-// pollUntil polls cond until it holds (a scheduler's queue is filled by other
-// goroutines).
-func pollUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("never: %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 type grant struct {
 	who     string
 	release func()
@@ -27,7 +14,7 @@ type grant struct {
 }
 
 // enqueue starts client's request and waits until it is queued.
-func enqueue(t *testing.T, s *Scheduler, client string, out chan<- grant) {
+func enqueue(t *testing.T, s *scheduler, client string, out chan<- grant) {
 	t.Helper()
 	n := s.Waiting()
 	go func() {
@@ -40,7 +27,7 @@ func enqueue(t *testing.T, s *Scheduler, client string, out chan<- grant) {
 // A freed slot goes to the clients in turn: X's three requests, queued
 // first, do not keep Y's one waiting behind them.
 func TestSchedulerRoundRobin(t *testing.T) {
-	s := NewScheduler(SchedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 16, MaxWait: time.Hour})
+	s := newSchedulerOf(schedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 16, MaxWait: time.Hour})
 	hold, err := s.Acquire(context.Background(), "A")
 	if err != nil {
 		t.Fatal(err)
@@ -79,12 +66,12 @@ func TestSchedulerRoundRobin(t *testing.T) {
 // A client past its share of the queue is refused at once; the others
 // still queue.
 func TestSchedulerFloodRefused(t *testing.T) {
-	s := NewScheduler(SchedulerConfig{Slots: 1, PerClient: 2, MaxQueued: 16, MaxWait: time.Hour})
+	s := newSchedulerOf(schedulerConfig{Slots: 1, PerClient: 2, MaxQueued: 16, MaxWait: time.Hour})
 	hold, _ := s.Acquire(context.Background(), "A")
 	out := make(chan grant, 8)
 	enqueue(t, s, "X", out)
 	enqueue(t, s, "X", out)
-	var busy *Busy
+	var busy *busyError
 	if _, err := s.Acquire(context.Background(), "X"); !errors.As(err, &busy) || busy.RetryAfterSeconds() < 1 {
 		t.Fatalf("X's third request: %v, want a refusal", err)
 	}
@@ -99,9 +86,9 @@ func TestSchedulerFloodRefused(t *testing.T) {
 // A request that waits past MaxWait is refused, and one whose client
 // goes away leaves the queue; neither keeps a slot.
 func TestSchedulerDeadlineAndCancel(t *testing.T) {
-	s := NewScheduler(SchedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 16, MaxWait: 50 * time.Millisecond})
+	s := newSchedulerOf(schedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 16, MaxWait: 50 * time.Millisecond})
 	hold, _ := s.Acquire(context.Background(), "A")
-	var busy *Busy
+	var busy *busyError
 	if _, err := s.Acquire(context.Background(), "X"); !errors.As(err, &busy) || s.Waiting() != 0 {
 		t.Fatalf("past the deadline: %v, %d waiting", err, s.Waiting())
 	}
@@ -122,7 +109,7 @@ func TestSchedulerDeadlineAndCancel(t *testing.T) {
 		t.Errorf("%d running", s.running)
 	}
 	// A full queue refuses.
-	small := NewScheduler(SchedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 1, MaxWait: time.Hour})
+	small := newSchedulerOf(schedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 1, MaxWait: time.Hour})
 	h, _ := small.Acquire(context.Background(), "A")
 	out := make(chan grant, 1)
 	enqueue(t, small, "X", out)
@@ -139,7 +126,7 @@ func TestSchedulerDeadlineAndCancel(t *testing.T) {
 // queue is refused itself. So clients that wait out a Retry-After get back
 // in, instead of the queue staying with those that ask again at once.
 func TestSchedulerFullQueueFair(t *testing.T) {
-	s := NewScheduler(SchedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 2, MaxWait: time.Hour})
+	s := newSchedulerOf(schedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 2, MaxWait: time.Hour})
 	// H has been served three times already.
 	for range 3 {
 		rel, err := s.Acquire(context.Background(), "H")
@@ -152,7 +139,7 @@ func TestSchedulerFullQueueFair(t *testing.T) {
 	out := make(chan grant, 8)
 	enqueue(t, s, "H", out)
 	enqueue(t, s, "H", out) // the queue is full
-	var busy *Busy
+	var busy *busyError
 	if _, err := s.Acquire(context.Background(), "H"); !errors.As(err, &busy) {
 		t.Fatalf("H at a full queue: %v, want a refusal", err)
 	}
@@ -183,7 +170,7 @@ func TestSchedulerFullQueueFair(t *testing.T) {
 		t.Errorf("%d waiting, %d running at the end", s.Waiting(), s.running)
 	}
 	// A near tie leaves the queue alone: a newcomer against one grant.
-	s2 := NewScheduler(SchedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 1, MaxWait: time.Hour})
+	s2 := newSchedulerOf(schedulerConfig{Slots: 1, PerClient: 4, MaxQueued: 1, MaxWait: time.Hour})
 	hold2, _ := s2.Acquire(context.Background(), "A")
 	out2 := make(chan grant, 2)
 	enqueue(t, s2, "B", out2)
@@ -199,7 +186,7 @@ func TestSchedulerFullQueueFair(t *testing.T) {
 // work queued now takes (slots held for their average time), at least a
 // second and at most MaxWait.
 func TestSchedulerRetryAfter(t *testing.T) {
-	s := NewScheduler(SchedulerConfig{Slots: 2, PerClient: 1, MaxQueued: 8, MaxWait: 10 * time.Second})
+	s := newSchedulerOf(schedulerConfig{Slots: 2, PerClient: 1, MaxQueued: 8, MaxWait: 10 * time.Second})
 	if d := s.retryAfter(); d != time.Second {
 		t.Errorf("nothing known: %v, want 1s", d)
 	}
