@@ -217,7 +217,7 @@ func (s *Store) readChunk(ctx context.Context, q string, args []any, limit, n in
 	if checkOrder {
 		size = limit
 	}
-	out.Rows, out.Scores, out.Cells = make([]model.AuditRow, 0, size), make([][]float64, 0, size), make([]string, 0, size)
+	out.Rows, out.Scores, out.Packed = make([]model.AuditRow, 0, size), make([][]float64, 0, size), make([][]int64, 0, size)
 	// The nullable columns are scanned by nullable's type switch, and
 	// point into arrays of one allocation each: database/sql scans a
 	// pointer by reflection, allocating each value.
@@ -230,6 +230,8 @@ func (s *Store) readChunk(ctx context.Context, q string, args []any, limit, n in
 	var d, f nullable[bool]
 	var qv, pv, ss nullable[float64]
 	packs := make([]int64, (n+perPack-1)/perPack)
+	// The rows' packed scores share one array (a new one when it fills).
+	flat := make([]int64, 0, size*len(packs))
 	dest := []any{&r.Key, &r.Experiment, &r.ID, &r.Auditor, &r.AuditorName, &r.Eval, &r.Behavior, &r.Split, &r.Seed, &r.Target,
 		&r.Turns, &r.Messages, &d, &f, &qv, &pv, &r.Summary, &r.Strategy,
 		&last.Ord, &sortKey, &ss, &packed}
@@ -269,7 +271,11 @@ func (s *Store) readChunk(ctx context.Context, q string, args []any, limit, n in
 		out.Rows = append(out.Rows, r)
 		if packed {
 			out.Scores = append(out.Scores, nil)
-			out.Cells = append(out.Cells, packedCells(packs, n))
+			if len(flat)+len(packs) > cap(flat) {
+				flat = make([]int64, 0, max(cap(flat), 1024*len(packs)))
+			}
+			flat = append(flat, packs...)
+			out.Packed = append(out.Packed, flat[len(flat)-len(packs):len(flat):len(flat)])
 			continue
 		}
 		vals, _ := list.([]any)
@@ -283,7 +289,7 @@ func (s *Store) readChunk(ctx context.Context, q string, args []any, limit, n in
 			}
 		}
 		out.Scores = append(out.Scores, sc)
-		out.Cells = append(out.Cells, "")
+		out.Packed = append(out.Packed, nil)
 	}
 	return out, last, rows.Err()
 }
@@ -324,23 +330,6 @@ func (n *nullable[T]) point(arr []T) (*T, []T) {
 
 // perPack is how many scores a BIGINT of an export's chunk holds.
 const perPack = exportsql.PerPack
-
-// cellText are the cells of the scores 0 (none) to 15.
-var cellText = [16]string{"", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"}
-
-// packedCells writes n scores packed by ExportAudits' query as the
-// export's cells: each as strconv.Itoa writes it (as the CSV's csvFloat
-// does a whole number), "" for none, joined by commas.
-func packedCells(packs []int64, n int) string {
-	b := make([]byte, 0, 3*n)
-	for i := range n {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, cellText[packs[i/perPack]>>(4*(i%perPack))&15]...)
-	}
-	return string(b)
-}
 
 // zeroIfNull scans a BIGINT into p, NULL as 0.
 type zeroIfNull struct{ p *int64 }

@@ -444,7 +444,7 @@ func TestExportOddScores(t *testing.T) {
 				}
 				seen++
 				if c.Scores[i] == nil {
-					t.Fatalf("%s (every score %v) was packed as %q", r.Key, v, c.Cells[i])
+					t.Fatalf("%s (every score %v) was packed as %x", r.Key, v, c.Packed[i])
 				}
 				for j, g := range c.Scores[i] {
 					if g != v && !(math.IsNaN(g) && math.IsNaN(v)) || math.Signbit(g) != math.Signbit(v) {

@@ -149,8 +149,8 @@ func (s *Server) chunkInSlot(ctx context.Context, client string, export *app.Exp
 }
 
 // exportWriter writes an export's rows to out, a chunk at a time: the
-// audit's own cells through the CSV writer, and its score cells as the
-// store wrote them when it did (ExportRow.Cells: digits and commas, which
+// audit's own cells through the CSV writer, and its packed score cells
+// straight into the buffer (ExportRow.Packed: digits and commas, which
 // need neither quotes nor the formula guard).
 type exportWriter struct {
 	out io.Writer
@@ -175,8 +175,10 @@ func (w *exportWriter) rows(rows []app.ExportRow, dims []string) error {
 			}
 			w.csv.Flush()
 			w.buf.Truncate(w.buf.Len() - 1)
-			w.buf.WriteByte(',')
-			w.buf.WriteString(r.Cells)
+			for i := range dims {
+				w.buf.WriteByte(',')
+				w.buf.WriteString(scoreCell[model.PackedScore(r.Packed, i)])
+			}
 			w.buf.WriteByte('\n')
 			continue
 		}
@@ -219,3 +221,7 @@ func nullFloat(v *float64) string {
 	}
 	return csvFloat(*v)
 }
+
+// scoreCell are the cells of the packed scores 0 (none) to 15: each as
+// csvFloat writes a whole number, "" for none.
+var scoreCell = [16]string{"", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"}

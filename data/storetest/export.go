@@ -2,47 +2,42 @@ package storetest
 
 import (
 	"math"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/auditscope/auditscope/data/model"
 )
 
 // ExportScores returns the scores of row i of an export's chunk in the
-// order of its n dimensions, NaN for none: its Scores, or its Cells read
-// back. Cells must be what the export's CSV would write for each score:
-// the integer from 1 to 15 as strconv.Itoa writes it, or "" for none; a
-// row has one or the other, never both.
+// order of its n dimensions, NaN for none: its Scores, or its packed scores
+// read back (model.PackedScore: 1 to 15, 0 for none). A row has one or the
+// other, never both, and its packs hold n scores and nothing past them.
 func ExportScores(t testing.TB, c model.ExportChunk, i, n int) []float64 {
 	t.Helper()
-	if len(c.Cells) != len(c.Rows) || len(c.Scores) != len(c.Rows) {
-		t.Fatalf("chunk of %d rows has %d cells and %d scores", len(c.Rows), len(c.Cells), len(c.Scores))
+	if len(c.Packed) != len(c.Rows) || len(c.Scores) != len(c.Rows) {
+		t.Fatalf("chunk of %d rows has %d packed and %d scores", len(c.Rows), len(c.Packed), len(c.Scores))
 	}
 	if c.Scores[i] != nil {
-		if c.Cells[i] != "" {
-			t.Fatalf("row %d has scores and cells %q", i, c.Cells[i])
+		if c.Packed[i] != nil {
+			t.Fatalf("row %d has scores and packed scores %v", i, c.Packed[i])
 		}
 		if len(c.Scores[i]) != n {
 			t.Fatalf("row %d has %d scores, want %d", i, len(c.Scores[i]), n)
 		}
 		return c.Scores[i]
 	}
-	cells := strings.Split(c.Cells[i], ",")
-	if len(cells) != n {
-		t.Fatalf("row %d has %d cells %q, want %d", i, len(cells), c.Cells[i], n)
+	words := (n + model.ScoresPerWord - 1) / model.ScoresPerWord
+	if len(c.Packed[i]) != words {
+		t.Fatalf("row %d has %d packed words, want %d for %d scores", i, len(c.Packed[i]), words, n)
+	}
+	if rest := n % model.ScoresPerWord; rest > 0 && c.Packed[i][words-1]>>(4*rest) != 0 {
+		t.Fatalf("row %d: bits past its %d scores in %x", i, n, c.Packed[i][words-1])
 	}
 	out := make([]float64, n)
-	for j, cell := range cells {
-		if cell == "" {
-			out[j] = math.NaN()
-			continue
+	for j := range out {
+		out[j] = math.NaN()
+		if v := model.PackedScore(c.Packed[i], j); v > 0 {
+			out[j] = float64(v)
 		}
-		v, err := strconv.Atoi(cell)
-		if err != nil || strconv.Itoa(v) != cell || v < 1 || v > 15 {
-			t.Fatalf("row %d: cell %d is %q, not an integer from 1 to 15 as Itoa writes it", i, j, cell)
-		}
-		out[j] = float64(v)
 	}
 	return out
 }

@@ -34,9 +34,9 @@ type ExportRow struct {
 	model.AuditRow
 	Run, RunName, BehaviorDescription string
 	Scores                            []float64 // in the order of the export's Dims, NaN for none
-	// Cells are the scores already written as the export's cells, comma
-	// separated, when Scores is nil, and only then (model.ExportChunk).
-	Cells string
+	// Packed are the scores packed four bits each when Scores is nil, and
+	// only then (model.ExportChunk).
+	Packed []int64
 }
 
 // exportNames are the display names an export adds to its ids, keyed by
@@ -88,8 +88,8 @@ func (e *Export) Next(ctx context.Context) ([]ExportRow, error) {
 		out[i] = ExportRow{AuditRow: r, Run: run, RunName: e.names.runName[r.Experiment+"\x00"+run],
 			BehaviorDescription: e.names.behavior[r.Experiment+"\x00"+r.Behavior], Scores: chunk.Scores[i]}
 		if out[i].Scores == nil {
-			if i < len(chunk.Cells) {
-				out[i].Cells = chunk.Cells[i]
+			if i < len(chunk.Packed) && chunk.Packed[i] != nil {
+				out[i].Packed = chunk.Packed[i]
 			} else { // a reader that writes no cells: the audit has no scores
 				out[i].Scores = make([]float64, len(e.Dims))
 				for j := range out[i].Scores {

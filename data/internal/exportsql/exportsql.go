@@ -46,7 +46,7 @@ func Keyset(c model.AuditCursor, key string, desc bool, keyArgs []any, oneExp bo
 
 // PerPack is how many scores a BIGINT of an export's chunk holds: 4 bits
 // each, its sign bit clear.
-const PerPack = 15
+const PerPack = model.ScoresPerWord
 
 // ChunkScores is the chunk's query with its audits' scores in dims, from
 // src (the chunk's audits, with extra columns): from scores, their SQL
