@@ -209,25 +209,34 @@ func (s *Server) compareFigure(c echo.Context, _, ext string) error {
 			if len(cs) > 1 {
 				label += " · vs " + names[cmp.B]
 			}
-			lo, hi := d.Lo, d.Hi
-			// An interval no data bounds (a permutation test on two or
-			// three pairs) has no whisker to draw: the label says so.
-			if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-				lo, hi = math.NaN(), math.NaN()
-				label += " (interval unbounded)"
-			}
-			items = append(items, figures.Interval{Label: label, Value: d.Value, Lo: lo, Hi: hi})
+			items = append(items, differenceItem(label, d.Value, d.Lo, d.Hi))
 		}
 	}
-	title := "A − B (95% CI)"
-	if cq.A != "" {
-		title = fmt.Sprintf("%s − %s (95%% CI)", names[cq.A], strings.Join(mapNames(cq.B, names), ", "))
-	}
-	p, err := figures.ForestPlot(title+judgedBy(st.Judge), "difference (points, 0–100 scale)", items)
+	p, err := figures.ForestPlot(differenceTitle(cq.A, cq.B, names)+judgedBy(st.Judge), "difference (points, 0–100 scale)", items)
 	if err != nil {
 		return err
 	}
 	return writeFigure(c, p, figures.ColumnWidth*2, figures.IntervalChartHeight(items), ext, st.Exp.ID+"-compare")
+}
+
+// differenceItem is one difference of A − B as a forest plot draws it: an
+// interval no data bounds (a permutation test on two or three pairs) has
+// no whisker to draw, and its label says so. (The experiment's and the
+// Inspect samples' comparisons draw their rows with it.)
+func differenceItem(label string, value, lo, hi float64) figures.Interval {
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		lo, hi = math.NaN(), math.NaN()
+		label += " (interval unbounded)"
+	}
+	return figures.Interval{Label: label, Value: value, Lo: lo, Hi: hi}
+}
+
+// differenceTitle is a comparison figure's title: A against each B.
+func differenceTitle(a string, bs []string, names map[string]string) string {
+	if a == "" {
+		return "A − B (95% CI)"
+	}
+	return fmt.Sprintf("%s − %s (95%% CI)", names[a], strings.Join(mapNames(bs, names), ", "))
 }
 
 func mapNames(ids []string, names map[string]string) []string {

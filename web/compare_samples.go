@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -236,14 +235,10 @@ func (s *Server) sampleCompareFigure(c echo.Context, st *app.ExperimentStats, ex
 			if len(blocks) > 1 {
 				label += " · vs " + names[cq.B[i]]
 			}
-			items = append(items, figures.Interval{Label: label, Value: d.Value, Lo: d.Lo, Hi: d.Hi})
+			items = append(items, differenceItem(label, d.Value, d.Lo, d.Hi))
 		}
 	}
-	title := "A − B (95% CI)"
-	if cq.A != "" {
-		title = fmt.Sprintf("%s − %s (95%% CI)", names[cq.A], strings.Join(mapNames(cq.B, names), ", "))
-	}
-	p, err := figures.ForestPlot(title, "difference (the scorer's units)", items)
+	p, err := figures.ForestPlot(differenceTitle(cq.A, cq.B, names), "difference (the scorer's units)", items)
 	if err != nil {
 		return err
 	}

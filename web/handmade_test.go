@@ -101,3 +101,16 @@ func TestQueryErrorNamesParam(t *testing.T) {
 		t.Errorf("an unknown view: %d %.300s", r.Code, r.Body)
 	}
 }
+
+// TestDifferenceItem: a difference whose interval no data bounds is drawn
+// without whiskers and says so, for the experiment's comparisons and the
+// Inspect samples' alike (the samples' figure drew infinite whiskers).
+func TestDifferenceItem(t *testing.T) {
+	it := differenceItem("quality", 3, math.Inf(-1), math.Inf(1))
+	if !math.IsNaN(it.Lo) || !math.IsNaN(it.Hi) || it.Value != 3 || it.Label != "quality (interval unbounded)" {
+		t.Errorf("unbounded: %+v", it)
+	}
+	if it := differenceItem("quality", 3, 1, 5); it.Lo != 1 || it.Hi != 5 || it.Label != "quality" {
+		t.Errorf("bounded: %+v", it)
+	}
+}
