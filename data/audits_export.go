@@ -31,30 +31,10 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 	if err != nil {
 		return model.ExportChunk{}, fmt.Errorf("data: export audits: %w", err)
 	}
-	// In file order in one experiment, the chunks end at ords found once,
-	// at the first chunk: every limit-th audit's (exportBounds). A chunk is
-	// then the audits of a range of ord, which DuckDB reads from the row
-	// groups that hold it. The keyset alone has it sort every audit past
-	// the cursor for each chunk (DuckDB keeps a top-N only for a limit
-	// under 0.7% of the rows): 28 → 3 ms a chunk at a million audits.
-	var until []int64
-	if after != nil {
-		until = after.Until
-	} else if f.Experiment != "" && f.Sort == "" {
-		if until, err = s.exportBounds(ctx, aq, limit); err != nil {
-			return model.ExportChunk{}, fmt.Errorf("data: export audits: %w", err)
-		}
-		if len(until) > 0 {
-			after = &model.AuditCursor{Experiment: f.Experiment, Ord: math.MinInt64}
-		}
+	until, err := s.chunkRange(ctx, f, &aq, after, limit)
+	if err != nil {
+		return model.ExportChunk{}, fmt.Errorf("data: export audits: %w", err)
 	}
-	for len(until) > 0 && until[0] <= after.Ord {
-		until = until[1:]
-	}
-	if len(until) > 0 {
-		aq.upto = &until[0]
-	}
-	aq.after = after
 	// The cursor's sort value: the joined score (sort_score) for a score
 	// sort, else the sort column itself (a.behavior, not the page's
 	// coalesce of it).
@@ -84,17 +64,7 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 	if err != nil {
 		return model.ExportChunk{}, fmt.Errorf("data: export audits: %w", err)
 	}
-	var scores []string
-	var scoreArgs []any
-	for _, d := range dims {
-		c, ok := cols[d]
-		if !ok {
-			scores = nil
-			break
-		}
-		scores = append(scores, c.sql)
-		scoreArgs = append(scoreArgs, c.args...)
-	}
+	scores, scoreArgs := scoreSQL(cols, dims)
 	// src is the chunk's audits with their columns and extra, which adds
 	// the scores' columns (as c.*, with the arguments extraArgs): by the
 	// keyset, the chunk's audits are chosen on narrow rows (sort values
@@ -135,24 +105,7 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 	if err != nil {
 		return model.ExportChunk{}, fmt.Errorf("data: export audits: %w", err)
 	}
-	// The outer ORDER BY keeps the chunk's order through the join.
-	sorted := ` ORDER BY c.` + cursorCol + dir + ` NULLS LAST, c.experiment, c.ord`
-	byScore := cursorCol == "sort_score"
-	var out model.ExportChunk
-	var last model.AuditCursor
-	switch {
-	case aq.upto == nil:
-		out, last, err = s.readChunk(ctx, q+sorted, qargs, limit, len(dims), byScore, nil, false)
-	case names == nil:
-		out, last, err = s.readChunk(ctx, q+sorted+` LIMIT ?`, append(qargs, limit), limit, len(dims), byScore, nil, false)
-	default:
-		// A range holds one chunk's audits, unless they changed since its
-		// bounds were found: one more is asked for, to tell.
-		out, last, err = s.readChunk(ctx, q+` LIMIT ?`, append(slices.Clip(qargs), limit+1), limit, len(dims), byScore, names, true)
-		if errors.Is(err, errNotAsStored) {
-			out, last, err = s.readChunk(ctx, q+sorted+` LIMIT ?`, append(qargs, limit), limit, len(dims), byScore, names, false)
-		}
-	}
+	out, last, err := s.readExport(ctx, q, qargs, cursorCol, dir, aq.upto != nil, limit, len(dims), names)
 	if err != nil {
 		return model.ExportChunk{}, fmt.Errorf("data: export audits: %w", err)
 	}
@@ -164,6 +117,75 @@ func (s *Store) ExportAudits(ctx context.Context, f AuditFilter, after *model.Au
 		out.Next = &model.AuditCursor{Experiment: f.Experiment, Ord: until[0], Until: until[1:]}
 	}
 	return out, nil
+}
+
+// chunkRange sets where aq's chunk starts (after the cursor after) and,
+// for a range of ord, where it ends; it returns until, where this chunk
+// and the ones after it end.
+func (s *Store) chunkRange(ctx context.Context, f AuditFilter, aq *auditQuery, after *model.AuditCursor, limit int) (until []int64, err error) {
+	// In file order in one experiment, the chunks end at ords found once,
+	// at the first chunk: every limit-th audit's (exportBounds). A chunk is
+	// then the audits of a range of ord, which DuckDB reads from the row
+	// groups that hold it. The keyset alone has it sort every audit past
+	// the cursor for each chunk (DuckDB keeps a top-N only for a limit
+	// under 0.7% of the rows): 28 → 3 ms a chunk at a million audits.
+	if after != nil {
+		until = after.Until
+	} else if f.Experiment != "" && f.Sort == "" {
+		if until, err = s.exportBounds(ctx, *aq, limit); err != nil {
+			return nil, err
+		}
+		if len(until) > 0 {
+			after = &model.AuditCursor{Experiment: f.Experiment, Ord: math.MinInt64}
+		}
+	}
+	for len(until) > 0 && until[0] <= after.Ord {
+		until = until[1:]
+	}
+	if len(until) > 0 {
+		aq.upto = &until[0]
+	}
+	aq.after = after
+	return until, nil
+}
+
+// scoreSQL is the SQL of the score columns of dims (cols), with their
+// arguments; no SQL when a dimension has no column.
+func scoreSQL(cols map[string]scoreCol, dims []string) (scores []string, scoreArgs []any) {
+	for _, d := range dims {
+		c, ok := cols[d]
+		if !ok {
+			scores = nil
+			break
+		}
+		scores = append(scores, c.sql)
+		scoreArgs = append(scoreArgs, c.args...)
+	}
+	return scores, scoreArgs
+}
+
+// readExport runs the chunk's query q (ChunkScores') and reads its rows
+// (readChunk), sorted by the cursor's column cursorCol in the direction
+// dir, or, from a range of ord (ranged) read without the auditors joined
+// (names set), as stored.
+func (s *Store) readExport(ctx context.Context, q string, qargs []any, cursorCol, dir string, ranged bool, limit, n int, names map[string]string) (out model.ExportChunk, last model.AuditCursor, err error) {
+	// The outer ORDER BY keeps the chunk's order through the join.
+	sorted := ` ORDER BY c.` + cursorCol + dir + ` NULLS LAST, c.experiment, c.ord`
+	byScore := cursorCol == "sort_score"
+	switch {
+	case !ranged:
+		out, last, err = s.readChunk(ctx, q+sorted, qargs, limit, n, byScore, nil, false)
+	case names == nil:
+		out, last, err = s.readChunk(ctx, q+sorted+` LIMIT ?`, append(qargs, limit), limit, n, byScore, nil, false)
+	default:
+		// A range holds one chunk's audits, unless they changed since its
+		// bounds were found: one more is asked for, to tell.
+		out, last, err = s.readChunk(ctx, q+` LIMIT ?`, append(slices.Clip(qargs), limit+1), limit, n, byScore, names, true)
+		if errors.Is(err, errNotAsStored) {
+			out, last, err = s.readChunk(ctx, q+sorted+` LIMIT ?`, append(qargs, limit), limit, n, byScore, names, false)
+		}
+	}
+	return out, last, err
 }
 
 // auditorIDColumns are auditColumns with the auditor's id in place of its

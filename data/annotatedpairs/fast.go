@@ -68,20 +68,7 @@ func (f *fastDecoder) row(raw []byte, v2, haveMeta bool) (r Row, ok bool) {
 		switch string(name) {
 		case `"id"`:
 			bit = 1 << 0
-			v, err := d.ReadValue()
-			if err != nil || len(v) == 0 {
-				return r, false
-			}
-			switch {
-			case v[0] == '"':
-				s, ok := f.unquote(v)
-				if !ok {
-					return r, false
-				}
-				r.ID = s
-			case v[0] == '-' || (v[0] >= '0' && v[0] <= '9'):
-				r.ID = string(v)
-			default:
+			if r.ID, ok = f.id(); !ok {
 				return r, false
 			}
 		case `"prompt"`:
@@ -152,21 +139,44 @@ func (f *fastDecoder) row(raw []byte, v2, haveMeta bool) (r Row, ok bool) {
 		if seen&(1<<4|1<<5) != 0 {
 			return r, false
 		}
-		for i, v := range r.Votes {
-			switch {
-			case v.Pref == nil:
-			case *v.Pref == "a":
-				r.Votes[i].Pref = &prefTextA
-			case *v.Pref == "b":
-				r.Votes[i].Pref = &prefTextB
-			}
-		}
+		v2Prefs(r.Votes)
 	} else {
 		if respA || respB || !textA || !textB {
 			return r, false
 		}
 	}
 	return r, true
+}
+
+// id reads a comparison's id: a string, or a number as written. It is
+// called once a comparison, at its id, as row's other members' readers are.
+func (f *fastDecoder) id() (string, bool) {
+	v, err := f.dec.ReadValue()
+	if err != nil || len(v) == 0 {
+		return "", false
+	}
+	switch {
+	case v[0] == '"':
+		return f.unquote(v)
+	case v[0] == '-' || (v[0] >= '0' && v[0] <= '9'):
+		return string(v), true
+	}
+	return "", false
+}
+
+// v2Prefs gives a 2.0 comparison's votes for "a" and "b" the preferences
+// text_a and text_b, as comparison.row does: a 2.0 file names the
+// responses, a 1.x file the texts.
+func v2Prefs(votes []Vote) {
+	for i, v := range votes {
+		switch {
+		case v.Pref == nil:
+		case *v.Pref == "a":
+			votes[i].Pref = &prefTextA
+		case *v.Pref == "b":
+			votes[i].Pref = &prefTextB
+		}
+	}
 }
 
 // name reads a member's name raw; ok=false for one with escapes, which
@@ -265,14 +275,8 @@ func (f *fastDecoder) annotations() ([]Vote, bool) {
 		}
 		ann, ok := f.names[string(name)] // no allocation for the lookup
 		if !ok {
-			if ann, ok = f.unquote(name); !ok {
+			if ann, ok = f.newName(name); !ok {
 				return nil, false
-			}
-			if f.names == nil {
-				f.names = map[string]string{}
-			}
-			if len(f.names) < fastNames && len(name) <= fastNameBytes {
-				f.names[string(name)] = ann
 			}
 		}
 		if n := len(votes); n > 0 && votes[n-1].Annotator >= ann {
@@ -344,15 +348,39 @@ func (f *fastDecoder) annotations() ([]Vote, bool) {
 	if len(votes) == 0 {
 		return nil, true
 	}
-	if !sorted {
-		slices.SortFunc(votes, func(a, b Vote) int { return strings.Compare(a.Annotator, b.Annotator) })
-		for i := 1; i < len(votes); i++ {
-			if votes[i].Annotator == votes[i-1].Annotator {
-				return nil, false // a repeated annotator: the full decoder knows which wins
-			}
-		}
+	if !sorted && !sortVotes(votes) {
+		return nil, false // a repeated annotator: the full decoder knows which wins
 	}
 	return votes, true
+}
+
+// newName decodes an annotator's name read raw (name) that f.names does
+// not hold, and keeps it there while the cache has room: the lookup's
+// rarely taken branch, out of annotations' loop over the votes.
+func (f *fastDecoder) newName(name []byte) (string, bool) {
+	ann, ok := f.unquote(name)
+	if !ok {
+		return "", false
+	}
+	if f.names == nil {
+		f.names = map[string]string{}
+	}
+	if len(f.names) < fastNames && len(name) <= fastNameBytes {
+		f.names[string(name)] = ann
+	}
+	return ann, true
+}
+
+// sortVotes puts votes that did not come in annotator order in it, as
+// comparison.row gives them; false when an annotator votes twice.
+func sortVotes(votes []Vote) bool {
+	slices.SortFunc(votes, func(a, b Vote) int { return strings.Compare(a.Annotator, b.Annotator) })
+	for i := 1; i < len(votes); i++ {
+		if votes[i].Annotator == votes[i-1].Annotator {
+			return false
+		}
+	}
+	return true
 }
 
 // metadata reads the comparison's metadata object: its members in file

@@ -309,6 +309,75 @@ func AnnotatedPairs(w io.Writer, opts Options) error {
 		ids[i] = hexID(seed, p.desc)
 	}
 
+	if err := writeAPHeader(bw, human, ids); err != nil {
+		return err
+	}
+
+	hm := newAPHuman()
+	modelIdx := map[string]int{}
+	for i, m := range apModels {
+		modelIdx[m.name] = i
+	}
+
+	seen := map[string]bool{}
+	for ci := 0; ci < apComparisons; ci++ {
+		// Metadata columns.
+		src, topic, lang := apMetadata(r)
+		tt := &apText[lang][topic]
+		// Models: one comparison in eight is a pair of the cycle.
+		var ma, mb int
+		if r.IntN(8) == 0 {
+			k := r.IntN(3)
+			ma, mb = modelIdx[apCycle[k]], modelIdx[apCycle[(k+1)%3]]
+			if r.IntN(2) == 0 {
+				ma, mb = mb, ma
+			}
+		} else {
+			ma = r.IntN(len(apModels))
+			mb = (ma + 1 + r.IntN(len(apModels)-1)) % len(apModels)
+		}
+		ta, fa := respond(r, &apModels[ma], tt, apTopics[topic])
+		tb, fb := respond(r, &apModels[mb], tt, apTopics[topic])
+		la, lb := utf8.RuneCountInString(ta), utf8.RuneCountInString(tb)
+
+		ann := make(map[string]apVote, len(principles)+1)
+		// Human vote.
+		na, nb := apModels[ma].name, apModels[mb].name
+		ann[human] = hm.vote(r, na, nb, la, lb, &fa, &fb)
+		// Trait votes.
+		for i, p := range principles {
+			ann[ids[i]] = traitVote(r, p.feature, la, lb, &fa, &fb)
+		}
+		id := hexID(seed, "comparison-"+strconv.Itoa(ci))
+		for seen[id] {
+			id = hexID(seed, id)
+		}
+		seen[id] = true
+		c := apComparison{
+			ID:          id,
+			Prompt:      tt.prompts[r.IntN(len(tt.prompts))],
+			ResponseA:   apResponse{Text: ta, Model: na},
+			ResponseB:   apResponse{Text: tb, Model: nb},
+			Annotations: ann,
+			Metadata:    map[string]string{"source": src, "topic": apTopics[topic], "language": lang, "index": strconv.Itoa(ci)},
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		if ci > 0 {
+			bw.WriteByte(',')
+		}
+		bw.Write(b)
+	}
+	bw.WriteString("]}\n")
+	return bw.Flush()
+}
+
+// writeAPHeader writes the dataset's start, up to the opening of its
+// comparisons list: its metadata, then its annotators (human, then the
+// principles, whose ids are ids).
+func writeAPHeader(bw *bufio.Writer, human string, ids []string) error {
 	// Header: metadata and annotators, in a fixed order.
 	meta, err := json.Marshal(struct {
 		Version       string   `json:"version"`
@@ -346,7 +415,41 @@ func AnnotatedPairs(w io.Writer, opts Options) error {
 		}
 	}
 	bw.WriteString(`},"comparisons":[`)
+	return nil
+}
 
+// apMetadata draws a comparison's metadata columns: its source (by
+// apSources' shares), its topic (an index into apTopics) and its language.
+func apMetadata(r *rand.Rand) (src string, topic int, lang string) {
+	src = apSources[len(apSources)-1].name
+	u := r.Float64()
+	for _, s := range apSources {
+		if u < s.share {
+			src = s.name
+			break
+		}
+		u -= s.share
+	}
+	topic = r.IntN(len(apTopics))
+	lang = "en"
+	switch x := r.IntN(100); {
+	case x < 12:
+		lang = "de"
+	case x < 20:
+		lang = "fr"
+	}
+	return src, topic, lang
+}
+
+// apHuman is what the human annotator's votes follow beyond the responses:
+// each model's strength, and the winner of each pair of apCycle.
+type apHuman struct {
+	strength    map[string]float64
+	cycleWinner map[[2]string]string
+}
+
+// newAPHuman gathers the strengths of apModels and the winners of apCycle.
+func newAPHuman() apHuman {
 	strength := map[string]float64{}
 	for _, m := range apModels {
 		strength[m.name] = m.strength
@@ -357,149 +460,93 @@ func AnnotatedPairs(w io.Writer, opts Options) error {
 		cycleWinner[[2]string{a, b}] = a
 		cycleWinner[[2]string{b, a}] = a
 	}
-	modelIdx := map[string]int{}
-	for i, m := range apModels {
-		modelIdx[m.name] = i
-	}
+	return apHuman{strength: strength, cycleWinner: cycleWinner}
+}
 
-	seen := map[string]bool{}
-	for ci := 0; ci < apComparisons; ci++ {
-		// Metadata columns.
-		src := apSources[len(apSources)-1].name
-		u := r.Float64()
-		for _, s := range apSources {
-			if u < s.share {
-				src = s.name
-				break
-			}
-			u -= s.share
-		}
-		topic := r.IntN(len(apTopics))
-		lang := "en"
-		switch x := r.IntN(100); {
-		case x < 12:
-			lang = "de"
-		case x < 20:
-			lang = "fr"
-		}
-		tt := &apText[lang][topic]
-		// Models: one comparison in eight is a pair of the cycle.
-		var ma, mb int
-		if r.IntN(8) == 0 {
-			k := r.IntN(3)
-			ma, mb = modelIdx[apCycle[k]], modelIdx[apCycle[(k+1)%3]]
-			if r.IntN(2) == 0 {
-				ma, mb = mb, ma
+// vote draws the human's vote on responses of models na and nb, of la
+// and lb characters with the features fa and fb: a few invalid votes and
+// ties; else a pair of the cycle mostly goes the cycle's way, and any
+// other pair by the models' strengths, with a bias for the longer and the
+// formatted response and against a refusal.
+func (h apHuman) vote(r *rand.Rand, na, nb string, la, lb int, fa, fb *[nFeatures]bool) apVote {
+	var hv apVote
+	switch x := r.IntN(100); {
+	case x < 3:
+		hv = apVote{NoPrefReason: "invalid vote"}
+	case x < 8:
+		hv = apVote{Pref: &prefTie}
+	default:
+		var pA float64
+		if w, ok := h.cycleWinner[[2]string{na, nb}]; ok {
+			pA = 0.27
+			if w == na {
+				pA = 0.73
 			}
 		} else {
-			ma = r.IntN(len(apModels))
-			mb = (ma + 1 + r.IntN(len(apModels)-1)) % len(apModels)
-		}
-		ta, fa := respond(r, &apModels[ma], tt, apTopics[topic])
-		tb, fb := respond(r, &apModels[mb], tt, apTopics[topic])
-		la, lb := utf8.RuneCountInString(ta), utf8.RuneCountInString(tb)
-
-		ann := make(map[string]apVote, len(principles)+1)
-		// Human vote.
-		na, nb := apModels[ma].name, apModels[mb].name
-		var hv apVote
-		switch x := r.IntN(100); {
-		case x < 3:
-			hv = apVote{NoPrefReason: "invalid vote"}
-		case x < 8:
-			hv = apVote{Pref: &prefTie}
-		default:
-			var pA float64
-			if w, ok := cycleWinner[[2]string{na, nb}]; ok {
-				pA = 0.27
-				if w == na {
-					pA = 0.73
-				}
-			} else {
-				z := strength[na] - strength[nb]
-				switch {
-				case la > lb:
-					z += 0.65
-				case lb > la:
-					z -= 0.65
-				}
-				if fa[fFormat] != fb[fFormat] {
-					if fa[fFormat] {
-						z += 0.3
-					} else {
-						z -= 0.3
-					}
-				}
-				if fa[fRefusal] != fb[fRefusal] {
-					if fa[fRefusal] {
-						z -= 1.5
-					} else {
-						z += 1.5
-					}
-				}
-				pA = 1 / (1 + math.Exp(-z))
+			z := h.strength[na] - h.strength[nb]
+			switch {
+			case la > lb:
+				z += 0.65
+			case lb > la:
+				z -= 0.65
 			}
-			if r.Float64() < pA {
-				hv = apVote{Pref: &prefA}
-			} else {
-				hv = apVote{Pref: &prefB}
-			}
-		}
-		ann[human] = hv
-		// Trait votes.
-		for i, p := range principles {
-			var v apVote
-			switch p.feature {
-			case -1, -2:
-				d := float64(la-lb) / float64(max(la, lb))
-				if p.feature == -2 {
-					d = -d
-				}
-				switch {
-				case math.Abs(d) < 0.12:
-					v = apVote{NoPrefReason: "not applicable"}
-				case (d > 0) == (r.Float64() < 0.94):
-					v = apVote{Pref: &prefA}
-				default:
-					v = apVote{Pref: &prefB}
-				}
-			default:
-				a, b := fa[p.feature], fb[p.feature]
-				switch {
-				case a == b && r.IntN(25) != 0:
-					v = apVote{NoPrefReason: "not applicable"}
-				case a == b:
-					v = apVote{Pref: []*string{&prefA, &prefB}[r.IntN(2)]}
-				case a == (r.Float64() < 0.92):
-					v = apVote{Pref: &prefA}
-				default:
-					v = apVote{Pref: &prefB}
+			if fa[fFormat] != fb[fFormat] {
+				if fa[fFormat] {
+					z += 0.3
+				} else {
+					z -= 0.3
 				}
 			}
-			ann[ids[i]] = v
+			if fa[fRefusal] != fb[fRefusal] {
+				if fa[fRefusal] {
+					z -= 1.5
+				} else {
+					z += 1.5
+				}
+			}
+			pA = 1 / (1 + math.Exp(-z))
 		}
-		id := hexID(seed, "comparison-"+strconv.Itoa(ci))
-		for seen[id] {
-			id = hexID(seed, id)
+		if r.Float64() < pA {
+			hv = apVote{Pref: &prefA}
+		} else {
+			hv = apVote{Pref: &prefB}
 		}
-		seen[id] = true
-		c := apComparison{
-			ID:          id,
-			Prompt:      tt.prompts[r.IntN(len(tt.prompts))],
-			ResponseA:   apResponse{Text: ta, Model: na},
-			ResponseB:   apResponse{Text: tb, Model: nb},
-			Annotations: ann,
-			Metadata:    map[string]string{"source": src, "topic": apTopics[topic], "language": lang, "index": strconv.Itoa(ci)},
-		}
-		b, err := json.Marshal(c)
-		if err != nil {
-			return err
-		}
-		if ci > 0 {
-			bw.WriteByte(',')
-		}
-		bw.Write(b)
 	}
-	bw.WriteString("]}\n")
-	return bw.Flush()
+	return hv
+}
+
+// traitVote draws a principle annotator's vote on responses of la and lb
+// characters with the features fa and fb: by the feature it looks for
+// (feature), or by length (-1 the longer, -2 the shorter), mostly right and
+// "not applicable" when the responses do not differ.
+func traitVote(r *rand.Rand, feature, la, lb int, fa, fb *[nFeatures]bool) apVote {
+	var v apVote
+	switch feature {
+	case -1, -2:
+		d := float64(la-lb) / float64(max(la, lb))
+		if feature == -2 {
+			d = -d
+		}
+		switch {
+		case math.Abs(d) < 0.12:
+			v = apVote{NoPrefReason: "not applicable"}
+		case (d > 0) == (r.Float64() < 0.94):
+			v = apVote{Pref: &prefA}
+		default:
+			v = apVote{Pref: &prefB}
+		}
+	default:
+		a, b := fa[feature], fb[feature]
+		switch {
+		case a == b && r.IntN(25) != 0:
+			v = apVote{NoPrefReason: "not applicable"}
+		case a == b:
+			v = apVote{Pref: []*string{&prefA, &prefB}[r.IntN(2)]}
+		case a == (r.Float64() < 0.92):
+			v = apVote{Pref: &prefA}
+		default:
+			v = apVote{Pref: &prefB}
+		}
+	}
+	return v
 }

@@ -147,35 +147,7 @@ func (w *Watcher) notifyLoop(ctx context.Context, fw *fsnotify.Watcher) {
 		case <-ctx.Done():
 			return
 		case <-rechecks:
-			missing := false
-			for _, r := range w.roots {
-				w.syncMu.Lock()
-				gone := r.gone // (set under syncMu)
-				w.syncMu.Unlock()
-				if !gone {
-					continue
-				}
-				if st, err := os.Lstat(r.dir); err != nil || !st.IsDir() {
-					missing = true
-					continue
-				}
-				if err := addTree(fw, r.dir); err != nil {
-					missing = true
-					continue
-				}
-				again, err := w.syncPaths(ctx, r, nil)
-				if err != nil && ctx.Err() == nil {
-					w.log.Error("watch: import", "dir", r.dir, "err", err)
-				}
-				if again {
-					// A file written just after the folder came back is
-					// still settling, and no notification will name it:
-					// the folder is looked at again once it settles.
-					dirty[r] = append(dirty[r], r.dir)
-					arm()
-				}
-			}
-			if !missing {
+			if !w.recheckGone(ctx, fw, dirty, arm) {
 				recheck.Stop()
 				recheck, rechecks = nil, nil
 			}
@@ -228,6 +200,41 @@ func (w *Watcher) notifyLoop(ctx context.Context, fw *fsnotify.Watcher) {
 			}
 		}
 	}
+}
+
+// recheckGone looks for the watched folders that were removed: one that
+// is back is watched and scanned again, and marked dirty (arm starts the
+// settle timer) when a file in it is still settling. It reports whether a
+// folder is still missing.
+func (w *Watcher) recheckGone(ctx context.Context, fw *fsnotify.Watcher, dirty map[*root][]string, arm func()) (missing bool) {
+	for _, r := range w.roots {
+		w.syncMu.Lock()
+		gone := r.gone // (set under syncMu)
+		w.syncMu.Unlock()
+		if !gone {
+			continue
+		}
+		if st, err := os.Lstat(r.dir); err != nil || !st.IsDir() {
+			missing = true
+			continue
+		}
+		if err := addTree(fw, r.dir); err != nil {
+			missing = true
+			continue
+		}
+		again, err := w.syncPaths(ctx, r, nil)
+		if err != nil && ctx.Err() == nil {
+			w.log.Error("watch: import", "dir", r.dir, "err", err)
+		}
+		if again {
+			// A file written just after the folder came back is still
+			// settling, and no notification will name it: the folder is
+			// looked at again once it settles.
+			dirty[r] = append(dirty[r], r.dir)
+			arm()
+		}
+	}
+	return missing
 }
 
 func (w *Watcher) rootOf(path string) *root {

@@ -47,24 +47,9 @@ func (w *Watcher) sync(ctx context.Context, mirrors bool) (again bool, err error
 func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again bool, err error) {
 	w.syncMu.Lock()
 	defer w.syncMu.Unlock()
-	var list []entry
-	var gone []string
-	if paths == nil {
-		list, err = r.scan()
-		if errors.Is(err, fs.ErrNotExist) && r.mirror == nil {
-			if _, serr := os.Lstat(r.dir); errors.Is(serr, fs.ErrNotExist) {
-				w.setGone(r, true)
-				return false, nil
-			}
-		}
-	} else {
-		list, gone, err = r.entries(paths)
-	}
-	if err != nil {
+	list, gone, ok, err := w.listPaths(r, paths)
+	if !ok {
 		return false, err
-	}
-	if paths == nil {
-		w.setGone(r, false)
 	}
 	// Problems of paths gone, or of links and folders that are no longer
 	// links or unreadable, are cleared; those still there are kept.
@@ -124,15 +109,7 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 		}
 		switch kind {
 		case model.KindAnnotatedPairs, model.KindPreferenceCSV:
-			opts := w.opts.Import
-			opts.Replace, opts.Source = true, w.source(e.path)
-			if res, err := w.store.Import(ctx, e.path, opts); err != nil {
-				w.setProblem(e.path, err)
-			} else {
-				w.clearProblem(e.path)
-				state.ok = true
-				w.log.Info("watch: imported", "file", e.path, "size", e.size, "result", summary(res))
-			}
+			state.ok = w.importFile(ctx, e)
 			r.files[e.rel] = state
 		case model.KindPetri, model.KindInspect:
 			// An imported file that changed other than by growing (a
@@ -151,6 +128,62 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 			r.files[e.rel] = state
 		}
 	}
+	w.importBundles(ctx, r, bundles)
+	// A whole import put off for a held file runs once none is held (it
+	// was read again, or deleted).
+	if len(logFiles) > 0 || r.rebuild {
+		if err := w.importLogs(ctx, r, logFiles, rebuild || r.rebuild); err != nil {
+			return again, err
+		}
+	}
+	return again, nil
+}
+
+// listPaths lists what syncPaths looks at under r: every file when paths
+// is nil, else those paths, with the ones no longer there (gone). A scan
+// marks r's folder as gone or there; ok is false when it is gone, or with
+// an error.
+func (w *Watcher) listPaths(r *root, paths []string) (list []entry, gone []string, ok bool, err error) {
+	if paths == nil {
+		list, err = r.scan()
+		if errors.Is(err, fs.ErrNotExist) && r.mirror == nil {
+			if _, serr := os.Lstat(r.dir); errors.Is(serr, fs.ErrNotExist) {
+				w.setGone(r, true)
+				return nil, nil, false, nil
+			}
+		}
+	} else {
+		list, gone, err = r.entries(paths)
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if paths == nil {
+		w.setGone(r, false)
+	}
+	return list, gone, true, nil
+}
+
+// importFile imports a dataset file (AnnotatedPairs or a preference CSV)
+// in place of what an earlier import of it stored, and reports whether it
+// was imported; a failure is the file's problem until it changes.
+func (w *Watcher) importFile(ctx context.Context, e entry) bool {
+	opts := w.opts.Import
+	opts.Replace, opts.Source = true, w.source(e.path)
+	res, err := w.store.Import(ctx, e.path, opts)
+	if err != nil {
+		w.setProblem(e.path, err)
+		return false
+	}
+	w.clearProblem(e.path)
+	w.log.Info("watch: imported", "file", e.path, "size", e.size, "result", summary(res))
+	return true
+}
+
+// importBundles imports each bundle folder that changed under r (bundles,
+// by their paths relative to r.dir) in place of what an earlier import of
+// it stored.
+func (w *Watcher) importBundles(ctx context.Context, r *root, bundles map[string]bool) {
 	for b := range bundles {
 		dir := filepath.Join(r.dir, filepath.FromSlash(b))
 		opts := w.opts.Import
@@ -162,14 +195,6 @@ func (w *Watcher) syncPaths(ctx context.Context, r *root, paths []string) (again
 			w.log.Info("watch: imported", "bundle", dir, "result", summary(res))
 		}
 	}
-	// A whole import put off for a held file runs once none is held (it
-	// was read again, or deleted).
-	if len(logFiles) > 0 || r.rebuild {
-		if err := w.importLogs(ctx, r, logFiles, rebuild || r.rebuild); err != nil {
-			return again, err
-		}
-	}
-	return again, nil
 }
 
 // summary is what an import did, for the log: each result's line, which

@@ -99,56 +99,108 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return writeTable(stdout, *out, append(rows, pages...))
 	}
-	ap, err := filepath.Abs(filepath.Join(*out, fmt.Sprintf("ap-%d-40-5.json", *n)))
+	ap, err := apInput(ctx, bin, *out, *n, log, stderr)
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(ap); err != nil {
-		log("writing %s with auditscope demo --pairs", ap)
-		if err := runCmd(ctx, stderr, nil, bin, "demo", "--pairs", strconv.Itoa(*n), "--traits", "40", "--seed", "5", "--out", ap); err != nil {
-			return fmt.Errorf("generate the input: %w", err)
-		}
-	}
-	var rows []row
 
 	// 1. auditscope import of the file: wall time, peak RSS (the kernel's
 	// high-water mark, which counts the ~50 MB of program code mapped from
 	// the binary) and the peak of allocated memory (RssAnon, sampled); the
 	// median of -runs runs. When Feedback Forensics is installed, its loader
 	// is timed on the same file in the same run, turn about with ours.
-	st, err := os.Stat(ap)
+	rows, err := importRows(ctx, bin, ap, *out, *n, *runs, *ffPython, log, stderr)
 	if err != nil {
 		return err
 	}
-	fileMB := float64(st.Size()) / (1 << 20)
-	ffScript := filepath.Join(*out, "ff_load.py")
-	if err := os.WriteFile(ffScript, ffLoadPy, 0o644); err != nil {
+
+	if *importOnly {
+		return writeTable(stdout, *out, rows)
+	}
+	br, err := bundleRows(ctx, bin, *out, *audits, *runs, log, stderr)
+	if err != nil {
 		return err
 	}
-	ffErr := ffAvailable(ctx, *ffPython)
+	rows = append(rows, br...)
+
+	// 2. Go benchmarks.
+	bench, err := benchRows(ctx, ap, *audits, *benchtime, log, stderr)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, bench...)
+
+	// 3. Demo start to first page, then the load run against that server.
+	addr, start, stop, err := startDemo(ctx, bin, log)
+	defer stop()
+	if err != nil {
+		return err
+	}
+	rows = append(rows, row{What: "demo start to first page", Target: "≤ 3 s", Measured: fmt.Sprintf("%.2f s", start.Seconds()), OK: start <= 3*time.Second})
+	load, err := loadRow(ctx, loadgen, addr, *clients, *loadFor, log, stderr)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, load)
+
+	return writeTable(stdout, *out, rows)
+}
+
+// apInput is the AnnotatedPairs file of n comparisons × 40 traits in out,
+// written by `auditscope demo --pairs` unless it is there from an earlier
+// run.
+func apInput(ctx context.Context, bin, out string, n int, log func(string, ...any), stderr io.Writer) (string, error) {
+	ap, err := filepath.Abs(filepath.Join(out, fmt.Sprintf("ap-%d-40-5.json", n)))
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(ap); err != nil {
+		log("writing %s with auditscope demo --pairs", ap)
+		if err := runCmd(ctx, stderr, nil, bin, "demo", "--pairs", strconv.Itoa(n), "--traits", "40", "--seed", "5", "--out", ap); err != nil {
+			return "", fmt.Errorf("generate the input: %w", err)
+		}
+	}
+	return ap, nil
+}
+
+// importRows times the import of the AnnotatedPairs file ap (of n
+// comparisons) into a database in out, runs times, and Feedback Forensics'
+// load of it when ffPython can run its loader.
+func importRows(ctx context.Context, bin, ap, out string, n, runs int, ffPython string, log func(string, ...any), stderr io.Writer) ([]row, error) {
+	var rows []row
+	st, err := os.Stat(ap)
+	if err != nil {
+		return nil, err
+	}
+	fileMB := float64(st.Size()) / (1 << 20)
+	ffScript := filepath.Join(out, "ff_load.py")
+	if err := os.WriteFile(ffScript, ffLoadPy, 0o644); err != nil {
+		return nil, err
+	}
+	ffErr := ffAvailable(ctx, ffPython)
 	if ffErr != nil {
 		log("Feedback Forensics' loader is not measured: %v", ffErr)
 	}
 	var ours []importRun
 	var ffs []ffRun
-	for i := range *runs {
-		log("auditscope import %s (run %d of %d)", ap, i+1, *runs)
-		r, err := timeImport(ctx, bin, filepath.Join(*out, "import.duckdb"), ap, stderr)
+	for i := range runs {
+		log("auditscope import %s (run %d of %d)", ap, i+1, runs)
+		r, err := timeImport(ctx, bin, filepath.Join(out, "import.duckdb"), ap, stderr)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ours = append(ours, r)
 		if ffErr == nil {
-			log("Feedback Forensics' loader on the same file (run %d of %d)", i+1, *runs)
-			f, err := timeFF(ctx, *ffPython, ffScript, ap)
+			log("Feedback Forensics' loader on the same file (run %d of %d)", i+1, runs)
+			f, err := timeFF(ctx, ffPython, ffScript, ap)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			ffs = append(ffs, f)
 		}
 	}
 	imp := medianImport(ours)
-	rows = append(rows, row{What: fmt.Sprintf("auditscope import (%d comparisons × 40 traits, %.0f MiB; median of %d)", *n, fileMB, len(ours)),
+	rows = append(rows, row{What: fmt.Sprintf("auditscope import (%d comparisons × 40 traits, %.0f MiB; median of %d)", n, fileMB, len(ours)),
 		Target: "≤ 2.4 s (moonshot 1.5 s), peak RSS ≤ 300 MB",
 		Measured: fmt.Sprintf("%.2f s (%.2f–%.2f), peak RSS %.0f MiB, allocated %.0f MiB (%.0f%% of the file)",
 			imp.wall.Seconds(), ours[0].wall.Seconds(), ours[len(ours)-1].wall.Seconds(), imp.rssMB, imp.anonMB, 100*imp.anonMB/fileMB),
@@ -164,25 +216,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				100*ratio, imp.wall.Seconds(), ff.Load, ff.wall.Seconds(), imp.rssMB, ff.RSS, ff.Decoder),
 			OK: ratio <= 0.5})
 	}
+	return rows, nil
+}
 
-	if *importOnly {
-		return writeTable(stdout, *out, rows)
-	}
-	br, err := bundleRows(ctx, bin, *out, *audits, *runs, log, stderr)
-	if err != nil {
-		return err
-	}
-	rows = append(rows, br...)
-
-	// 2. Go benchmarks.
+// benchRows runs the Go benchmarks of the web package (with
+// -benchtime benchtime, on the AnnotatedPairs file ap and an experiment of
+// audits audits) and compares their times with their targets.
+func benchRows(ctx context.Context, ap string, audits int, benchtime string, log func(string, ...any), stderr io.Writer) ([]row, error) {
+	var rows []row
 	log("go test -bench (this takes a few minutes)")
 	var bench bytes.Buffer
-	env := append(os.Environ(), "AUDITSCOPE_BENCH_AP="+ap, "AUDITSCOPE_BENCH_AUDITS="+strconv.Itoa(*audits))
-	err = runCmd(ctx, io.MultiWriter(&bench, stderr), env, "go", "test", "-run", "^$", "-bench",
+	env := append(os.Environ(), "AUDITSCOPE_BENCH_AP="+ap, "AUDITSCOPE_BENCH_AUDITS="+strconv.Itoa(audits))
+	err := runCmd(ctx, io.MultiWriter(&bench, stderr), env, "go", "test", "-run", "^$", "-bench",
 		"PairsTable|PairsSplit|PairsBootstrap|AuditBrowser100k|AuditScoreFilter100k|Search100k|Overview100k|Figures100k|AuditPage100k|CompareCold100k|CompareCached100k|AuditBrowser100kLake|AuditScoreFilter100kLake|Overview100kLake|PairsTableLake",
-		"-benchtime", *benchtime, "./web/")
+		"-benchtime", benchtime, "./web/")
 	if err != nil {
-		return fmt.Errorf("benchmarks: %w", err)
+		return nil, fmt.Errorf("benchmarks: %w", err)
 	}
 	ns := parseBench(bench.String())
 	add := func(what, target string, limit float64, names ...string) {
@@ -201,7 +250,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	add("metrics table, all annotators vs one reference", "≤ 50 ms", 50, "PairsTable")
 	add("the same split by a metadata column (4 values)", "≤ 100 ms", 100, "PairsSplit")
 	add("bootstrap on strength, all annotators, 1,000 resamples (cold; cached after)", "≤ 1 s", 1000, "PairsBootstrap")
-	add(fmt.Sprintf("audit browser filter + sort + page (%d audits)", *audits), "≤ 100 ms", 100, "AuditBrowser100k", "AuditScoreFilter100k")
+	add(fmt.Sprintf("audit browser filter + sort + page (%d audits)", audits), "≤ 100 ms", 100, "AuditBrowser100k", "AuditScoreFilter100k")
 	add("full-text search over those transcripts", "≤ 300 ms", 300, "Search100k")
 	add("experiment overview (cold statistics)", "≤ 200 ms", 200, "Overview100k")
 	add("compare A with two auditors (statistics cached)", "≤ 200 ms", 200, "CompareCached100k")
@@ -224,41 +273,50 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	add("any experiment figure (SVG)", "≤ 200 ms", 200, figs...)
+	return rows, nil
+}
 
-	// 3. Demo start to first page, then the load run against that server.
+// startDemo starts the demo (`auditscope serve` of no database) on a free
+// port and waits for its first page: its address, the time from its start
+// to that page, and stop, which ends the server (nothing to end when it
+// did not start).
+func startDemo(ctx context.Context, bin string, log func(string, ...any)) (addr string, start time.Duration, stop func(), err error) {
+	stop = func() {}
 	port, err := freePort()
 	if err != nil {
-		return err
+		return "", 0, stop, err
 	}
-	addr := "127.0.0.1:" + strconv.Itoa(port)
+	addr = "127.0.0.1:" + strconv.Itoa(port)
 	log("demo start on %s", addr)
 	t0 := time.Now()
 	srv := exec.CommandContext(ctx, bin, "serve", "--addr", addr)
 	srv.Stdout, srv.Stderr = io.Discard, io.Discard
 	if err := srv.Start(); err != nil {
-		return err
+		return "", 0, stop, err
 	}
-	defer func() {
+	stop = func() {
 		srv.Process.Signal(syscall.SIGTERM)
 		srv.Wait()
-	}()
-	if _, err := waitFirstPage(ctx, "http://"+addr+"/", 60*time.Second); err != nil {
-		return err
 	}
-	start := time.Since(t0)
-	rows = append(rows, row{What: "demo start to first page", Target: "≤ 3 s", Measured: fmt.Sprintf("%.2f s", start.Seconds()), OK: start <= 3*time.Second})
-	log("load: %d clients for %s", *clients, *loadFor)
+	if _, err := waitFirstPage(ctx, "http://"+addr+"/", 60*time.Second); err != nil {
+		return "", 0, stop, err
+	}
+	return addr, time.Since(t0), stop, nil
+}
+
+// loadRow runs the load generator loadgen against the server at addr with
+// clients concurrent clients for loadFor, over loadPaths.
+func loadRow(ctx context.Context, loadgen, addr string, clients int, loadFor time.Duration, log func(string, ...any), stderr io.Writer) (row, error) {
+	log("load: %d clients for %s", clients, loadFor)
 	var load bytes.Buffer
-	err = runCmd(ctx, io.MultiWriter(&load, stderr), nil, loadgen, "-base", "http://"+addr, "-c", strconv.Itoa(*clients), "-d", loadFor.String(),
+	err := runCmd(ctx, io.MultiWriter(&load, stderr), nil, loadgen, "-base", "http://"+addr, "-c", strconv.Itoa(clients), "-d", loadFor.String(),
 		"-paths", strings.Join(loadPaths(), ","))
 	if err != nil {
-		return fmt.Errorf("load run: %w", err)
+		return row{}, fmt.Errorf("load run: %w", err)
 	}
 	p99, errs, line := parseLoad(load.String())
-	rows = append(rows, row{What: fmt.Sprintf("%d concurrent clients for %s: overview, audit browser, audit page (81 URLs)", *clients, *loadFor), Target: "p99 ≤ 250 ms, 0 errors",
-		Measured: line, OK: p99 <= 250*time.Millisecond && errs == 0})
-
-	return writeTable(stdout, *out, rows)
+	return row{What: fmt.Sprintf("%d concurrent clients for %s: overview, audit browser, audit page (81 URLs)", clients, loadFor), Target: "p99 ≤ 250 ms, 0 errors",
+		Measured: line, OK: p99 <= 250*time.Millisecond && errs == 0}, nil
 }
 
 // writeTable prints the rows and keeps them, dated, in out/results.txt.

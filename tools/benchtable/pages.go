@@ -60,70 +60,99 @@ func pageRows(ctx context.Context, bin, db string, n int, log func(string, ...an
 	case <-time.After(5 * time.Minute):
 		return nil, fmt.Errorf("the server was not ready in 5 minutes")
 	}
-	base := "http://" + addr
-	get := func(path string) (time.Duration, int64, error) {
-		start := time.Now()
-		resp, err := http.Get(base + path)
+	pt := pageTimer{base: "http://" + addr}
+	label := fmt.Sprintf(" (%d audits, served from disk)", n)
+	rows, err := pt.startupRows(n, label, log)
+	if err != nil {
+		return nil, err
+	}
+
+	// The start-up work goes on after those two (rankings, the compare
+	// presets): the other pages are timed once the server is idle.
+	log("waiting for the server's start-up work to end")
+	waitIdle(cmd.Process.Pid, 2*time.Minute)
+	idle, err := pt.idleRows(n, label, log)
+	if err != nil {
+		return nil, err
+	}
+	return append(rows, idle...), nil
+}
+
+// pageTimer requests the pages of the server at base and times them.
+type pageTimer struct{ base string }
+
+// get requests path: the time to its whole body, and the body's size; a
+// status other than 200 is an error.
+func (pt pageTimer) get(path string) (time.Duration, int64, error) {
+	start := time.Now()
+	resp, err := http.Get(pt.base + path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer resp.Body.Close()
+	nb, err := io.Copy(io.Discard, resp.Body)
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("%s: %s", path, resp.Status)
+	}
+	return time.Since(start), nb, err
+}
+
+// median requests each path and returns the median time and the
+// slowest.
+func (pt pageTimer) median(paths []string) (time.Duration, time.Duration, error) {
+	var ds []time.Duration
+	for _, p := range paths {
+		d, _, err := pt.get(p)
 		if err != nil {
 			return 0, 0, err
 		}
-		defer resp.Body.Close()
-		nb, err := io.Copy(io.Discard, resp.Body)
-		if err == nil && resp.StatusCode != http.StatusOK {
-			err = fmt.Errorf("%s: %s", path, resp.Status)
-		}
-		return time.Since(start), nb, err
+		ds = append(ds, d)
 	}
-	// median requests each path and returns the median time and the
-	// slowest.
-	median := func(paths []string) (time.Duration, time.Duration, error) {
-		var ds []time.Duration
-		for _, p := range paths {
-			d, _, err := get(p)
-			if err != nil {
-				return 0, 0, err
-			}
-			ds = append(ds, d)
-		}
-		slices.Sort(ds)
-		return ds[len(ds)/2], ds[len(ds)-1], nil
-	}
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	var rows []row
-	label := fmt.Sprintf(" (%d audits, served from disk)", n)
+	slices.Sort(ds)
+	return ds[len(ds)/2], ds[len(ds)-1], nil
+}
 
+// ms is a duration in milliseconds.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// startupRows times the pages whose statistics the server computes at
+// start-up (of a database of n audits; label says which), as soon as it
+// is ready.
+func (pt pageTimer) startupRows(n int, label string, log func(string, ...any)) ([]row, error) {
+	var rows []row
 	// The overview and the compare page first: the server computes their
 	// statistics at start-up, and a request before that is done waits for
 	// it. Once both have answered, the other pages are timed alone.
 	log("pages of the %d-audit database: overview", n)
-	cold, _, err := get("/experiments/demo")
+	cold, _, err := pt.get("/experiments/demo")
 	if err != nil {
 		return nil, err
 	}
-	warm, _, err := median([]string{"/experiments/demo", "/experiments/demo", "/experiments/demo"})
+	warm, _, err := pt.median([]string{"/experiments/demo", "/experiments/demo", "/experiments/demo"})
 	if err != nil {
 		return nil, err
 	}
 	rows = append(rows, row{What: "overview, requested as soon as the server is ready" + label, Target: "≤ 2 s cold, instant after",
 		Measured: fmt.Sprintf("%.0f ms first, %.1f ms after", ms(cold), ms(warm)), OK: cold <= 2*time.Second && warm <= 10*time.Millisecond})
 	log("compare page")
-	cold, _, err = get("/experiments/demo/compare")
+	cold, _, err = pt.get("/experiments/demo/compare")
 	if err != nil {
 		return nil, err
 	}
 	rows = append(rows, row{What: "compare page" + label, Target: "≤ 1 s cold",
 		Measured: fmt.Sprintf("%.0f ms first", ms(cold)), OK: cold <= time.Second})
+	return rows, nil
+}
 
-	// The start-up work goes on after those two (rankings, the compare
-	// presets): the other pages are timed once the server is idle.
-	log("waiting for the server's start-up work to end")
-	waitIdle(cmd.Process.Pid, 2*time.Minute)
-
+// idleRows times the other pages, and the audit export's throughput, once
+// the server's start-up work is done.
+func (pt pageTimer) idleRows(n int, label string, log func(string, ...any)) ([]row, error) {
+	var rows []row
 	log("audit list with a score filter and a score sort")
 	list := func(p int) string {
 		return fmt.Sprintf("/audits?exp=demo&score=needs_attention%%3E%%3D5&sort=needs_attention&dir=desc&page=%d", p)
 	}
-	cold, _, err = get(list(2))
+	cold, _, err := pt.get(list(2))
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +160,7 @@ func pageRows(ctx context.Context, bin, db string, n int, log func(string, ...an
 	for p := 3; p < 23; p++ {
 		pages = append(pages, list(p))
 	}
-	warm, worst, err := median(pages)
+	warm, worst, err := pt.median(pages)
 	if err != nil {
 		return nil, err
 	}
@@ -140,11 +169,11 @@ func pageRows(ctx context.Context, bin, db string, n int, log func(string, ...an
 		OK:       cold <= 500*time.Millisecond && warm <= 100*time.Millisecond})
 
 	log("full-text search")
-	cold, _, err = get("/audits?exp=demo&q=blackmail")
+	cold, _, err = pt.get("/audits?exp=demo&q=blackmail")
 	if err != nil {
 		return nil, err
 	}
-	warm, worst, err = median([]string{"/audits?exp=demo&q=secret+loyalty", "/audits?exp=demo&q=whistle", "/audits?exp=demo&q=refund",
+	warm, worst, err = pt.median([]string{"/audits?exp=demo&q=secret+loyalty", "/audits?exp=demo&q=whistle", "/audits?exp=demo&q=refund",
 		"/audits?exp=demo&q=academic+citations", "/audits?exp=demo&q=zebra"})
 	if err != nil {
 		return nil, err
@@ -158,10 +187,10 @@ func pageRows(ctx context.Context, bin, db string, n int, log func(string, ...an
 	for i := range 21 {
 		audits = append(audits, fmt.Sprintf("/audits/demo:a-%06d", 123+i*(n/22)))
 	}
-	if _, _, err := get(audits[0]); err != nil { // the first builds the same-unit index
+	if _, _, err := pt.get(audits[0]); err != nil { // the first builds the same-unit index
 		return nil, err
 	}
-	warm, worst, err = median(audits[1:])
+	warm, worst, err = pt.median(audits[1:])
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +198,7 @@ func pageRows(ctx context.Context, bin, db string, n int, log func(string, ...an
 		Measured: fmt.Sprintf("%.0f ms the median of 20 (slowest %.0f ms)", ms(warm), ms(worst)), OK: warm <= 50*time.Millisecond})
 
 	log("audits.csv of the production audits")
-	d, nb, err := get("/audits.csv?exp=demo&eval=production")
+	d, nb, err := pt.get("/audits.csv?exp=demo&eval=production")
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -24,7 +23,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -201,37 +199,9 @@ func mib(kb int64) string { return strconv.FormatFloat(float64(kb)/1024, 'f', 0,
 
 // Load runs the clients and returns the latency distributions.
 func Load(ctx context.Context, cfg Config) (Result, error) {
-	u, err := url.Parse(cfg.Base)
+	share, err := checkConfig(&cfg)
 	if err != nil {
 		return Result{}, err
-	}
-	if u.Scheme != "http" {
-		return Result{}, fmt.Errorf("want an http:// base URL, found %q", cfg.Base)
-	}
-	if err := checkLoopback(u.Hostname()); err != nil {
-		return Result{}, err
-	}
-	if cfg.Clients < 1 || cfg.Clients > 1000 || cfg.Duration <= 0 || cfg.Duration > 10*time.Minute || cfg.MaxRequests < 1 {
-		return Result{}, errors.New("want 1–1000 clients, a duration up to 10 minutes and at least one request")
-	}
-	if len(cfg.Light)+len(cfg.Heavy) == 0 {
-		return Result{}, errors.New("no paths to request")
-	}
-	if cfg.HeavyShare < 0 || cfg.HeavyShare > 1 {
-		return Result{}, errors.New("want a heavy share from 0 to 1")
-	}
-	share := cfg.HeavyShare
-	switch {
-	case len(cfg.Heavy) == 0:
-		share = 0
-	case len(cfg.Light) == 0:
-		share = 1
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 30 * time.Second
-	}
-	if cfg.Slow < 0 || cfg.Slow > 100 || cfg.Slow > 0 && (cfg.SlowPath == "" || cfg.SlowRate < 1) {
-		return Result{}, errors.New("want 0–100 slow clients, a path and a positive rate")
 	}
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, cfg.Duration)
@@ -244,31 +214,8 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 		}
 		return newClient(i, cfg)
 	}
-	var slow SlowResult
-	var slowMu sync.Mutex
-	var slowWG sync.WaitGroup
-	for i := range cfg.Slow {
-		c := clientFor(cfg.Clients + i)
-		slowWG.Go(func() {
-			n, d, ok := slowGet(parent, c, cfg.Base+cfg.SlowPath, cfg.SlowRate)
-			slowMu.Lock()
-			defer slowMu.Unlock()
-			slow.Started++
-			slow.Bytes += n
-			if ok {
-				slow.Complete++
-				slow.Max = max(slow.Max, d)
-			} else {
-				slow.Errors++
-			}
-		})
-	}
+	slow := startSlow(parent, cfg, clientFor)
 
-	type sample struct {
-		d             time.Duration
-		heavy, ok, rf bool
-		client        int
-	}
 	var mu sync.Mutex
 	var samples []sample
 	var sent, nLight, nHeavy int
@@ -336,11 +283,102 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 	}
 	wg.Wait()
 	res := Result{Elapsed: time.Since(start)}
-	slowWG.Wait()
-	res.Slow = slow
+	res.Slow = slow.wait()
 	if len(samples) == 0 {
 		return res, errors.New("no request completed")
 	}
+	res.summarize(samples, cfg.Clients)
+	return res, nil
+}
+
+// checkConfig checks cfg (its base URL first: http, on the loopback) and
+// sets its defaults (Timeout), and returns the share of requests that go
+// to heavy paths: HeavyShare, unless one of the classes has no paths.
+func checkConfig(cfg *Config) (float64, error) {
+	u, err := url.Parse(cfg.Base)
+	if err != nil {
+		return 0, err
+	}
+	if u.Scheme != "http" {
+		return 0, fmt.Errorf("want an http:// base URL, found %q", cfg.Base)
+	}
+	if err := checkLoopback(u.Hostname()); err != nil {
+		return 0, err
+	}
+	if cfg.Clients < 1 || cfg.Clients > 1000 || cfg.Duration <= 0 || cfg.Duration > 10*time.Minute || cfg.MaxRequests < 1 {
+		return 0, errors.New("want 1–1000 clients, a duration up to 10 minutes and at least one request")
+	}
+	if len(cfg.Light)+len(cfg.Heavy) == 0 {
+		return 0, errors.New("no paths to request")
+	}
+	if cfg.HeavyShare < 0 || cfg.HeavyShare > 1 {
+		return 0, errors.New("want a heavy share from 0 to 1")
+	}
+	share := cfg.HeavyShare
+	switch {
+	case len(cfg.Heavy) == 0:
+		share = 0
+	case len(cfg.Light) == 0:
+		share = 1
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	if cfg.Slow < 0 || cfg.Slow > 100 || cfg.Slow > 0 && (cfg.SlowPath == "" || cfg.SlowRate < 1) {
+		return 0, errors.New("want 0–100 slow clients, a path and a positive rate")
+	}
+	return share, nil
+}
+
+// slowRun is a load run's slow downloads (Config.Slow), each on a
+// goroutine of its own.
+type slowRun struct {
+	mu  sync.Mutex
+	wg  sync.WaitGroup
+	res SlowResult
+}
+
+// startSlow starts cfg.Slow slow downloads, the i-th with the client
+// clientFor(cfg.Clients+i). ctx is the caller's, not the run's: a download
+// may outlast the run.
+func startSlow(ctx context.Context, cfg Config, clientFor func(int) *http.Client) *slowRun {
+	s := &slowRun{}
+	for i := range cfg.Slow {
+		c := clientFor(cfg.Clients + i)
+		s.wg.Go(func() {
+			n, d, ok := slowGet(ctx, c, cfg.Base+cfg.SlowPath, cfg.SlowRate)
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.res.Started++
+			s.res.Bytes += n
+			if ok {
+				s.res.Complete++
+				s.res.Max = max(s.res.Max, d)
+			} else {
+				s.res.Errors++
+			}
+		})
+	}
+	return s
+}
+
+// wait waits for the slow downloads to end and returns what they measured.
+func (s *slowRun) wait() SlowResult {
+	s.wg.Wait()
+	return s.res
+}
+
+// sample is one request of a load run: how long it took, its class, whether
+// it was served (2xx) or refused (503), and its client.
+type sample struct {
+	d             time.Duration
+	heavy, ok, rf bool
+	client        int
+}
+
+// summarize sets res's classes (all the requests, the light, the heavy)
+// and how many requests each of the clients had served, from samples.
+func (res *Result) summarize(samples []sample, clients int) {
 	summarize := func(keep func(sample) bool) Class {
 		var c Class
 		var all, served []time.Duration
@@ -364,7 +402,7 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 		return c
 	}
 	res.Class = summarize(func(sample) bool { return true })
-	served := make([]int, cfg.Clients)
+	served := make([]int, clients)
 	for _, s := range samples {
 		if s.ok {
 			served[s.client]++
@@ -374,7 +412,6 @@ func Load(ctx context.Context, cfg Config) (Result, error) {
 	res.Served.Min, res.Served.Median, res.Served.Max = served[0], served[len(served)/2], served[len(served)-1]
 	res.Light = summarize(func(s sample) bool { return !s.heavy })
 	res.Heavy = summarize(func(s sample) bool { return s.heavy })
-	return res, nil
 }
 
 // coldPaths are n heavy pages of the built-in demo that are each computed
@@ -442,22 +479,6 @@ func coldPaths(ctx context.Context, base string, n int) ([]string, error) {
 	return out, nil
 }
 
-// newClient is client i's HTTP client: from its own loopback address
-// (127.1.x.y) when cfg.Addresses, and i ≥ 0; always to the loopback only.
-func newClient(i int, cfg Config) *http.Client {
-	d := &net.Dialer{Timeout: 5 * time.Second, Control: loopbackOnly}
-	if cfg.Addresses && i >= 0 {
-		d.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, 1, byte(i/250), byte(i%250+1))}
-	}
-	tr := &http.Transport{
-		Proxy:               nil, // never through a proxy: the traffic stays on this machine
-		DialContext:         d.DialContext,
-		MaxIdleConnsPerHost: cfg.Clients + cfg.Slow,
-		MaxConnsPerHost:     cfg.Clients + cfg.Slow,
-	}
-	return &http.Client{Transport: tr, Timeout: cfg.Timeout}
-}
-
 // slowGet downloads url reading at most rate bytes a second; ok is true
 // for a 200 read to its end.
 func slowGet(ctx context.Context, c *http.Client, url string, rate int64) (n int64, d time.Duration, ok bool) {
@@ -506,93 +527,4 @@ func bustCache(p string, n int) string {
 		sep = "&"
 	}
 	return p + sep + "loadgen=" + strconv.Itoa(n)
-}
-
-// checkLoopback refuses every host that is not on this machine's loopback.
-func checkLoopback(host string) error {
-	if host == "localhost" {
-		return nil
-	}
-	ip := net.ParseIP(host)
-	if ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("refusing %q: loadgen only sends traffic to the loopback (127.0.0.0/8, ::1, localhost)", host)
-	}
-	return nil
-}
-
-// loopbackOnly is the dialer's last check, on the address actually dialled
-// (after name resolution and any redirect).
-func loopbackOnly(network, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return err
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("refusing to connect to %s: not a loopback address", address)
-	}
-	return nil
-}
-
-// memStats is a process's resident memory in KiB: VmRSS (now) and VmHWM
-// (its peak since the process started).
-type memStats struct{ rssKB, hwmKB int64 }
-
-// readMem reads VmRSS and VmHWM from /proc/PID/status.
-func readMem(pid int) (memStats, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return memStats{}, fmt.Errorf("read the server's memory: %w", err)
-	}
-	var m memStats
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			m.rssKB = parseKB(v)
-		} else if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			m.hwmKB = parseKB(v)
-		}
-	}
-	return m, nil
-}
-
-func parseKB(v string) int64 {
-	n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-	return n
-}
-
-// memSampler samples a process's resident memory until stopped.
-type memSampler struct {
-	stopc chan struct{}
-	done  chan memStats
-}
-
-func startMemSampler(pid int, every time.Duration) *memSampler {
-	s := &memSampler{stopc: make(chan struct{}), done: make(chan memStats, 1)}
-	go func() {
-		var peak memStats
-		sample := func() {
-			if m, err := readMem(pid); err == nil {
-				peak = memStats{rssKB: max(peak.rssKB, m.rssKB), hwmKB: m.hwmKB}
-			}
-		}
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			sample()
-			select {
-			case <-t.C:
-			case <-s.stopc:
-				sample()
-				s.done <- peak
-				return
-			}
-		}
-	}()
-	return s
-}
-
-// stop ends the sampling and returns the largest VmRSS sampled and the
-// last VmHWM.
-func (s *memSampler) stop() memStats {
-	close(s.stopc)
-	return <-s.done
 }
