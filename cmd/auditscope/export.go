@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/auditscope/auditscope/data"
-	"github.com/auditscope/auditscope/data/demo"
 	"github.com/auditscope/auditscope/web"
 )
 
@@ -32,11 +31,12 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	stop := working(stderr, "exporting "+paths[0])
 	defer stop()
 	var store *data.Store
+	var keep func(context.Context)
 	if *dbPath == "" {
-		store, err = data.Open(ctx, data.Options{})
-		if err == nil {
-			_, err = demo.Load(ctx, store)
-		}
+		// The demo an earlier start (serve's or export's) kept, else built
+		// now and kept after the export for the next: each export built
+		// the whole demo again, seconds each.
+		store, keep, err = openDemo(ctx, demoCachePath(), "", io.Discard, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	} else {
 		store, err = data.Open(ctx, data.Options{Path: *dbPath, ReadOnly: true})
 	}
@@ -44,6 +44,9 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer store.Close()
+	if keep != nil {
+		defer keep(ctx) // after the export is written, before the store closes
+	}
 	srv := web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{})
 	body, status, ctype, err := web.Get(srv.Handler(), paths[0])
 	if err != nil {
