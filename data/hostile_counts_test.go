@@ -284,7 +284,12 @@ func TestHostileCounts(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, c := range append(hostileTextCases(t), hostileLogCases(t)...) {
-		t.Run(c.name, func(t *testing.T) { hostileImport(t, dir, c) })
+		t.Run(c.name, func(t *testing.T) {
+			// Each import is a child process of its own, measured alone
+			// (its peak resident memory): two at a time.
+			t.Parallel()
+			hostileImport(t, dir, c)
+		})
 	}
 }
 

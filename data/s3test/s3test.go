@@ -55,6 +55,7 @@ const (
 func Start(t testing.TB, buckets ...string) *Server {
 	t.Helper()
 	prog := Program()
+	awaitBuild(t, prog)
 	if prog == "" {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("no S3-compatible server: .ci/run builds versitygw and sets AUDITSCOPE_VERSITYGW")
@@ -87,6 +88,30 @@ func Start(t testing.TB, buckets ...string) *Server {
 	return s
 }
 
+// awaitBuild waits while the program is being built: .ci/run builds
+// versitygw beside the first checks and the tests, and marks the build with
+// a file PROGRAM.building that it removes when the build ends. The wait is
+// on that event; the deadline is a guard against a hang.
+func awaitBuild(t testing.TB, prog string) {
+	t.Helper()
+	if prog == "" {
+		return
+	}
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		if _, err := os.Stat(prog + ".building"); err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is still being built after ten minutes", prog)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if _, err := os.Stat(prog); err != nil && os.Getenv("CI") == "true" {
+		t.Fatalf("no S3-compatible server at %s: its build failed (.ci/run's log says why)", prog)
+	}
+}
+
 func (s *Server) start() {
 	s.t.Helper()
 	cmd := exec.Command(s.prog, "--port", s.addr, "--region", "us-east-1", "--quiet", "posix", s.Root)
@@ -97,7 +122,7 @@ func (s *Server) start() {
 		s.t.Fatal(err)
 	}
 	s.cmd = cmd
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a guard against a hang
 	for {
 		c, err := net.DialTimeout("tcp", s.addr, 200*time.Millisecond)
 		if err == nil {
