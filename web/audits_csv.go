@@ -133,6 +133,11 @@ func (s *Server) chunkInSlot(ctx context.Context, client string, export *app.Exp
 		release, err := s.sched.Acquire(ctx, client)
 		if err == nil {
 			defer release()
+			// Each chunk is read under the store's view, as a page is: an
+			// import's commit is not read halfway (a read between its
+			// commit and its marking saw the new rows' strings as garbage,
+			// data's TestReadsUnderViewDuringImports).
+			defer s.store.View()()
 			return export.Next(ctx)
 		}
 		if !errors.As(err, new(*busyError)) {

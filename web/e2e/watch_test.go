@@ -145,6 +145,9 @@ func TestWatchFolder(t *testing.T) {
 	os.WriteFile(ap, src, 0o644)
 	var ds string
 	eventually(t, "the dataset", func() bool {
+		// Read under the store's view, as the pages read it (the view
+		// keeps an import's commit from being read halfway).
+		defer s.Store().View()()
 		sum, err := s.Store().Summary(context.Background())
 		if err == nil && len(sum.Datasets) == 1 {
 			ds = sum.Datasets[0].ID
@@ -156,10 +159,13 @@ func TestWatchFolder(t *testing.T) {
 	json.Unmarshal(src, &doc)
 	doc["description"] = "changed"
 	changed, _ := json.Marshal(doc)
-	before, _ := s.Store().PairsDataset(context.Background(), ds)
+	before, err := viewed(s, func() (model.PairsDataset, error) { return s.Store().PairsDataset(context.Background(), ds) })
+	if err != nil {
+		t.Fatal(err)
+	}
 	os.WriteFile(ap, changed, 0o644)
 	eventually(t, "the dataset's new generation", func() bool {
-		after, err := s.Store().PairsDataset(context.Background(), ds)
+		after, err := viewed(s, func() (model.PairsDataset, error) { return s.Store().PairsDataset(context.Background(), ds) })
 		return err == nil && after.ImportID != before.ImportID
 	})
 	if s.Store().NameVersion("lab") != labVersion {
@@ -317,4 +323,10 @@ func TestWatchBucket(t *testing.T) {
 	if n := auditCount(t, s, "lab"); n != 7 {
 		t.Errorf("after everything: %d audits, want 7 (nothing lost)", n)
 	}
+}
+
+// viewed reads from the server's store under its view, as a page reads.
+func viewed[T any](s *web.Server, read func() (T, error)) (T, error) {
+	defer s.Store().View()()
+	return read()
 }
