@@ -45,9 +45,10 @@ func (s *Server) generation(c echo.Context) error {
 // released, and only then sent: a slow client must not keep an import
 // waiting, nor, through the lock's writer preference, every request after
 // it. The full audit export streams chunk by chunk (it can be far larger
-// than memory should hold) and takes no View: each chunk reads one state,
-// and an import that lands during a long export may show in its later
-// chunks (docs/WATCH.md).
+// than memory should hold) and holds no View across its chunks: each chunk
+// is read under the View (chunkInSlot) and reads one state, and an import
+// that lands during a long export may show in its later chunks
+// (docs/WATCH.md).
 func (s *Server) consistent(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		p := c.Request().URL.Path
