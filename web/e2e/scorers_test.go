@@ -2,11 +2,9 @@ package e2e
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"io"
 	"log/slog"
-	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -51,37 +49,6 @@ func loadScorerCases(t testing.TB) []scorerCase {
 	}
 	return f.Cases
 }
-
-func csvRows(t testing.TB, body string) []map[string]string {
-	t.Helper()
-	recs, err := csv.NewReader(strings.NewReader(body)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []map[string]string
-	for _, r := range recs[1:] {
-		m := map[string]string{}
-		for i, h := range recs[0] {
-			m[h] = r[i]
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-func csvNum(t testing.TB, s string) float64 {
-	t.Helper()
-	if s == "" {
-		return math.NaN()
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatalf("CSV number %q: %v", s, err)
-	}
-	return v
-}
-
-func near(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Abs(want)+1e-12 }
 
 // TestScorersAgainstReference checks the scorer table of every real Inspect
 // fixture against values computed independently from the files: n, the

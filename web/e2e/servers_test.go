@@ -4,8 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,6 +17,7 @@ import (
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/watch"
 	"github.com/auditscope/auditscope/web"
+	"github.com/auditscope/auditscope/web/internal/webtest"
 )
 
 // The end-to-end tests' servers (issue #52): the built-in demo, the
@@ -70,33 +69,6 @@ func mustDemo(t testing.TB) *web.Server {
 		t.Fatal(err)
 	}
 	return s
-}
-
-type response struct {
-	Code   int
-	Header http.Header
-	Body   string
-}
-
-func get(t testing.TB, s *web.Server, path string) response {
-	t.Helper()
-	req := httptest.NewRequest(http.MethodGet, path, nil)
-	rec := httptest.NewRecorder()
-	s.Handler().ServeHTTP(rec, req)
-	return response{Code: rec.Code, Header: rec.Header(), Body: rec.Body.String()}
-}
-
-// mustGet fetches path and checks the status and content type.
-func mustGet(t testing.TB, s *web.Server, path string, status int, contentType string) response {
-	t.Helper()
-	r := get(t, s, path)
-	if r.Code != status {
-		t.Fatalf("GET %s: status %d, want %d\n%.400s", path, r.Code, status, r.Body)
-	}
-	if ct := r.Header.Get("Content-Type"); contentType != "" && !strings.HasPrefix(ct, contentType) {
-		t.Fatalf("GET %s: content type %q, want %q", path, ct, contentType)
-	}
-	return r
 }
 
 // mustStore is an empty in-memory store, closed when the test ends.
@@ -234,28 +206,6 @@ func quietServer(store web.Store) *web.Server {
 	return web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{NoResponseCache: true})
 }
 
-// pollUntil polls cond until it holds: for state another goroutine makes
-// (a request queued), never to decide a result by the clock.
-func pollUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("never: %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
-func contains(t testing.TB, what, body string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(body, w) {
-			t.Errorf("%s does not contain %q", what, w)
-		}
-	}
-}
-
 // mustDemoStore is the shared demo store (read-only to the tests).
 func mustDemoStore(t testing.TB) *data.Store {
 	t.Helper()
@@ -277,15 +227,33 @@ func dataStore(t testing.TB, s *web.Server) *data.Store {
 	return store
 }
 
-// within fails the test when ch does not deliver in d: a guard against a
-// hang, not a timing measurement.
+// The shared helpers (web/internal/webtest), by the names the tests use.
+type response = webtest.Response
+
+var (
+	contains = webtest.Contains
+	csvRows  = webtest.CSVRows
+	csvNum   = webtest.CSVNum
+	near     = webtest.Near
+)
+
+func get(t testing.TB, s *web.Server, path string) response {
+	t.Helper()
+	return webtest.Get(t, s.Handler(), path)
+}
+
+// mustGet fetches path and checks the status and content type.
+func mustGet(t testing.TB, s *web.Server, path string, status int, contentType string) response {
+	t.Helper()
+	return webtest.MustGet(t, s.Handler(), path, status, contentType)
+}
+
 func within[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
 	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(d):
-		t.Fatalf("%s: nothing after %s", what, d)
-		panic("unreachable")
-	}
+	return webtest.Within(t, ch, d, what)
+}
+
+func pollUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	webtest.PollUntil(t, what, cond)
 }
