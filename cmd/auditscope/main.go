@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/demodb"
 )
 
 func main() {
@@ -25,7 +25,7 @@ func main() {
 
 // loadDemo builds the built-in demo into the store; a test replaces it to
 // hold the build until it has read the program's first line.
-var loadDemo = demo.Load
+var loadDemo = demodb.Load
 
 // reopenDemo readies a store opened from the demo kept by an earlier start.
-var reopenDemo = demo.Reopened
+var reopenDemo = demodb.Reopened

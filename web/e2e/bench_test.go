@@ -21,6 +21,7 @@ import (
 	"github.com/auditscope/auditscope/data/bucket"
 	"github.com/auditscope/auditscope/data/bundle"
 	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/demodb"
 	"github.com/auditscope/auditscope/data/lake"
 	"github.com/auditscope/auditscope/data/s3test"
 	"github.com/auditscope/auditscope/web"
@@ -115,7 +116,7 @@ func BenchmarkDemoStart(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := demo.Load(ctx, store); err != nil {
+			if _, err := demodb.Load(ctx, store); err != nil {
 				b.Fatal(err)
 			}
 			if r := get(b, quietServer(store), "/"); r.Code != http.StatusOK {
@@ -131,7 +132,7 @@ func BenchmarkDemoStart(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := demo.Load(ctx, store); err != nil {
+		if _, err := demodb.Load(ctx, store); err != nil {
 			b.Fatal(err)
 		}
 		if err := store.BuildPendingScores(ctx); err != nil {
@@ -147,7 +148,7 @@ func BenchmarkDemoStart(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			demo.Reopened(ro)
+			demodb.Reopened(ro)
 			if r := get(b, quietServer(ro), "/"); r.Code != http.StatusOK {
 				b.Fatal(r.Code)
 			}

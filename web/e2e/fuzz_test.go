@@ -14,6 +14,7 @@ import (
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/demodb"
 	"github.com/auditscope/auditscope/web"
 )
 
@@ -169,7 +170,7 @@ var smallDemo = sync.OnceValues(func() (*data.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := demo.LoadSized(ctx, store, demo.Options{Audits: 6000}); err != nil {
+	if _, err := demodb.LoadSized(ctx, store, demo.Options{Audits: 6000}); err != nil {
 		return nil, err
 	}
 	for name, p := range map[string]string{"": "../../data/testdata/bundle-small", "petri": "../../data/testdata/petri"} {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/auditscope/auditscope/data"
-	"github.com/auditscope/auditscope/data/demo"
+	"github.com/auditscope/auditscope/data/demodb"
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/data/watch"
 	"github.com/auditscope/auditscope/web"
@@ -34,7 +34,7 @@ var demoStore = sync.OnceValues(func() (*data.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := demo.Load(ctx, store); err != nil {
+	if _, err := demodb.Load(ctx, store); err != nil {
 		return nil, err
 	}
 	if _, err := store.Import(ctx, "../../data/testdata/bundle-small", data.ImportOptions{}); err != nil {

@@ -1,9 +1,12 @@
-package demo
+// Package demodb loads the built-in demo (package demo's generated
+// experiment, pairs and fixture files) into a store. It is apart from the
+// generators so that what only needs their bytes (the format packages'
+// tests and fuzzers) does not link the store and DuckDB.
+package demodb
 
 import (
 	"bytes"
 	"context"
-	"embed"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -14,32 +17,22 @@ import (
 
 	"github.com/auditscope/auditscope/data"
 	"github.com/auditscope/auditscope/data/bundle"
+	"github.com/auditscope/auditscope/data/demo"
 	"github.com/auditscope/auditscope/data/model"
 )
-
-// fixtures holds copies of the real AnnotatedPairs files from Feedback
-// Forensics and ICAI (fixtures/README.md names their sources), so the binary's demo
-// needs nothing beside it.
-//
-//go:embed fixtures/*.json fixtures/*.csv
-var fixtures embed.FS
-
-// generatorVersion changes whenever the generator's output changes, so a
-// database that holds an older demo sees new content.
-const generatorVersion = "demo-v1"
 
 // Load imports the whole demo into the store: the synthetic experiment, the
 // synthetic AnnotatedPairs dataset and the real fixture files. The long
 // judge-score table is left to s.BuildPendingScores, which the caller runs
 // in the background once it serves (score filters work meanwhile).
 func Load(ctx context.Context, s *data.Store) ([]model.ImportResult, error) {
-	return LoadSized(ctx, s, Options{})
+	return LoadSized(ctx, s, demo.Options{})
 }
 
 // LoadSized is Load with the synthetic experiment made by opts (its size,
 // its seed): the fuzz targets serve a demo of a tenth of the size, which
 // loads in a second where the whole one takes ten, in each fuzzing worker.
-func LoadSized(ctx context.Context, s *data.Store, opts Options) ([]model.ImportResult, error) {
+func LoadSized(ctx context.Context, s *data.Store, opts demo.Options) ([]model.ImportResult, error) {
 	// The experiment and the pairs datasets go into different tables, so
 	// they load side by side in their own transactions.
 	var expRes model.ImportResult
@@ -51,7 +44,7 @@ func LoadSized(ctx context.Context, s *data.Store, opts Options) ([]model.Import
 	}()
 	var out []model.ImportResult
 	var buf bytes.Buffer
-	err := AnnotatedPairs(&buf, Options{})
+	err := demo.AnnotatedPairs(&buf, demo.Options{})
 	if err == nil {
 		var r model.ImportResult
 		r, err = s.ImportAnnotatedPairsBytes(ctx, buf.Bytes(), "built-in demo annotated pairs", data.ImportOptions{Synthetic: true})
@@ -67,7 +60,7 @@ func LoadSized(ctx context.Context, s *data.Store, opts Options) ([]model.Import
 	}
 	if err == nil {
 		var r model.ImportResult
-		r, err = loadPetri(ctx, s, DemoPetriOptions)
+		r, err = loadPetri(ctx, s, demo.DemoPetriOptions)
 		out = append(out, r)
 	}
 	<-done
@@ -80,9 +73,9 @@ func LoadSized(ctx context.Context, s *data.Store, opts Options) ([]model.Import
 	return append([]model.ImportResult{expRes}, out...), nil
 }
 
-func loadExperiment(ctx context.Context, s *data.Store, opts Options) (model.ImportResult, error) {
-	b := Experiment(opts)
-	return s.ImportBundle(ctx, bundle.FromBundle(b, "built-in demo", false), fmt.Sprintf("%s-seed%d", generatorVersion, opts.Seed),
+func loadExperiment(ctx context.Context, s *data.Store, opts demo.Options) (model.ImportResult, error) {
+	b := demo.Experiment(opts)
+	return s.ImportBundle(ctx, bundle.FromBundle(b, "built-in demo", false), fmt.Sprintf("%s-seed%d", demo.GeneratorVersion, opts.Seed),
 		data.ImportOptions{Synthetic: true, Transcripts: transcriptSource(b), DeferScores: true})
 }
 
@@ -102,9 +95,6 @@ func transcriptSource(b *bundle.Bundle) func(string) ([]byte, error) {
 	}
 }
 
-// ExperimentID is the demo experiment's id.
-const ExperimentID = "demo"
-
 // Reopened serves the demo's transcripts from a store opened from a saved
 // copy of the demo (Store.SaveCopy), which holds everything but them: the
 // demo is generated again, as Load does, the first time a page asks for
@@ -112,8 +102,8 @@ const ExperimentID = "demo"
 func Reopened(s *data.Store) {
 	var once sync.Once
 	var src func(string) ([]byte, error)
-	s.ServeTranscripts(ExperimentID, func(id string) ([]byte, error) {
-		once.Do(func() { src = transcriptSource(Experiment(Options{})) })
+	s.ServeTranscripts(demo.ExperimentID, func(id string) ([]byte, error) {
+		once.Do(func() { src = transcriptSource(demo.Experiment(demo.Options{})) })
 		return src(id)
 	})
 }
@@ -121,13 +111,13 @@ func Reopened(s *data.Store) {
 // loadFixtures imports the embedded fixture files. The CSV importer reads
 // from a path, so CSVs go through a temporary file.
 func loadFixtures(ctx context.Context, s *data.Store) ([]model.ImportResult, error) {
-	entries, err := fs.ReadDir(fixtures, "fixtures")
+	entries, err := fs.ReadDir(demo.Fixtures, "fixtures")
 	if err != nil {
 		return nil, err
 	}
 	var out []model.ImportResult
 	for _, e := range entries {
-		body, err := fixtures.ReadFile("fixtures/" + e.Name())
+		body, err := demo.Fixtures.ReadFile("fixtures/" + e.Name())
 		if err != nil {
 			return nil, err
 		}
@@ -160,12 +150,12 @@ func importCSVBytes(ctx context.Context, s *data.Store, file string, body []byte
 }
 
 // loadPetri imports the demo's Petri-shaped experiment.
-func loadPetri(ctx context.Context, s *data.Store, o PetriOptions) (model.ImportResult, error) {
-	b, err := PetriBundle(o)
+func loadPetri(ctx context.Context, s *data.Store, o demo.PetriOptions) (model.ImportResult, error) {
+	b, err := demo.PetriBundle(o)
 	if err != nil {
 		return model.ImportResult{}, fmt.Errorf("demo petri experiment: %w", err)
 	}
-	r, err := s.ImportBundle(ctx, bundle.FromBundle(b, "built-in demo petri transcripts", false), fmt.Sprintf("%s-petri-seed%d", generatorVersion, o.Seed),
+	r, err := s.ImportBundle(ctx, bundle.FromBundle(b, "built-in demo petri transcripts", false), fmt.Sprintf("%s-petri-seed%d", demo.GeneratorVersion, o.Seed),
 		data.ImportOptions{Synthetic: true})
 	if err != nil {
 		return r, fmt.Errorf("demo petri experiment: %w", err)
