@@ -114,6 +114,9 @@ type Service struct {
 	// every page, by experiment and data version: the filter's choices,
 	// the score dimensions, whether an experiment has audits.
 	choices *Memo[string, any]
+	// judged keeps judge-scored overviews by experiment, data version and
+	// options (each holds a row per audit, so fewer than the choices).
+	judged *Memo[string, *Judged]
 	// transcripts keeps parsed transcripts: moving between a transcript's
 	// views, branches, parts and events tab reads it once.
 	transcripts *Memo[string, *Transcript]
@@ -135,6 +138,10 @@ const statsCacheSize = 64
 // per experiment.
 const choicesCacheSize = 256
 
+// judgedCacheSize bounds the kept judge-scored overviews: the options a
+// few readers are looking at.
+const judgedCacheSize = 32
+
 // countsCacheSize bounds the kept counts (an int and its key each).
 const countsCacheSize = 4096
 
@@ -144,6 +151,7 @@ func New(r Reader) *Service {
 		compare: NewMemo[string, []experiment.Comparison](compareCacheSize),
 		ranks:   NewMemo[string, CompositeRanking](ranksCacheSize), presets: NewMemo[string, []PresetResult](statsCacheSize),
 		pairs: NewMemo[pairsKey, *pairsEntry](pairsCacheSize), choices: NewMemo[string, any](choicesCacheSize),
+		judged: NewMemo[string, *Judged](judgedCacheSize),
 		counts: NewMemo[string, int](countsCacheSize), searched: NewMemo[string, int](statsCacheSize),
 		transcripts: newTranscriptMemo()}
 }

@@ -115,8 +115,18 @@ func (s *Service) judgedSet(ctx context.Context, exp string) (model.JudgedSet, e
 
 // JudgedOverview computes the overview of an experiment's judge-scored
 // audits under opts; its Dims are empty when the audits have no judge
-// dimension.
+// dimension. It is computed once per version of the data and options:
+// the comparison page of any two models and its figure start from it,
+// and the overview's statistics take seconds on a large folder. Callers
+// must not change what it returns (it is shared).
 func (s *Service) JudgedOverview(ctx context.Context, exp string, opts JudgedOptions) (*Judged, error) {
+	key := fmt.Sprintf("judgedview\x00%s@%d\x00%#v", exp, s.r.NameVersion(exp), opts)
+	return s.judged.Get(ctx, key, func(ctx context.Context) (*Judged, error) {
+		return s.judgedOverview(ctx, exp, opts)
+	})
+}
+
+func (s *Service) judgedOverview(ctx context.Context, exp string, opts JudgedOptions) (*Judged, error) {
 	e, err := s.r.Experiment(ctx, exp)
 	if err != nil {
 		return nil, err
