@@ -30,7 +30,7 @@ func (s *Server) showAudit(c echo.Context) error {
 	if len(fq) > 0 {
 		nf = &f
 	}
-	a, err := s.app.Audit(ctx, c.Param("id"), nf)
+	a, err := s.audit.Audit(ctx, c.Param("id"), nf)
 	if err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func (s *Server) showAudit(c echo.Context) error {
 	if a.Experiment.Format == "inspect" {
 		fillSample(&vm, a.SampleScores, a.Detail.Eval == "")
 	}
-	if vm.SameUnit, err = s.app.SameUnit(ctx, a.Detail); err != nil {
+	if vm.SameUnit, err = s.audit.SameUnit(ctx, a.Detail); err != nil {
 		return err
 	}
 	t := a.Transcript
@@ -346,11 +346,11 @@ func judgeView(t *app.Transcript, view string, branch, part int, key string, fq 
 // auditTranscriptJSON downloads the transcript as imported.
 func (s *Server) auditTranscriptJSON(c echo.Context) error {
 	ctx := c.Request().Context()
-	key, a, err := s.app.AuditByURL(ctx, c.Param("id"))
+	key, a, err := s.audit.AuditByURL(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
-	body, err := s.app.RawTranscript(ctx, a.Experiment, a.ID)
+	body, err := s.audit.RawTranscript(ctx, a.Experiment, a.ID)
 	if err != nil {
 		return err
 	}

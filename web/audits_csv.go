@@ -33,7 +33,7 @@ func (s *Server) auditsCSV(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	export, err := s.app.Export(ctx, f)
+	export, err := s.audits.Export(ctx, f)
 	if err != nil {
 		return err
 	}

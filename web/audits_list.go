@@ -245,7 +245,7 @@ func (s *Server) listAudits(c echo.Context) error {
 		return err
 	}
 	f, page, per := aq.Filter, aq.Page, aq.Per
-	exps, choices, err := s.app.ResolveFilter(ctx, &f)
+	exps, choices, err := s.audits.ResolveFilter(ctx, &f)
 	var unknown *app.UnknownChoice
 	if errors.As(err, &unknown) {
 		// A partial or wrong name: the page offers what it may mean.
@@ -255,7 +255,7 @@ func (s *Server) listAudits(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	dims, err := s.app.FilterDimensions(ctx, f)
+	dims, err := s.audits.FilterDimensions(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -266,7 +266,7 @@ func (s *Server) listAudits(c echo.Context) error {
 	if err := app.CheckDimensions(f, dims); err != nil {
 		return err
 	}
-	ap, err := s.app.Audits(ctx, f, page, per)
+	ap, err := s.audits.Audits(ctx, f, page, per)
 	if err != nil {
 		return err
 	}
@@ -297,7 +297,7 @@ func (s *Server) listKind(ctx context.Context, vm *views.AuditListView, exps []m
 			vm.Synthetic = true
 		}
 		if f.Experiment == e.ID && e.Format == "inspect" {
-			audits, err := s.app.HasAudits(ctx, e.ID)
+			audits, err := s.audits.HasAudits(ctx, e.ID)
 			if err != nil {
 				return err
 			}
@@ -307,7 +307,7 @@ func (s *Server) listKind(ctx context.Context, vm *views.AuditListView, exps []m
 	if !vm.Plain {
 		return nil
 	}
-	sc, err := s.app.Samples(ctx, f.Experiment, vm.Rows)
+	sc, err := s.audits.Samples(ctx, f.Experiment, vm.Rows)
 	vm.SampleChoices, vm.SampleFields = sc.Choices, sc.Fields
 	return err
 }

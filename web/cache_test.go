@@ -186,7 +186,7 @@ func TestStatsCacheConcurrent(t *testing.T) {
 	got := make([]*app.ExperimentStats, 8)
 	for i := range got {
 		wg.Go(func() {
-			st, err := s.app.Stats(context.Background(), "x")
+			st, err := s.stats.Stats(context.Background(), "x")
 			if err != nil {
 				t.Error(err)
 			}

@@ -16,51 +16,14 @@ import (
 	"github.com/auditscope/auditscope/web/app"
 )
 
-// maxCompareB bounds the auditors one page compares A with.
-const maxCompareB = 8
-
-// compareQuery is the compare page's state: A and the Bs.
-type compareQuery struct {
-	A     string
-	B     []string
-	Judge string // whose outcomes ("" the evaluation judge)
+// compareQueryOf is the compare page's query as its URL holds it; the
+// application layer checks it (app.CheckCompare).
+func compareQueryOf(c echo.Context) app.CompareQuery {
+	return app.CompareQuery{A: c.QueryParam("a"), B: c.QueryParams()["b"], Judge: c.QueryParam("judge")}
 }
 
-func parseCompareQuery(q url.Values, st *app.ExperimentStats) (compareQuery, error) {
-	cq := compareQuery{A: q.Get("a"), Judge: st.Judge}
-	ids := make([]string, len(st.Auditors))
-	known := map[string]bool{}
-	for i, a := range st.Auditors {
-		ids[i] = a.Auditor.ID
-		known[a.Auditor.ID] = true
-	}
-	if cq.A != "" && !known[cq.A] {
-		return cq, app.UnknownValue("a", cq.A, ids)
-	}
-	seen := map[string]bool{}
-	for _, b := range q["b"] {
-		if b == "" || seen[b] {
-			continue
-		}
-		if !known[b] {
-			return cq, app.UnknownValue("b", b, ids)
-		}
-		if b == cq.A {
-			return cq, badRequestf("b: %q is A itself; compare it with another auditor", b)
-		}
-		seen[b] = true
-		cq.B = append(cq.B, b)
-	}
-	if len(cq.B) > maxCompareB {
-		return cq, badRequestf("b: at most %d auditors at once, found %d", maxCompareB, len(cq.B))
-	}
-	if len(cq.B) > 0 && cq.A == "" {
-		return cq, badRequestf("a: missing; give the auditor A to compare the Bs with")
-	}
-	return cq, nil
-}
-
-func (cq compareQuery) values() url.Values {
+// compareValues is a compare query as URL parameters, for the page's links.
+func compareValues(cq app.CompareQuery) url.Values {
 	v := url.Values{}
 	if cq.A != "" {
 		v.Set("a", cq.A)
@@ -84,40 +47,24 @@ func auditorNames(st *app.ExperimentStats) map[string]string {
 }
 
 // compareData is the compare page's one loader, shared by the page, its
-// CSV and its figure: the experiment's statistics, the query and A
-// against each B. needBoth refuses a query without A and a B (the CSV has
+// CSV and its figure (app.ComparePage: the query checked before anything
+// is computed). needBoth refuses a query without A and a B (the CSV has
 // nothing to hold without them; the page then offers the pickers).
-func (s *Server) compareData(c echo.Context, needBoth bool) (*app.ExperimentStats, compareQuery, []app.Comparison, error) {
-	ctx := c.Request().Context()
-	st, err := s.app.StatsUnder(ctx, c.Param("exp"), c.QueryParam("judge"))
-	if err != nil {
-		return nil, compareQuery{}, nil, err
-	}
-	cq, err := parseCompareQuery(c.QueryParams(), st)
-	if err != nil {
-		return nil, compareQuery{}, nil, err
-	}
-	if needBoth && (cq.A == "" || len(cq.B) == 0) {
-		return nil, compareQuery{}, nil, badRequestf("a and b: give the auditor A and one or more auditors B")
-	}
-	cs, err := s.app.Compare(ctx, st, cq.A, cq.B)
-	return st, cq, cs, err
+func (s *Server) compareData(c echo.Context, needBoth bool) (*app.ComparePage, error) {
+	return s.compares.ComparePage(c.Request().Context(), c.Param("exp"), compareQueryOf(c), needBoth)
 }
 
 func (s *Server) showCompare(c echo.Context) error {
 	if done, err := s.forSamples(c, func(st *app.ExperimentStats) error { return s.showSampleCompare(c, st) }); done || err != nil {
 		return err
 	}
-	st, cq, cs, err := s.compareData(c, false)
+	p, err := s.compareData(c, false)
 	if err != nil {
 		return err
 	}
-	swaps, err := s.app.JudgeSwap(c.Request().Context(), st, cq.A, cq.B)
-	if err != nil {
-		return err
-	}
+	st, cq, cs, swaps := p.Stats, p.Query, p.Comparisons, p.Swaps
 	names := auditorNames(st)
-	vm := views.CompareView{Exp: st.Exp, Query: cq.values(), A: cq.A, B: cq.B, Judge: st.Judge, Judges: st.Judges}
+	vm := views.CompareView{Exp: st.Exp, Query: compareValues(cq), A: cq.A, B: cq.B, Judge: st.Judge, Judges: st.Judges}
 	for _, a := range st.Auditors {
 		vm.Auditors = append(vm.Auditors, views.Option{Value: a.Auditor.ID, Label: a.Auditor.Name})
 	}
@@ -136,7 +83,7 @@ func (s *Server) showCompare(c echo.Context) error {
 	// one family: each composite difference with its p adjusted over all
 	// (computed once per data version); with one, the same list as links.
 	if len(cs) == 0 {
-		res, err := s.app.PresetResults(c.Request().Context(), st)
+		res, err := s.compares.PresetResults(c.Request().Context(), st)
 		if err != nil {
 			return err
 		}
@@ -162,14 +109,11 @@ func (s *Server) compareCSV(c echo.Context) error {
 	if done, err := s.forSamples(c, func(st *app.ExperimentStats) error { return s.sampleCompareCSV(c, st) }); done || err != nil {
 		return err
 	}
-	st, cq, cs, err := s.compareData(c, true)
+	p, err := s.compareData(c, true)
 	if err != nil {
 		return err
 	}
-	swaps, err := s.app.JudgeSwap(c.Request().Context(), st, cq.A, cq.B)
-	if err != nil {
-		return err
-	}
+	st, cs, swaps := p.Stats, p.Comparisons, p.Swaps
 	var buf bytes.Buffer
 	w := newCSVWriter(&buf)
 	w.Write([]string{"a", "b", "dimension", "diff", "lo", "hi", "p", "p_holm", "n_a", "n_b", "pairs", "method", "unit", "only_a", "only_b", "p_floor", "judge", "judges", "holds"})
@@ -194,10 +138,11 @@ func (s *Server) compareFigure(c echo.Context, _, ext string) error {
 	if done, err := s.forSamples(c, func(st *app.ExperimentStats) error { return s.sampleCompareFigure(c, st, ext) }); done || err != nil {
 		return err
 	}
-	st, cq, cs, err := s.compareData(c, false)
+	page, err := s.compareData(c, false)
 	if err != nil {
 		return err
 	}
+	st, cq, cs := page.Stats, page.Query, page.Comparisons
 	names := auditorNames(st)
 	var items []figures.Interval
 	for _, cmp := range cs {

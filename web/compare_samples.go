@@ -22,11 +22,11 @@ import (
 // experiment holds plain Inspect samples: its compare and units pages are
 // by model and sample, not by auditor and evaluation dimension.
 func (s *Server) forSamples(c echo.Context, samples func(*app.ExperimentStats) error) (bool, error) {
-	st, err := s.app.Stats(c.Request().Context(), c.Param("exp"))
+	st, err := s.stats.Stats(c.Request().Context(), c.Param("exp"))
 	if err != nil {
 		return false, err
 	}
-	ok, err := s.app.IsSamples(c.Request().Context(), st.Exp)
+	ok, err := s.samples.IsSamples(c.Request().Context(), st.Exp)
 	if err != nil || !ok {
 		return false, err
 	}
@@ -35,17 +35,20 @@ func (s *Server) forSamples(c echo.Context, samples func(*app.ExperimentStats) e
 
 // sampleCompareData is the samples' compare page's loader: the query and
 // A against each B.
-func (s *Server) sampleCompareData(c echo.Context, st *app.ExperimentStats, needBoth bool) (compareQuery, [][]app.SampleDiff, error) {
-	cq, err := parseCompareQuery(c.QueryParams(), st)
+func (s *Server) sampleCompareData(c echo.Context, st *app.ExperimentStats, needBoth bool) (app.CompareQuery, [][]app.SampleDiff, error) {
+	q := compareQueryOf(c)
+	q.Judge = st.Judge // the samples' scores are their scorers', not a judge's
+	ids := make([]string, len(st.Auditors))
+	for i, a := range st.Auditors {
+		ids[i] = a.Auditor.ID
+	}
+	cq, err := app.CheckCompare(q, ids, needBoth)
 	if err != nil {
 		return cq, nil, err
 	}
-	if needBoth && (cq.A == "" || len(cq.B) == 0) {
-		return cq, nil, badRequestf("a and b: give the model A and one or more models B")
-	}
 	var out [][]app.SampleDiff
 	for _, b := range cq.B {
-		ds, err := s.app.SampleCompare(c.Request().Context(), st.Exp.ID, cq.A, b)
+		ds, err := s.samples.SampleCompare(c.Request().Context(), st.Exp.ID, cq.A, b)
 		if err != nil {
 			return cq, nil, err
 		}
@@ -60,7 +63,7 @@ func (s *Server) showSampleCompare(c echo.Context, st *app.ExperimentStats) erro
 		return err
 	}
 	names := auditorNames(st)
-	vm := views.CompareView{Exp: st.Exp, Query: cq.values(), A: cq.A, B: cq.B, Samples: true}
+	vm := views.CompareView{Exp: st.Exp, Query: compareValues(cq), A: cq.A, B: cq.B, Samples: true}
 	for _, a := range st.Auditors {
 		vm.Auditors = append(vm.Auditors, views.Option{Value: a.Auditor.ID, Label: a.Auditor.Name})
 	}
@@ -106,7 +109,7 @@ func (s *Server) sampleCompareCSV(c echo.Context, st *app.ExperimentStats) error
 // and the samples of dim the filter shows.
 func (s *Server) sampleUnitsData(c echo.Context, st *app.ExperimentStats) (unitsQuery, []app.SampleDiff, []app.SampleUnit, error) {
 	ctx := c.Request().Context()
-	metrics, err := s.app.SampleMetrics(ctx, st.Exp.ID)
+	metrics, err := s.samples.SampleMetrics(ctx, st.Exp.ID)
 	if err != nil {
 		return unitsQuery{}, nil, nil, err
 	}
@@ -114,11 +117,11 @@ func (s *Server) sampleUnitsData(c echo.Context, st *app.ExperimentStats) (units
 	if err != nil {
 		return uq, nil, nil, err
 	}
-	all, err := s.app.SampleUnits(ctx, st.Exp.ID, uq.A, uq.B, uq.Dim)
+	all, err := s.samples.SampleUnits(ctx, st.Exp.ID, uq.A, uq.B, uq.Dim)
 	if err != nil {
 		return uq, nil, nil, err
 	}
-	ds, err := s.app.SampleCompare(ctx, st.Exp.ID, uq.A, uq.B)
+	ds, err := s.samples.SampleCompare(ctx, st.Exp.ID, uq.A, uq.B)
 	if err != nil {
 		return uq, nil, nil, err
 	}

@@ -115,7 +115,7 @@ func (uq unitsQuery) keep(u app.Unit) bool {
 // the query, the row's units (counted before the filter) and the ones the
 // filter shows, in the order asked for.
 func (s *Server) unitsData(c echo.Context) (*app.ExperimentStats, unitsQuery, app.MatchedUnits, []app.Unit, error) {
-	st, err := s.app.StatsUnder(c.Request().Context(), c.Param("exp"), c.QueryParam("judge"))
+	st, err := s.stats.StatsUnder(c.Request().Context(), c.Param("exp"), c.QueryParam("judge"))
 	if err != nil {
 		return nil, unitsQuery{}, app.MatchedUnits{}, nil, err
 	}
@@ -123,7 +123,7 @@ func (s *Server) unitsData(c echo.Context) (*app.ExperimentStats, unitsQuery, ap
 	if err != nil {
 		return nil, uq, app.MatchedUnits{}, nil, err
 	}
-	m, err := s.app.Units(st, uq.A, uq.B, uq.Dim)
+	m, err := s.compares.Units(st, uq.A, uq.B, uq.Dim)
 	if err != nil {
 		return nil, uq, m, nil, err
 	}
@@ -153,7 +153,7 @@ func (s *Server) showUnits(c echo.Context) error {
 	if past, err := pastLastPage(c, c.Request().URL.Path, c.Request().URL.Query(), uq.Page, len(shown), unitsPerPage); past {
 		return err
 	}
-	cs, err := s.app.Compare(c.Request().Context(), st, uq.A, []string{uq.B})
+	cs, err := s.compares.Compare(c.Request().Context(), st, uq.A, []string{uq.B})
 	if err != nil {
 		return err
 	}

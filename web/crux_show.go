@@ -16,7 +16,7 @@ import (
 // cruxData is the crux page's one loader, shared by the page, its CSVs and
 // its figures.
 func (s *Server) cruxData(c echo.Context) (*app.Crux, error) {
-	return s.app.Crux(c.Request().Context(), c.Param("exp"))
+	return s.analyses.Crux(c.Request().Context(), c.Param("exp"))
 }
 
 func (s *Server) showCrux(c echo.Context) error {

@@ -106,7 +106,7 @@ func (s *Server) auditorCycles(c echo.Context) (*app.ExperimentStats, string, ap
 	if err != nil {
 		return nil, "", app.WinAnalysis{}, err
 	}
-	st, w, err := s.app.AuditorCycles(c.Request().Context(), c.Param("exp"), kind, maxLen)
+	st, w, err := s.analyses.AuditorCycles(c.Request().Context(), c.Param("exp"), kind, maxLen)
 	return st, kind, w, err
 }
 

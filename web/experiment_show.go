@@ -152,7 +152,7 @@ func (s *Server) showExperiment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	scorers, err := s.app.Scorers(ctx, st.Exp.ID)
+	scorers, err := s.overview.Scorers(ctx, st.Exp.ID)
 	if err != nil {
 		return err
 	}
@@ -332,7 +332,7 @@ func (s *Server) rankingView(ctx context.Context, st *app.ExperimentStats, q ove
 			ids = append(ids, a.Auditor.ID)
 		}
 	}
-	r, err := s.app.Rank(ctx, st, ids)
+	r, err := s.overview.Rank(ctx, st, ids)
 	if err != nil || len(r.Rows) == 0 {
 		return nil, err
 	}

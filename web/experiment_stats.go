@@ -26,7 +26,7 @@ var dimensionTitles = map[string]string{
 // (serve calls it in the background at start-up), so no visitor waits for
 // the bootstraps. Errors are logged; a page would report them again.
 func (s *Server) Warm(ctx context.Context) {
-	s.app.Warm(ctx, func(what string, err error) {
+	s.stats.Warm(ctx, func(what string, err error) {
 		s.log.Warn("compute ahead", "what", what, "err", err)
 	})
 }

@@ -147,7 +147,7 @@ func (s *Server) sweepData(c echo.Context, defaultEpoch int) (*app.ExperimentSta
 	if err != nil {
 		return nil, "", 0, err
 	}
-	st, err := s.app.StatsUnder(c.Request().Context(), c.Param("exp"), c.QueryParam("judge"))
+	st, err := s.stats.StatsUnder(c.Request().Context(), c.Param("exp"), c.QueryParam("judge"))
 	return st, q.Dim, q.Epoch, err
 }
 

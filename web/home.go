@@ -14,7 +14,7 @@ import (
 )
 
 func (s *Server) showHome(c echo.Context) error {
-	sum, lake, err := s.app.Home(c.Request().Context())
+	sum, lake, err := s.home.Home(c.Request().Context())
 	if err != nil {
 		return err
 	}

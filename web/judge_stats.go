@@ -18,12 +18,12 @@ import (
 // auditor table is the evaluation judge's.
 func (s *Server) overviewStats(c echo.Context) (*app.ExperimentStats, error) {
 	ctx := c.Request().Context()
-	st, err := s.app.Stats(ctx, c.Param("exp"))
+	st, err := s.stats.Stats(ctx, c.Param("exp"))
 	j := c.QueryParam("judge")
 	if err != nil || j == "" || !slices.Contains(st.Judges, j) {
 		return st, err
 	}
-	return s.app.StatsUnder(ctx, st.Exp.ID, j)
+	return s.stats.StatsUnder(ctx, st.Exp.ID, j)
 }
 
 // outcomeJudges says whose outcomes st reads, for the page.
@@ -45,7 +45,7 @@ func (s *Server) judgeNames(ctx context.Context, exp string) ([]string, error) {
 	if exp == "" {
 		return nil, nil
 	}
-	js, err := s.app.AuditJudges(ctx, exp)
+	js, err := s.stats.AuditJudges(ctx, exp)
 	var out []string
 	for _, j := range js {
 		out = append(out, j.Name)

@@ -18,7 +18,7 @@ func (s *Server) judgedFor(c echo.Context) (judgedQuery, *app.Judged, error) {
 		return jq, nil, err
 	}
 	// The overview only: the page's view model is not needed here.
-	j, err := s.app.JudgedOverview(c.Request().Context(), c.Param("exp"), jq.opts)
+	j, err := s.judged.JudgedOverview(c.Request().Context(), c.Param("exp"), jq.opts)
 	if err != nil {
 		return jq, nil, err
 	}

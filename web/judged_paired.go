@@ -67,7 +67,7 @@ func (s *Server) paired(c echo.Context) (pairedQuery, *app.Judged, app.Paired, e
 	if err != nil {
 		return pq, nil, app.Paired{}, err
 	}
-	j, p, err := s.app.JudgedCompare(c.Request().Context(), c.Param("exp"), pq.a, pq.b, pq.opts)
+	j, p, err := s.judged.JudgedCompare(c.Request().Context(), c.Param("exp"), pq.a, pq.b, pq.opts)
 	return pq, j, p, err
 }
 

@@ -107,7 +107,7 @@ func parseJudgedQuery(q url.Values) (judgedQuery, error) {
 // judgedView builds the section for the experiment page; nil when the
 // experiment's audits have no judge dimension.
 func (s *Server) judgedView(ctx context.Context, exp string, jq judgedQuery) (*views.JudgedView, *app.Judged, error) {
-	j, err := s.app.JudgedOverview(ctx, exp, jq.opts)
+	j, err := s.judged.JudgedOverview(ctx, exp, jq.opts)
 	if err != nil || len(j.Dims) == 0 {
 		return nil, j, err
 	}

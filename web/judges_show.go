@@ -20,7 +20,7 @@ import (
 // showJudges is an experiment's judges checked against each other and
 // against people (issue #51).
 func (s *Server) showJudges(c echo.Context) error {
-	j, err := s.app.JudgesOf(c.Request().Context(), c.Param("exp"))
+	j, err := s.judges.JudgesOf(c.Request().Context(), c.Param("exp"))
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func (s *Server) showJudges(c echo.Context) error {
 // judgesCSV is the judges page's agreement and human checks at full
 // precision, a row per pair of judges and dimension.
 func (s *Server) judgesCSV(c echo.Context) error {
-	j, err := s.app.JudgesOf(c.Request().Context(), c.Param("exp"))
+	j, err := s.judges.JudgesOf(c.Request().Context(), c.Param("exp"))
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func verdictViews(a *app.Audit) []views.VerdictView {
 // on each dimension both scored, with its interval; pair= picks the pair
 // (from 1, the page's order).
 func (s *Server) judgesFigure(c echo.Context, _, ext string) error {
-	j, err := s.app.JudgesOf(c.Request().Context(), c.Param("exp"))
+	j, err := s.judges.JudgesOf(c.Request().Context(), c.Param("exp"))
 	if err != nil {
 		return err
 	}

@@ -22,11 +22,11 @@ func (s *Server) filteredJudgments(c echo.Context) (model.Experiment, judgmentsQ
 	if err != nil {
 		return model.Experiment{}, jq, nil, err
 	}
-	exp, err := s.app.Experiment(ctx, c.Param("exp"))
+	exp, err := s.stats.Experiment(ctx, c.Param("exp"))
 	if err != nil {
 		return exp, jq, nil, err
 	}
-	rows, err := s.app.Judgments(ctx, exp.ID, jq.Filter)
+	rows, err := s.judges.Judgments(ctx, exp.ID, jq.Filter)
 	return exp, jq, rows, err
 }
 
@@ -75,7 +75,7 @@ func (s *Server) listJudgments(c echo.Context) error {
 	}
 	vm := views.JudgmentListView{Exp: exp, Query: jq.values(), Total: len(rows), Page: page, Per: per,
 		Kind: f.Kind, Auditor: f.Auditor, Vs: f.Vs, Split: f.Split, Behavior: f.Behavior, Names: map[string]string{}}
-	if vm.Names, err = s.app.AuditorNames(c.Request().Context(), exp.ID); err != nil {
+	if vm.Names, err = s.judges.AuditorNames(c.Request().Context(), exp.ID); err != nil {
 		return err
 	}
 	from := min((page-1)*per, len(rows))
@@ -100,7 +100,7 @@ func (s *Server) judgmentsCSV(c echo.Context) error {
 // showJudgment shows one pairwise judgment: both transcripts side by side
 // with the verdict and the judge's reasoning.
 func (s *Server) showJudgment(c echo.Context) error {
-	j, exp, err := s.app.Judgment(c.Request().Context(), c.Param("id"))
+	j, exp, err := s.judges.Judgment(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (s *Server) judgmentSide(c echo.Context, exp string, side model.JudgmentSid
 		return sv
 	}
 	_, id, _ := model.SplitKey(side.AuditKey)
-	t, err := s.app.Transcript(c.Request().Context(), exp, id)
+	t, err := s.judges.Transcript(c.Request().Context(), exp, id)
 	switch {
 	case err != nil || t.Cause != nil && len(t.Views()) == 0:
 		sv.Error = "The transcript could not be read."

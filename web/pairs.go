@@ -35,7 +35,7 @@ type pairsReq struct{ *app.Pairs }
 // pairsRequest loads the dataset of the route and its votes; the handler
 // then parses its query (a missing dataset is a 404 whatever the query).
 func (s *Server) pairsRequest(c echo.Context) (*pairsReq, error) {
-	p, err := s.app.Pairs(c.Request().Context(), c.Param("dataset"))
+	p, err := s.pairs.Pairs(c.Request().Context(), c.Param("dataset"))
 	if err != nil {
 		return nil, err
 	}

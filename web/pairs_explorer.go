@@ -38,7 +38,7 @@ type explorerTable struct {
 // explorerTable computes the explorer's table for a parsed query; the
 // explorer page, table.csv and the figures share it.
 func (s *Server) explorerTable(ctx context.Context, r *pairsReq, q explorerQuery, purpose app.Purpose) (explorerTable, error) {
-	t, err := s.app.ExplorerTable(ctx, r.Pairs, app.ExplorerQuery(q), purpose)
+	t, err := s.pairs.ExplorerTable(ctx, r.Pairs, app.ExplorerQuery(q), purpose)
 	if err != nil {
 		return explorerTable{}, err
 	}
@@ -107,7 +107,7 @@ func (s *Server) showPairs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	datasets, err := s.app.Datasets(c.Request().Context())
+	datasets, err := s.pairs.Datasets(c.Request().Context())
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 		return err
 	}
 	r.UseRefModels(q.RefModels)
-	ls, err := s.app.SelectComparisons(ctx, r.Pairs, app.ListQuery{Ref: q.Ref, Ann: q.Ann, Filter: q.Filter,
+	ls, err := s.pairs.SelectComparisons(ctx, r.Pairs, app.ListQuery{Ref: q.Ref, Ann: q.Ann, Filter: q.Filter,
 		Split: q.Split, Value: q.Value, Models: q.Models, Text: q.Text})
 	if err != nil {
 		return err
@@ -56,7 +56,7 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 		return err
 	}
 	page, pages, from, to := paginate(len(ls.Sel), pairsPageSize, q.Page)
-	comps, err := s.app.PairsComparisons(ctx, r.DS.ID, ls.Sel[from:to])
+	comps, err := s.pairs.PairsComparisons(ctx, r.DS.ID, ls.Sel[from:to])
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func describeSelection(ann, ref string, q listQuery) string {
 func (s *Server) showPairComparison(c echo.Context) error {
 	ctx := c.Request().Context()
 	q := parseComparisonQuery(url.Values{"dataset": {c.Param("dataset")}, "id": {c.Param("id")}})
-	ds, cmp, err := s.app.PairsComparison(ctx, q.Dataset, q.ID)
+	ds, cmp, err := s.pairs.PairsComparison(ctx, q.Dataset, q.ID)
 	if err != nil {
 		return err
 	}

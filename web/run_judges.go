@@ -14,7 +14,7 @@ import (
 // runJudges are the run page's tables of another judge beside the held-out
 // judge (issue #51), each with its figure judges-N (N from 1).
 func (s *Server) runJudges(c echo.Context, p *app.RunPage) ([]views.RunJudgeView, error) {
-	js, err := s.app.RunJudges(c.Request().Context(), p)
+	js, err := s.runs.RunJudges(c.Request().Context(), p)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func (s *Server) runJudgesFigure(c echo.Context, name, ext string) error {
 	if err != nil {
 		return err
 	}
-	js, err := s.app.RunJudges(c.Request().Context(), p)
+	js, err := s.runs.RunJudges(c.Request().Context(), p)
 	if err != nil {
 		return err
 	}

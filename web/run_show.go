@@ -18,7 +18,7 @@ import (
 // and its figures: the run, its experiment's statistics and its
 // checkpoints in training order.
 func (s *Server) runContext(c echo.Context) (*app.RunPage, error) {
-	return s.app.Run(c.Request().Context(), c.Param("run"), c.QueryParam("judge"))
+	return s.runs.Run(c.Request().Context(), c.Param("run"), c.QueryParam("judge"))
 }
 
 func (s *Server) showRun(c echo.Context) error {
@@ -44,7 +44,7 @@ func (s *Server) showRun(c echo.Context) error {
 		}
 		vm.Checkpoints = append(vm.Checkpoints, views.CheckpointRow{ScoreRow: r, Epoch: nullInt(a.Auditor.Epoch), Step: nullInt(a.Auditor.Step)})
 	}
-	metrics, err := s.app.Metrics(ctx, p)
+	metrics, err := s.runs.Metrics(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (s *Server) showRun(c echo.Context) error {
 			vm.Metrics = append(vm.Metrics, m.Name)
 		}
 	}
-	counts, err := s.app.StrategyCounts(ctx, p)
+	counts, err := s.runs.StrategyCounts(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func (s *Server) runMetricFigure(c echo.Context, metric, ext string) error {
 	if err != nil {
 		return err
 	}
-	metrics, err := s.app.Metrics(c.Request().Context(), rp)
+	metrics, err := s.runs.Metrics(c.Request().Context(), rp)
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ import (
 // rwrRows is the RWR page's one loader, shared by the page, its CSV and
 // its figure: every auditor's reference win rates, and the behaviors.
 func (s *Server) rwrRows(c echo.Context) (*app.ExperimentStats, []app.RWRRow, []string, map[string][]string, error) {
-	return s.app.RWR(c.Request().Context(), c.Param("exp"))
+	return s.analyses.RWR(c.Request().Context(), c.Param("exp"))
 }
 
 // rwrQuery is the RWR page's and figure's state: which training run the

@@ -103,11 +103,11 @@ func (s *Server) scorersData(c echo.Context) (model.Experiment, []app.ScorerRow,
 	if err != nil {
 		return model.Experiment{}, nil, err
 	}
-	exp, err := s.app.Experiment(c.Request().Context(), c.Param("exp"))
+	exp, err := s.stats.Experiment(c.Request().Context(), c.Param("exp"))
 	if err != nil {
 		return model.Experiment{}, nil, err
 	}
-	rows, err := s.app.Scorers(c.Request().Context(), exp.ID)
+	rows, err := s.overview.Scorers(c.Request().Context(), exp.ID)
 	if err != nil {
 		return model.Experiment{}, nil, err
 	}

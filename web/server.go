@@ -70,7 +70,9 @@ type Server struct {
 	log   *slog.Logger
 	cfg   Config
 	echo  *echo.Echo
-	app   *app.Service   // the application layer: statistics and what is computed from them
+	// The application layer (statistics and what is computed from them),
+	// under the name of what each group of pages reads of it (services.go).
+	services
 	cache *responseCache // whole responses by URL, see cache.go
 	sched *scheduler     // shares the heavy work among clients, see limit.go
 
@@ -80,7 +82,7 @@ type Server struct {
 
 // New builds the server and its routes.
 func New(store Store, logger *slog.Logger, cfg Config) *Server {
-	s := &Server{store: store, log: logger, cfg: cfg, app: app.New(store), sched: newScheduler(cfg)}
+	s := &Server{store: store, log: logger, cfg: cfg, services: servicesOf(app.New(store)), sched: newScheduler(cfg)}
 	if !cfg.NoResponseCache {
 		s.cache = newResponseCache()
 		s.cache.version = s.Version

@@ -21,7 +21,7 @@ func (s *Server) showSideBySide(c echo.Context) error {
 	if dim != "" && !slices.Contains(app.CompareDimensions, dim) {
 		return app.UnknownValue("dim", dim, app.CompareDimensions)
 	}
-	a, b, err := s.app.SideBySide(c.Request().Context(), q.Get("a"), q.Get("b"))
+	a, b, err := s.judges.SideBySide(c.Request().Context(), q.Get("a"), q.Get("b"))
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func sideOfPage(side app.SideOf, letter string, self templ.SafeURL) (views.SideA
 // verdicts are the judgments that decided a side's realism, as the page
 // shows them.
 func (s *Server) verdicts(c echo.Context, side app.SideOf) ([]views.Verdict, error) {
-	js, err := s.app.RealismVerdicts(c.Request().Context(), side)
+	js, err := s.judges.RealismVerdicts(c.Request().Context(), side)
 	var out []views.Verdict
 	for _, j := range js {
 		outcome := "judged the audit the real conversation (a win)"

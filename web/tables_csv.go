@@ -207,7 +207,7 @@ func (s *Server) runMetricsCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ms, err := s.app.Metrics(c.Request().Context(), p)
+	ms, err := s.runs.Metrics(c.Request().Context(), p)
 	if err != nil {
 		return err
 	}
@@ -224,7 +224,7 @@ func (s *Server) runStrategiesCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	counts, err := s.app.StrategyCounts(c.Request().Context(), p)
+	counts, err := s.runs.StrategyCounts(c.Request().Context(), p)
 	if err != nil {
 		return err
 	}

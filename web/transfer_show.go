@@ -18,7 +18,7 @@ var transferTitles = map[string]string{model.EvalAuditBenchSTC: "STC", model.Eva
 // transferTable computes AuditBench detection per auditor × approach ×
 // behavior with Wilson intervals.
 func (s *Server) transferTable(c echo.Context) (views.TransferView, error) {
-	st, tr, err := s.app.Transfer(c.Request().Context(), c.Param("exp"), c.QueryParam("judge"))
+	st, tr, err := s.analyses.Transfer(c.Request().Context(), c.Param("exp"), c.QueryParam("judge"))
 	if err != nil {
 		return views.TransferView{}, err
 	}

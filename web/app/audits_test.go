@@ -108,7 +108,7 @@ func TestResolveFilter(t *testing.T) {
 	if _, _, err := s.ResolveFilter(ctx, &model.AuditFilter{Auditor: "gpt"}); err == nil || err.Error() != `auditor: unknown value "gpt"; choose one of opus, haiku` {
 		t.Errorf("unknown auditor: %v", err)
 	}
-	if err := CheckDimensions(model.AuditFilter{Sort: "score:helpful"}, []string{"concerning"}); !errors.As(err, &qe) || !strings.HasPrefix(qe.Msg, "sort:") {
+	if err := CheckDimensions(model.AuditFilter{Sort: "score:helpful"}, []string{"concerning"}); !errors.As(err, &qe) || qe.Field != "sort" {
 		t.Errorf("sort by a dimension the selection lacks: %v", err)
 	}
 }

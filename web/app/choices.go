@@ -6,18 +6,19 @@ import (
 )
 
 // UnknownValue is the QueryError of a value that names nothing: it names
-// the parameter and the value, and lists the valid choices (the closest
-// first when there are many).
-func UnknownValue(param, value string, choices []string) error {
+// the query's field (the URL parameter's name, or a field web names as its
+// URL does: params.go) and the value, and lists the valid choices (the
+// closest first when there are many).
+func UnknownValue(field, value string, choices []string) error {
 	if len(choices) == 0 {
-		return Queryf("%s: unknown value %q (there is nothing to choose from here)", param, value)
+		return FieldErrorf(field, "unknown value %q (there is nothing to choose from here)", value)
 	}
 	sorted := slices.Clone(choices)
 	if len(sorted) > 12 {
 		slices.SortStableFunc(sorted, func(a, b string) int { return editDistance(value, a) - editDistance(value, b) })
-		return Queryf("%s: unknown value %q; the nearest are %s (of %d)", param, value, strings.Join(sorted[:5], ", "), len(sorted))
+		return FieldErrorf(field, "unknown value %q; the nearest are %s (of %d)", value, strings.Join(sorted[:5], ", "), len(sorted))
 	}
-	return Queryf("%s: unknown value %q; choose one of %s", param, value, strings.Join(sorted, ", "))
+	return FieldErrorf(field, "unknown value %q; choose one of %s", value, strings.Join(sorted, ", "))
 }
 
 // editDistance is the Levenshtein distance between a and b, for "the

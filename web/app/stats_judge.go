@@ -19,11 +19,20 @@ func (s *Service) StatsUnder(ctx context.Context, exp, judge string) (*Experimen
 	if err != nil || judge == "" {
 		return st, err
 	}
-	if !slices.Contains(st.Judges, judge) {
-		return nil, &QueryError{Field: "Judge", Msg: fmt.Sprintf("%q gave no outcomes for this experiment's audits (there are: %s)",
-			judge, strings.Join(append([]string{"the evaluation judge, the default"}, st.Judges...), "; "))}
+	if err := checkJudge(judge, st.Judges); err != nil {
+		return nil, err
 	}
 	return s.statsUnder(ctx, exp, judge)
+}
+
+// checkJudge refuses a judge ("" the evaluation judge) not among those
+// that gave outcomes, naming them.
+func checkJudge(judge string, judges []string) error {
+	if judge == "" || slices.Contains(judges, judge) {
+		return nil
+	}
+	return &QueryError{Field: "Judge", Msg: fmt.Sprintf("%q gave no outcomes for this experiment's audits (there are: %s)",
+		judge, strings.Join(append([]string{"the evaluation judge, the default"}, judges...), "; "))}
 }
 
 // evalAudits reads the outcome rows under judge ("" the evaluation judge).
