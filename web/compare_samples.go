@@ -42,7 +42,7 @@ func (s *Server) sampleCompareData(c echo.Context, st *app.ExperimentStats, need
 	for i, a := range st.Auditors {
 		ids[i] = a.Auditor.ID
 	}
-	cq, err := app.CheckCompare(q, ids, needBoth)
+	cq, err := app.CheckCompare(q, ids, needBoth, "model")
 	if err != nil {
 		return cq, nil, err
 	}

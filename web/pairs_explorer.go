@@ -88,13 +88,14 @@ func (t explorerTable) viewRows(r *pairsReq) []views.PairsRow {
 	return t.rowsAs(r, t.view)
 }
 
-// rowsAs are the table's rows shown as v says, in v's order.
+// rowsAs are the table's rows shown as v says, in v's order (the
+// application layer's: app.Table.Order).
 func (t explorerTable) rowsAs(r *pairsReq, v tableView) []views.PairsRow {
-	out := make([]views.PairsRow, 0, len(t.Rows))
-	for i := range t.Rows {
+	order := t.Order(v.metric, v.sort, v.desc)
+	out := make([]views.PairsRow, 0, len(order))
+	for _, i := range order {
 		out = append(out, t.row(r, v, i))
 	}
-	sortRows(out, t.Columns, v)
 	return out
 }
 
@@ -159,12 +160,10 @@ func (s *Server) showPairs(c echo.Context) error {
 // linking to its comparisons, and the spread across columns.
 func (t explorerTable) row(r *pairsReq, v tableView, i int) views.PairsRow {
 	a := t.Rows[i]
-	row := views.PairsRow{Key: a.Key, Name: a.Name, Kind: a.Kind, Description: a.Description}
-	values := make([]float64, len(t.Columns))
+	row := views.PairsRow{Key: a.Key, Name: a.Name, Kind: a.Kind, Description: a.Description, Spread: t.RowSpread(v.metric, i)}
 	for j, col := range t.Columns {
 		cell := t.Stats[j][i]
 		val, clo, chi := v.metric.Value(cell)
-		values[j] = val
 		if !v.ci {
 			clo, chi = math.NaN(), math.NaN()
 		}
@@ -186,7 +185,6 @@ func (t explorerTable) row(r *pairsReq, v tableView, i int) views.PairsRow {
 			Title: fmt.Sprintf("%d kept pairs: %d agree, %d disagree, %d not applicable", g.Kept, g.Agree, g.Disagree, g.NotApplicable),
 			Thin:  !v.metric.Integer && g.Agree+g.Disagree < views.PairsThinMin})
 	}
-	row.Spread = app.Spread(values)
 	return row
 }
 
@@ -196,29 +194,6 @@ func cloneValues(q url.Values) url.Values {
 		out[k] = slices.Clone(v)
 	}
 	return out
-}
-
-// sortRows orders the table rows; undefined values go last in either
-// direction, and ties keep the annotator order.
-func sortRows(rows []views.PairsRow, columns []app.Column, v tableView) {
-	if v.sort == "name" {
-		slices.SortStableFunc(rows, func(a, b views.PairsRow) int {
-			c := strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
-			if v.desc {
-				c = -c
-			}
-			return c
-		})
-		return
-	}
-	col := slices.IndexFunc(columns, func(c app.Column) bool { return c.Key == v.sort })
-	key := func(r views.PairsRow) float64 {
-		if col < 0 {
-			return r.Spread
-		}
-		return r.Cells[col].Value
-	}
-	slices.SortStableFunc(rows, func(a, b views.PairsRow) int { return cmpNaNLast(key(a), key(b), v.desc) })
 }
 
 // annotatorOptions lists every dataset annotator and model annotator.

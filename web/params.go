@@ -104,7 +104,7 @@ func known(ps paramSet) echo.MiddlewareFunc {
 // layer's errors name (app.QueryError.Field): the app knows its queries'
 // fields, web their names in the URL.
 var fieldParams = map[string]string{
-	"A": "a", "B": "b", "Judge": "judge", "With": "with", "Sort": "sort", "Split": "split", "View": "view", "Branch": "branch",
+	"A": "a", "B": "b", "AB": "a and b", "Judge": "judge", "With": "with", "Sort": "sort", "Split": "split", "View": "view", "Branch": "branch",
 }
 
 // queryErrorText is an application-layer query error as the page says it:

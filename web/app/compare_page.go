@@ -51,7 +51,7 @@ func (s *Service) ComparePage(ctx context.Context, exp string, q CompareQuery, b
 	for i, a := range auditors {
 		ids[i] = a.ID
 	}
-	if q, err = CheckCompare(q, ids, both); err != nil {
+	if q, err = CheckCompare(q, ids, both, "auditor"); err != nil {
 		return nil, err
 	}
 	st, err := s.statsUnder(ctx, exp, q.Judge)
@@ -68,8 +68,9 @@ func (s *Service) ComparePage(ctx context.Context, exp string, q CompareQuery, b
 
 // CheckCompare checks a compare query against the auditors (or, for plain
 // Inspect samples, the models) ids it may name, and returns it with the Bs
-// given twice or empty left out. both requires A and a B.
-func CheckCompare(q CompareQuery, ids []string, both bool) (CompareQuery, error) {
+// given twice or empty left out. both requires A and a B; what names the
+// things compared ("auditor", "model") when they are missing.
+func CheckCompare(q CompareQuery, ids []string, both bool, what string) (CompareQuery, error) {
 	if q.A != "" && !slices.Contains(ids, q.A) {
 		return q, UnknownValue("A", q.A, ids)
 	}
@@ -82,19 +83,19 @@ func CheckCompare(q CompareQuery, ids []string, both bool) (CompareQuery, error)
 			return q, UnknownValue("B", b, ids)
 		}
 		if b == q.A {
-			return q, FieldErrorf("B", "%q is A itself; compare it with another", b)
+			return q, FieldErrorf("B", "%q is A itself; compare it with another auditor", b)
 		}
 		bs = append(bs, b)
 	}
 	q.B = bs
 	if len(q.B) > MaxCompareB {
-		return q, FieldErrorf("B", "at most %d at once, found %d", MaxCompareB, len(q.B))
+		return q, FieldErrorf("B", "at most %d auditors at once, found %d", MaxCompareB, len(q.B))
 	}
 	if len(q.B) > 0 && q.A == "" {
-		return q, FieldErrorf("A", "missing; give the A to compare the Bs with")
+		return q, FieldErrorf("A", "missing; give the auditor A to compare the Bs with")
 	}
 	if both && (q.A == "" || len(q.B) == 0) {
-		return q, FieldErrorf("A", "give A and one or more B to compare with it")
+		return q, FieldErrorf("AB", "give the %s A and one or more %ss B", what, what)
 	}
 	return q, nil
 }

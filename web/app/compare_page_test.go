@@ -30,7 +30,7 @@ func TestComparePageChecksFirst(t *testing.T) {
 		{CompareQuery{A: "a", B: []string{"a"}}, false, "B"},
 		{CompareQuery{B: []string{"b"}}, false, "A"},
 		{CompareQuery{A: "a", B: []string{"b"}, Judge: "dims"}, false, "Judge"},
-		{CompareQuery{A: "a"}, true, "A"},
+		{CompareQuery{A: "a"}, true, "AB"},
 		{CompareQuery{A: "a", B: []string{"b"}, Judge: "nobody"}, false, "Judge"},
 	} {
 		_, err := s.ComparePage(ctx, "x", c.q, c.both)

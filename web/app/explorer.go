@@ -367,10 +367,6 @@ func columnStats(p *Pairs, models bool, col Column, rows []explorer.Annotator, n
 	return out, nil
 }
 
-// Spread is the range of a row's values across columns, over the filled
-// ones (an empty cell's value is NaN).
-func Spread(values []float64) float64 { return explorer.Spread(values) }
-
 // DefaultSplitValues is how many of a split key's values the explorer shows
 // when none are chosen: the ones with the most comparisons.
 const DefaultSplitValues = explorer.DefaultSplitValues
