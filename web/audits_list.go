@@ -1,8 +1,6 @@
 package web
 
 import (
-	"context"
-	"errors"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -103,57 +101,22 @@ func optInt(q url.Values, name string) (*int, error) {
 	return &n, nil
 }
 
-// defaultScoreCols are the judge dimensions the audit list shows when the
-// URL names none: the judge's headline verdicts.
-var defaultScoreCols = []string{"concerning", "needs_attention", "disappointing"}
-
-// scoreColumns reads cols= (judge dimensions, comma-separated or repeated)
-// against the dimensions the selection has; without it, the default ones
-// it has (else its first three). The dimension the list is sorted by and
-// those it is filtered by are always shown: a triage by a score sees it.
-func scoreColumns(q url.Values, dims []string, f model.AuditFilter) ([]string, error) {
-	have := map[string]bool{}
-	for _, d := range dims {
-		have[d] = true
+// askedColumns are the score columns cols= names (comma-separated or
+// repeated), nil when it is not given (the list's defaults then).
+func askedColumns(q url.Values) []string {
+	vs, ok := q["cols"]
+	if !ok {
+		return nil
 	}
-	var cols []string
-	add := func(d string) {
-		if !slices.Contains(cols, d) {
-			cols = append(cols, d)
-		}
-	}
-	for _, v := range q["cols"] {
+	cols := []string{}
+	for _, v := range vs {
 		for _, d := range strings.Split(v, ",") {
-			if d = strings.TrimSpace(d); d == "" {
-				continue
-			}
-			if !have[d] {
-				return nil, app.UnknownValue("cols", d, dims)
-			}
-			add(d)
-		}
-	}
-	if len(q["cols"]) == 0 {
-		for _, d := range defaultScoreCols {
-			if have[d] {
-				add(d)
-			}
-		}
-		if len(cols) == 0 {
-			for _, d := range dims[:min(3, len(dims))] {
-				add(d)
+			if d = strings.TrimSpace(d); d != "" {
+				cols = append(cols, d)
 			}
 		}
 	}
-	if d, ok := strings.CutPrefix(f.Sort, "score:"); ok && have[d] {
-		add(d)
-	}
-	for _, c := range f.Scores {
-		if have[c.Dimension] {
-			add(c.Dimension)
-		}
-	}
-	return cols, nil
+	return cols
 }
 
 // auditFilterValues renders a filter back as the query parseAuditFilter
@@ -238,78 +201,32 @@ func parsePage(q url.Values) (page, per int, err error) {
 }
 
 func (s *Server) listAudits(c echo.Context) error {
-	ctx := c.Request().Context()
 	q := c.QueryParams()
 	aq, err := parseAuditsQuery(q)
 	if err != nil {
 		return err
 	}
-	f, page, per := aq.Filter, aq.Page, aq.Per
-	exps, choices, err := s.audits.ResolveFilter(ctx, &f)
-	var unknown *app.UnknownChoice
-	if errors.As(err, &unknown) {
+	l, err := s.audits.AuditList(c.Request().Context(), app.AuditListQuery{Filter: aq.Filter, Page: aq.Page, Per: aq.Per, Cols: askedColumns(q)})
+	if err != nil {
+		return err
+	}
+	f, page, per := l.Filter, aq.Page, aq.Per
+	if l.Unknown != nil {
 		// A partial or wrong name: the page offers what it may mean.
-		return render(c, http.StatusOK, views.AuditList(views.AuditListView{Query: filterQuery(q), Filter: f, Experiments: exps,
-			Evals: model.Evals, Choices: choices, Page: 1, Per: per, Unknown: unknownView(q, unknown)}))
+		return render(c, http.StatusOK, views.AuditList(views.AuditListView{Query: filterQuery(q), Filter: f, Experiments: l.Experiments,
+			Evals: model.Evals, Choices: l.Choices, Page: 1, Per: per, Unknown: unknownView(q, l.Unknown)}))
 	}
-	if err != nil {
+	if past, err := pastLastPage(c, c.Request().URL.Path, c.Request().URL.Query(), page, l.Total, per); past {
 		return err
 	}
-	dims, err := s.audits.FilterDimensions(ctx, f)
-	if err != nil {
-		return err
-	}
-	cols, err := scoreColumns(q, dims, f)
-	if err != nil {
-		return err
-	}
-	if err := app.CheckDimensions(f, dims); err != nil {
-		return err
-	}
-	ap, err := s.audits.Audits(ctx, f, page, per)
-	if err != nil {
-		return err
-	}
-	if past, err := pastLastPage(c, c.Request().URL.Path, c.Request().URL.Query(), page, ap.Total, per); past {
-		return err
-	}
-	vm := views.AuditListView{Query: idQuery(q, f), Evals: model.Evals, Rows: ap.Rows, Total: ap.Total, Page: page, Per: per, Dimensions: dims,
-		Filter: f, Scores: q["score"], Experiments: exps, ScoreCols: cols, RowScores: ap.Scores, Choices: choices}
-	if err := s.listKind(ctx, &vm, exps); err != nil {
-		return err
-	}
-	if vm.Judges, err = s.judgeNames(ctx, f.Experiment); err != nil {
-		return err
-	}
+	vm := views.AuditListView{Query: idQuery(q, f), Evals: model.Evals, Rows: l.Rows, Total: l.Total, Page: page, Per: per,
+		Dimensions: l.Dimensions, Filter: f, Scores: q["score"], Experiments: l.Experiments, ScoreCols: l.Columns, RowScores: l.Scores,
+		Choices: l.Choices, Synthetic: l.Synthetic, Plain: l.Plain, SampleChoices: l.Samples.Choices, SampleFields: l.Samples.Fields,
+		Judges: l.Judges}
 	if per != defaultPerPage {
 		vm.Query.Set("per", strconv.Itoa(per))
 	}
 	return render(c, http.StatusOK, views.AuditList(vm))
-}
-
-// listKind says whether the list holds synthetic audits and whether it
-// holds plain Inspect samples, which it shows with their tasks, logs and
-// epochs.
-func (s *Server) listKind(ctx context.Context, vm *views.AuditListView, exps []model.ExperimentSummary) error {
-	f := vm.Filter
-	for _, e := range exps {
-		if e.Synthetic && (f.Experiment == "" || f.Experiment == e.ID) {
-			vm.Synthetic = true
-		}
-		if f.Experiment == e.ID && e.Format == "inspect" {
-			audits, err := s.audits.HasAudits(ctx, e.ID)
-			if err != nil {
-				return err
-			}
-			vm.Plain = !audits
-		}
-	}
-	if !vm.Plain {
-		return nil
-	}
-	sc, err := s.audits.Samples(ctx, f.Experiment, vm.Rows)
-	vm.SampleChoices, vm.SampleFields = sc.Choices, sc.Fields
-	return err
 }
 
 // idQuery is the list's query for its links: they carry ids, not the

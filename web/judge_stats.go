@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"net/url"
 	"slices"
 
@@ -37,20 +36,6 @@ func keepJudge(c echo.Context, q url.Values) {
 	if j := c.QueryParam("judge"); j != "" {
 		q.Set("judge", j)
 	}
-}
-
-// judgeNames are the judges of exp's audits besides the evaluation judge
-// (none without an experiment), for a page's picker.
-func (s *Server) judgeNames(ctx context.Context, exp string) ([]string, error) {
-	if exp == "" {
-		return nil, nil
-	}
-	js, err := s.stats.AuditJudges(ctx, exp)
-	var out []string
-	for _, j := range js {
-		out = append(out, j.Name)
-	}
-	return out, err
 }
 
 // judgedBy is what a figure's title adds under another judge's outcomes

@@ -93,11 +93,7 @@ type auditReader interface {
 
 // auditLister is the audit list and its streamed export.
 type auditLister interface {
-	ResolveFilter(ctx context.Context, f *model.AuditFilter) ([]model.ExperimentSummary, model.AuditChoices, error)
-	HasAudits(ctx context.Context, exp string) (bool, error)
-	FilterDimensions(ctx context.Context, f model.AuditFilter) ([]string, error)
-	Audits(ctx context.Context, f model.AuditFilter, page, per int) (app.AuditPage, error)
-	Samples(ctx context.Context, exp string, rows []model.AuditRow) (app.SampleColumns, error)
+	AuditList(ctx context.Context, q app.AuditListQuery) (*app.AuditList, error)
 	Export(ctx context.Context, f model.AuditFilter) (*app.Export, error)
 }
 
