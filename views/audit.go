@@ -10,6 +10,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/views/markdown"
 )
 
@@ -246,12 +247,12 @@ type HighlightPart struct {
 }
 
 // Permalink is the audit's shareable link.
-func (v AuditView) Permalink() templ.SafeURL { return Path("audits", v.Audit.Key) }
+func (v AuditView) Permalink() templ.SafeURL { return links.Audit(v.Audit.Key, nil) }
 
 // MessageLink is the shareable link of one message: the audit, the view
 // and branch that hold the message, and the message's anchor.
 func (v AuditView) MessageLink(anchor string) string {
-	return string(PathQuery(v.LinkQuery, "audits", v.Audit.Key)) + "#m-" + anchor
+	return string(links.Audit(v.Audit.Key, v.LinkQuery)) + "#m-" + anchor
 }
 
 // linkOf is a message's permalink.
@@ -264,15 +265,15 @@ func (v AuditView) linkOf(m MessageView) string {
 
 // NeighbourLink links to another audit with the same filter.
 func (v AuditView) NeighbourLink(key string) templ.SafeURL {
-	return PathQuery(v.Filter, "audits", key)
+	return links.Audit(key, v.Filter)
 }
 
 // BackLink returns to the browser with the filter.
-func (v AuditView) BackLink() templ.SafeURL { return PathQuery(v.Filter, "audits") }
+func (v AuditView) BackLink() templ.SafeURL { return links.Audits(v.Filter) }
 
 // RawLink downloads the transcript JSON.
 func (v AuditView) RawLink() templ.SafeURL {
-	return Path("audits", v.Audit.Key, "transcript.json")
+	return links.AuditTranscript(v.Audit.Key)
 }
 
 // Outcome describes the audit's outcome.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // AuditListView is the audit browser.
@@ -94,16 +95,16 @@ func (v AuditListView) PageLink(page int) templ.SafeURL {
 	if page == 1 {
 		q.Del("page")
 	}
-	return PathQuery(q, "audits")
+	return links.Audits(q)
 }
 
 // AuditLink opens an audit, carrying the filter for previous/next.
 func (v AuditListView) AuditLink(key string) templ.SafeURL {
-	return PathQuery(v.Query, "audits", key)
+	return links.Audit(key, v.Query)
 }
 
 // CSVLink exports the filter.
-func (v AuditListView) CSVLink() templ.SafeURL { return PathQuery(v.Query, "audits.csv") }
+func (v AuditListView) CSVLink() templ.SafeURL { return links.AuditsCSV(v.Query) }
 
 // ClearLink is the audit list of the same experiment without the other
 // filters.
@@ -112,7 +113,7 @@ func (v AuditListView) ClearLink() templ.SafeURL {
 	if exp := v.Query.Get("exp"); exp != "" {
 		q.Set("exp", exp)
 	}
-	return PathQuery(q, "audits")
+	return links.Audits(q)
 }
 
 // SortLink sorts by a column, flipping the direction when it already
@@ -128,7 +129,7 @@ func (v AuditListView) SortLink(key string) templ.SafeURL {
 	}
 	q := with(v.Query, "sort", key, "dir", dir)
 	q.Del("page")
-	return PathQuery(q, "audits")
+	return links.Audits(q)
 }
 
 // Range describes the rows shown. A row of Inspect samples is a sample in

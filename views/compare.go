@@ -8,6 +8,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // CompareView is the page comparing auditor A with one or more auditors B.
@@ -174,7 +175,7 @@ func CompareJudgeURL(exp, judge, a string, bs ...string) templ.SafeURL {
 	if judge != "" {
 		q.Set("judge", judge)
 	}
-	return PathQuery(q, "experiments", exp, "compare")
+	return links.Experiment(exp, links.Compare, q)
 }
 
 // BOptions are the choices of B, the chosen ones marked.
@@ -189,9 +190,9 @@ func (v CompareView) BOptions() []PairsOption {
 // FileURL is the page's CSV or figure (ext png, svg or pdf).
 func (v CompareView) FileURL(ext string) templ.SafeURL {
 	if ext == "csv" {
-		return PathQuery(v.Query, "experiments", v.Exp.ID, "compare.csv")
+		return links.Experiment(v.Exp.ID, links.CompareCSV, v.Query)
 	}
-	return PathQuery(v.Query, "experiments", v.Exp.ID, "figures", "compare."+ext)
+	return links.ExperimentFigure(v.Exp.ID, "compare."+ext, v.Query)
 }
 
 // IsB reports whether id is one of the Bs.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // CruxView is the crux page.
@@ -55,7 +56,7 @@ func FmtR2(iv Interval) string { return FmtEstimate(iv.Value, iv.Lo, iv.Hi, 2) }
 
 // FigureURL is the predicted-vs-observed figure of a dimension.
 func (v CruxView) FigureURL(dim, format string) templ.SafeURL {
-	return Path("experiments", v.Exp.ID, "figures", "crux-"+dim+"."+format)
+	return links.ExperimentFigure(v.Exp.ID, "crux-"+dim+"."+format, nil)
 }
 
 // F3 formats a number with three decimals (see Num).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // CyclesView is the intransitivity page.
@@ -64,17 +65,17 @@ type RankRow struct {
 
 // EdgeURL lists the judgments behind an edge.
 func (v CyclesView) EdgeURL(e CycleEdge) templ.SafeURL {
-	return PathQuery(url.Values{"kind": {v.Kind}, "auditor": {e.From}, "vs": {e.To}}, "experiments", v.Exp.ID, "judgments")
+	return links.Experiment(v.Exp.ID, links.Judgments, url.Values{"kind": {v.Kind}, "auditor": {e.From}, "vs": {e.To}})
 }
 
 // FigureURL is the graph figure.
 func (v CyclesView) FigureURL(format string) templ.SafeURL {
-	return PathQuery(url.Values{"kind": {v.Kind}, "max": {fmt.Sprint(v.MaxLen)}}, "experiments", v.Exp.ID, "figures", "cycles."+format)
+	return links.ExperimentFigure(v.Exp.ID, "cycles."+format, url.Values{"kind": {v.Kind}, "max": {fmt.Sprint(v.MaxLen)}})
 }
 
 // BoundURL changes the length bound.
 func (v CyclesView) BoundURL(n int) templ.SafeURL {
-	return PathQuery(url.Values{"kind": {v.Kind}, "max": {fmt.Sprint(n)}}, "experiments", v.Exp.ID, "cycles")
+	return links.Experiment(v.Exp.ID, links.Cycles, url.Values{"kind": {v.Kind}, "max": {fmt.Sprint(n)}})
 }
 
 // FmtRank is the rank, Undefined without a fit.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // ExperimentView is the experiment overview page.
@@ -166,7 +167,7 @@ func (v ExperimentView) SortLink(key string) templ.SafeURL {
 			dir = "desc"
 		}
 	}
-	return PathQuery(with(v.Query, "sort", key, "dir", dir), "experiments", v.Exp.ID)
+	return links.Experiment(v.Exp.ID, links.Overview, with(v.Query, "sort", key, "dir", dir))
 }
 
 // SortMark shows the sort direction on the sorted column.
@@ -174,12 +175,12 @@ func (v ExperimentView) SortMark(key string) string { return sortMark(v.Sort == 
 
 // FigureURL is the overview figure in a format, with the page's filters.
 func (v ExperimentView) FigureURL(format string) templ.SafeURL {
-	return PathQuery(v.Query, "experiments", v.Exp.ID, "figures", "scores."+format)
+	return links.ExperimentFigure(v.Exp.ID, "scores."+format, v.Query)
 }
 
 // CSVURL is scores.csv with the page's filters.
 func (v ExperimentView) CSVURL() templ.SafeURL {
-	return PathQuery(v.Query, "experiments", v.Exp.ID, "scores.csv")
+	return links.Experiment(v.Exp.ID, links.ScoresCSV, v.Query)
 }
 
 // DimLink switches the figure's dimension.
@@ -187,7 +188,7 @@ func (v ExperimentView) DimLink(dim string) templ.SafeURL {
 	if dim == "composite" {
 		dim = ""
 	}
-	return PathQuery(with(v.Query, "dim", dim), "experiments", v.Exp.ID)
+	return links.Experiment(v.Exp.ID, links.Overview, with(v.Query, "dim", dim))
 }
 
 // AuditsLink lists what is behind one cell: the audits of that evaluation,
@@ -195,7 +196,7 @@ func (v ExperimentView) DimLink(dim string) templ.SafeURL {
 func (v ExperimentView) AuditsLink(auditor, dim string) templ.SafeURL {
 	switch dim {
 	case "realism":
-		return PathQuery(url.Values{"kind": {"realism"}, "auditor": {auditor}}, "experiments", v.Exp.ID, "judgments")
+		return links.Experiment(v.Exp.ID, links.Judgments, url.Values{"kind": {"realism"}, "auditor": {auditor}})
 	}
 	q := judgeQuery(v.Outcomes.Judge)
 	q.Set("exp", v.Exp.ID)
@@ -203,14 +204,14 @@ func (v ExperimentView) AuditsLink(auditor, dim string) templ.SafeURL {
 	if dim != "composite" {
 		q.Set("eval", dim)
 	}
-	return PathQuery(q, "audits")
+	return links.Audits(q)
 }
 
 // SweepURL is the dose-response or refresh figure for a dimension.
 func (v ExperimentView) SweepURL(name, dim, format string) templ.SafeURL {
 	q := judgeQuery(v.Outcomes.Judge)
 	q.Set("dim", dim)
-	return PathQuery(q, "experiments", v.Exp.ID, "figures", name+"."+format)
+	return links.ExperimentFigure(v.Exp.ID, name+"."+format, q)
 }
 
 // FmtCorr formats a correlation with its p-value ("p < 0.001" below
@@ -330,7 +331,7 @@ func (v ExperimentView) ScorerSortLink(key string) templ.SafeURL {
 			dir = "desc"
 		}
 	}
-	return PathQuery(with(v.Query, "ssort", key, "sdir", dir), "experiments", v.Exp.ID) + "#scorers"
+	return links.Experiment(v.Exp.ID, links.Overview, with(v.Query, "ssort", key, "sdir", dir)) + "#scorers"
 }
 
 // ScorerSortMark is the arrow of the sorted column.
@@ -347,7 +348,7 @@ func (v ExperimentView) ScorersURL(ext string) templ.SafeURL {
 		}
 	}
 	if ext == "csv" {
-		return PathQuery(q, "experiments", v.Exp.ID, "scorers.csv")
+		return links.Experiment(v.Exp.ID, links.ScorersCSV, q)
 	}
-	return PathQuery(q, "experiments", v.Exp.ID, "figures", "scorers."+ext)
+	return links.ExperimentFigure(v.Exp.ID, "scorers."+ext, q)
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // SwapCell is a compare row's difference under another judge (issue #51):
@@ -86,7 +87,7 @@ func (v ExperimentView) OutcomeLink(j string) templ.SafeURL {
 	if j != "" {
 		q.Set("judge", j)
 	}
-	return PathQuery(q, "experiments", v.Exp.ID) + "#scores"
+	return links.Experiment(v.Exp.ID, links.Overview, q) + "#scores"
 }
 
 // overAudits qualifies a page under another judge: its readings are of

@@ -6,6 +6,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // JudgedView is the overview of an experiment's judge-scored audits:
@@ -47,7 +48,7 @@ func (v JudgedView) JudgeLink(judge string) templ.SafeURL {
 	if judge != "" {
 		q.Set("judge", judge)
 	}
-	return PathQuery(q, "experiments", v.Exp.ID) + "#judged"
+	return links.Experiment(v.Exp.ID, links.Overview, q) + "#judged"
 }
 
 // JudgedModel is one model of the overview: its audits kept, their seeds,
@@ -102,14 +103,20 @@ type ExcludedAudit struct {
 // ExcludedN is how many audits the gate excluded.
 func (g GateView) ExcludedN() int { return g.Total - g.Kept }
 
-// link is the section's URL with kv set ("" removes a key).
-func (v JudgedView) link(path []string, kv ...string) templ.SafeURL {
-	return PathQuery(with(v.Query, kv...), path...)
+// link is the section's URL to (an experiment's page or figure) with kv
+// set ("" removes a key).
+func (v JudgedView) link(to func(q url.Values) templ.SafeURL, kv ...string) templ.SafeURL {
+	return to(with(v.Query, kv...))
+}
+
+// page is the experiment's page p, for link.
+func (v JudgedView) page(p links.ExpPage) func(url.Values) templ.SafeURL {
+	return func(q url.Values) templ.SafeURL { return links.Experiment(v.Exp.ID, p, q) }
 }
 
 // DimLink shows the forest plot of dimension dim.
 func (v JudgedView) DimLink(dim string) templ.SafeURL {
-	return v.link([]string{"experiments", v.Exp.ID}, "jdim", dim) + "#judged-forest"
+	return v.link(v.page(links.Overview), "jdim", dim) + "#judged-forest"
 }
 
 // RoleLink groups by role.
@@ -118,7 +125,7 @@ func (v JudgedView) RoleLink(role string) templ.SafeURL {
 	if role == "target" {
 		r = ""
 	}
-	return v.link([]string{"experiments", v.Exp.ID}, "role", r) + "#judged"
+	return v.link(v.page(links.Overview), "role", r) + "#judged"
 }
 
 // IncludeLink counts the excluded audits (or not).
@@ -127,29 +134,31 @@ func (v JudgedView) IncludeLink(include bool) templ.SafeURL {
 	if include {
 		x = "include"
 	}
-	return v.link([]string{"experiments", v.Exp.ID}, "excluded", x) + "#judged"
+	return v.link(v.page(links.Overview), "excluded", x) + "#judged"
 }
 
 // CSVURL is the overview's table at full precision.
 func (v JudgedView) CSVURL() templ.SafeURL {
-	return v.link([]string{"experiments", v.Exp.ID, "dimensions.csv"})
+	return v.link(v.page(links.DimensionsCSV))
 }
 
 // GateCSVURL lists every audit with its reason.
 func (v JudgedView) GateCSVURL() templ.SafeURL {
-	return v.link([]string{"experiments", v.Exp.ID, "gate.csv"})
+	return v.link(v.page(links.GateCSV))
 }
 
 // FigureURL is the heat map (name "heatmap") or the forest plot ("forest").
 func (v JudgedView) FigureURL(name, ext string) templ.SafeURL {
-	return v.link([]string{"experiments", v.Exp.ID, "figures", name + "." + ext})
+	return v.link(func(q url.Values) templ.SafeURL { return links.ExperimentFigure(v.Exp.ID, name+"."+ext, q) })
 }
 
 // CompareAction is where the comparison form goes.
-func (v JudgedView) CompareAction() templ.SafeURL { return Path("experiments", v.Exp.ID, "paired") }
+func (v JudgedView) CompareAction() templ.SafeURL {
+	return links.Experiment(v.Exp.ID, links.Paired, nil)
+}
 
 // AuditURL is an audit's page.
-func (v JudgedView) AuditURL(key string) templ.SafeURL { return Path("audits", key) }
+func (v JudgedView) AuditURL(key string) templ.SafeURL { return links.Audit(key, nil) }
 
 // FmtMean is a cell's mean and interval.
 func (c JudgedCell) FmtMean() string { return Num(c.Mean, 2) }

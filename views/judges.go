@@ -6,6 +6,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // Est is a value with its interval (NaN when undefined).
@@ -58,10 +59,10 @@ type HumanCheckView struct {
 
 // FigureURL is the forest plot of the k-th pair (from 1).
 func (v JudgesView) FigureURL(k int, ext string) templ.SafeURL {
-	return PathQuery(url.Values{"pair": {strconv.Itoa(k)}}, "experiments", v.Exp.ID, "figures", "judges."+ext)
+	return links.ExperimentFigure(v.Exp.ID, "judges."+ext, url.Values{"pair": {strconv.Itoa(k)}})
 }
 
 // CSVURL is the page's CSV.
 func (v JudgesView) CSVURL() templ.SafeURL {
-	return PathQuery(url.Values{}, "experiments", v.Exp.ID, "judges.csv")
+	return links.Experiment(v.Exp.ID, links.JudgesCSV, url.Values{})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // JudgmentListView lists judgments from one side.
@@ -33,7 +34,7 @@ func (v JudgmentListView) Name(id string) string {
 
 // PageLink links to another page.
 func (v JudgmentListView) PageLink(page int) templ.SafeURL {
-	return PathQuery(with(v.Query, "page", strconv.Itoa(page)), "experiments", v.Exp.ID, "judgments")
+	return links.Experiment(v.Exp.ID, links.Judgments, with(v.Query, "page", strconv.Itoa(page)))
 }
 
 // Pages is the number of pages.
@@ -45,10 +46,10 @@ func (v JudgmentListView) Pages() int {
 }
 
 // JudgmentURL is a judgment's page.
-func JudgmentURL(exp, id string) templ.SafeURL { return Path("judgments", exp+":"+id) }
+func JudgmentURL(exp, id string) templ.SafeURL { return links.Judgment(exp + ":" + id) }
 
 // SideURL links a judgment side: an audit page, or nothing for external items.
-func SideURL(exp, ref string) templ.SafeURL { return Path("audits", exp+":"+ref) }
+func SideURL(exp, ref string) templ.SafeURL { return links.Audit(exp+":"+ref, nil) }
 
 // JudgmentView is one judgment's page.
 type JudgmentView struct {

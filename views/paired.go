@@ -6,6 +6,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // PairedView compares two models of a judge-scored experiment seed by
@@ -63,22 +64,22 @@ func (r PairedRow) FmtDiff() string {
 
 // CSVURL is the table at full precision; FigureURL its forest plot.
 func (v PairedView) CSVURL() templ.SafeURL {
-	return PathQuery(v.Query, "experiments", v.Exp.ID, "paired.csv")
+	return links.Experiment(v.Exp.ID, links.PairedCSV, v.Query)
 }
 
 // FigureURL is the forest plot of the differences.
 func (v PairedView) FigureURL(ext string) templ.SafeURL {
-	return PathQuery(v.Query, "experiments", v.Exp.ID, "figures", "paired."+ext)
+	return links.ExperimentFigure(v.Exp.ID, "paired."+ext, v.Query)
 }
 
 // SwapURL compares B with A.
 func (v PairedView) SwapURL() templ.SafeURL {
-	return PathQuery(with(v.Query, "a", v.B, "b", v.A), "experiments", v.Exp.ID, "paired")
+	return links.Experiment(v.Exp.ID, links.Paired, with(v.Query, "a", v.B, "b", v.A))
 }
 
 // BackURL is the overview with the same gate.
 func (v PairedView) BackURL() templ.SafeURL {
-	return PathQuery(with(v.Query, "a", "", "b", "", "corr", ""), "experiments", v.Exp.ID) + "#judged"
+	return links.Experiment(v.Exp.ID, links.Overview, with(v.Query, "a", "", "b", "", "corr", "")) + "#judged"
 }
 
 // signed2 writes a difference on the judge's scale with its sign, to two

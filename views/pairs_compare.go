@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/a-h/templ"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // PairsCompareView compares two annotators of an AnnotatedPairs dataset
@@ -47,7 +48,7 @@ func FmtLevel(v, lo, hi float64) string {
 
 // CSVURL is the page's table as CSV.
 func (v PairsCompareView) CSVURL() templ.SafeURL {
-	return PathQuery(v.Query, "pairs", v.Dataset, "compare.csv")
+	return links.Pairs(v.Dataset, links.PairsCompareCSV, v.Query)
 }
 
 // FmtDiffMetric formats a difference of metrics with its interval.
@@ -63,4 +64,6 @@ func FmtDiffMetric(v, lo, hi float64) string {
 }
 
 // Self is the page's own URL (for the form).
-func (v PairsCompareView) Self() templ.SafeURL { return Path("pairs", v.Dataset, "compare") }
+func (v PairsCompareView) Self() templ.SafeURL {
+	return links.Pairs(v.Dataset, links.PairsCompare, nil)
+}

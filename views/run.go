@@ -5,6 +5,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // RunView is the run page.
@@ -67,17 +68,17 @@ func (v RunView) Key() string { return v.Exp.ID + ":" + v.Run.ID }
 
 // FigureURL is a run figure.
 func (v RunView) FigureURL(base, format string) templ.SafeURL {
-	return PathQuery(judgeQuery(v.Outcomes.Judge), "runs", v.Key(), "figures", base+"."+format)
+	return links.RunFigure(v.Key(), base+"."+format, judgeQuery(v.Outcomes.Judge))
 }
 
 // CheckpointsCSV is the checkpoints table's CSV twin.
 func (v RunView) CheckpointsCSV() templ.SafeURL {
-	return PathQuery(judgeQuery(v.Outcomes.Judge), "runs", v.Key(), "checkpoints.csv")
+	return links.Run(v.Key(), links.CheckpointsCSV, judgeQuery(v.Outcomes.Judge))
 }
 
 // JudgeLink is the run's page under judge j.
 func (v RunView) JudgeLink(j string) templ.SafeURL {
-	return PathQuery(judgeQuery(j), "runs", v.Key())
+	return links.Run(v.Key(), links.RunOverview, judgeQuery(j))
 }
 
 // AuditsURL lists the run's audits, or one checkpoint's.
@@ -88,7 +89,7 @@ func (v RunView) AuditsURL(auditor string) templ.SafeURL {
 	if auditor != "" {
 		q.Set("auditor", auditor)
 	}
-	return PathQuery(q, "audits")
+	return links.Audits(q)
 }
 
 // Refresh describes the reference refresh interval.

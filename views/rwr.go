@@ -8,6 +8,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // RWRView is the held-out RWR page.
@@ -105,15 +106,15 @@ func (v RWRView) JudgmentsURL(auditor, split, behavior string) templ.SafeURL {
 	if behavior != "" {
 		q.Set("behavior", behavior)
 	}
-	return PathQuery(q, "experiments", v.Exp.ID, "judgments")
+	return links.Experiment(v.Exp.ID, links.Judgments, q)
 }
 
 // FigureURL is the RWR figure of the chosen run.
 func (v RWRView) FigureURL(format string) templ.SafeURL {
-	return PathQuery(url.Values{"run": {v.Run}}, "experiments", v.Exp.ID, "figures", "rwr."+format)
+	return links.ExperimentFigure(v.Exp.ID, "rwr."+format, url.Values{"run": {v.Run}})
 }
 
 // RunLink shows the figure of another run.
 func (v RWRView) RunLink(run string) templ.SafeURL {
-	return PathQuery(url.Values{"run": {run}}, "experiments", v.Exp.ID, "rwr")
+	return links.Experiment(v.Exp.ID, links.RWR, url.Values{"run": {run}})
 }

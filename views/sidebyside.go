@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // SideBySideView shows two audits next to each other: their facts, their
@@ -34,7 +35,7 @@ type Verdict struct {
 // SideBySideDimURL is SideBySideURL from a comparison's row: the page
 // leads with what decided that dimension on each side.
 func SideBySideDimURL(a, b, dim string) templ.SafeURL {
-	return PathQuery(url.Values{"a": {a}, "b": {b}, "dim": {dim}}, "audits", "side-by-side")
+	return links.SideBySide(url.Values{"a": {a}, "b": {b}, "dim": {dim}})
 }
 
 // SideAudit is one side: the audit, its key and URL, the transcript's view

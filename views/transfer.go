@@ -6,6 +6,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // TransferView is the AuditBench transfer page.
@@ -35,7 +36,7 @@ func (v TransferView) AuditsURL(auditor, eval, behavior string) templ.SafeURL {
 	if v.Outcomes.Judge != "" {
 		q.Set("judge", v.Outcomes.Judge)
 	}
-	return PathQuery(q, "audits")
+	return links.Audits(q)
 }
 
 // judgeQuery is the page's judge= ("" the evaluation judge: none).
@@ -48,17 +49,17 @@ func judgeQuery(j string) url.Values {
 
 // FigureURL is the transfer figure.
 func (v TransferView) FigureURL(format string) templ.SafeURL {
-	return PathQuery(judgeQuery(v.Outcomes.Judge), "experiments", v.Exp.ID, "figures", "transfer."+format)
+	return links.ExperimentFigure(v.Exp.ID, "transfer."+format, judgeQuery(v.Outcomes.Judge))
 }
 
 // CSVURL is the page's CSV twin.
 func (v TransferView) CSVURL() templ.SafeURL {
-	return PathQuery(judgeQuery(v.Outcomes.Judge), "experiments", v.Exp.ID, "transfer.csv")
+	return links.Experiment(v.Exp.ID, links.TransferCSV, judgeQuery(v.Outcomes.Judge))
 }
 
 // JudgeLink is the page under judge j.
 func (v TransferView) JudgeLink(j string) templ.SafeURL {
-	return PathQuery(judgeQuery(j), "experiments", v.Exp.ID, "transfer")
+	return links.Experiment(v.Exp.ID, links.Transfer, judgeQuery(j))
 }
 
 // Cell returns the per-behavior cell of approach a and behavior b.

@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/auditscope/auditscope/data/model"
+	"github.com/auditscope/auditscope/views/links"
 )
 
 // UnitsView is the page listing the matched units behind one row of the
@@ -71,7 +72,7 @@ var UnitsShows = []Option{{Value: "", Label: "every unit"}, {Value: "discordant"
 // SideBySideURL is the page showing audits a and b (keys
 // "experiment:id") next to each other.
 func SideBySideURL(a, b string) templ.SafeURL {
-	return PathQuery(url.Values{"a": {a}, "b": {b}}, "audits", "side-by-side")
+	return links.SideBySide(url.Values{"a": {a}, "b": {b}})
 }
 
 // UnitsURL is the units page behind A − B's row of dim.
@@ -80,7 +81,7 @@ func UnitsURL(exp, judge, a, b, dim string) templ.SafeURL {
 	if judge != "" {
 		q.Set("judge", judge)
 	}
-	return PathQuery(q, "experiments", exp, "compare", "units")
+	return links.Experiment(exp, links.Units, q)
 }
 
 // CSVURL is the page's CSV twin: every unit the filter shows.
@@ -91,7 +92,7 @@ func (v UnitsView) CSVURL() templ.SafeURL {
 			q[k] = vs
 		}
 	}
-	return PathQuery(q, "experiments", v.Exp.ID, "compare", "units.csv")
+	return links.Experiment(v.Exp.ID, links.UnitsCSV, q)
 }
 
 // ShowValue is the form's value of the filter shown ("" for every unit).
@@ -129,7 +130,7 @@ func (v UnitsView) PageLink(page int) templ.SafeURL {
 	if page == 1 {
 		q.Del("page")
 	}
-	return PathQuery(q, "experiments", v.Exp.ID, "compare", "units")
+	return links.Experiment(v.Exp.ID, links.Units, q)
 }
 
 // CompareLink is the compare page of A and B.

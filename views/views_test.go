@@ -13,12 +13,6 @@ import (
 // views builds and tests without the database: these run with
 // CGO_ENABLED=0 too.
 
-func TestPath(t *testing.T) {
-	if got := string(Path("audits", "small:run1/a 1")); got != "/audits/small:run1%2Fa%201" {
-		t.Errorf("Path = %s", got)
-	}
-}
-
 func TestOutcomeText(t *testing.T) {
 	yes, no, q := true, false, 72.0
 	for _, c := range []struct {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -72,10 +73,10 @@ func timelineView(tl []app.TimelineEvent, eq eventsQuery, key string, fq url.Val
 	}
 	tv := &views.TimelineView{Summary: timelineSummary(tl)}
 	tv.Kinds = append(tv.Kinds, views.KindTab{Name: "all", Count: len(tl), Current: eq.Kind == "",
-		URL: views.PathQuery(link(eventsQuery{}), "audits", key)})
+		URL: links.Audit(key, link(eventsQuery{}))})
 	for _, k := range kindOrder(counts) {
 		tv.Kinds = append(tv.Kinds, views.KindTab{Name: k, Count: counts[k], Current: eq.Kind == k,
-			URL: views.PathQuery(link(eventsQuery{Kind: k}), "audits", key)})
+			URL: links.Audit(key, link(eventsQuery{Kind: k}))})
 	}
 	var t0 time.Time
 	if len(tl) > 0 {
@@ -96,7 +97,7 @@ func timelineView(tl []app.TimelineEvent, eq eventsQuery, key string, fq url.Val
 		return nil, err
 	}
 	base := link(eventsQuery{Kind: eq.Kind})
-	tv.Part = partNav([]string{"audits", key}, base, part, starts, len(shown), "events")
+	tv.Part = partNav(key, base, part, starts, len(shown), "events")
 	end := min(len(shown), starts[part-1]+eventsPerPart)
 	for _, i := range shown[starts[part-1]:end] {
 		tv.Rows = append(tv.Rows, timelineRow(tl[i], i+1, t0))

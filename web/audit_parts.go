@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -73,8 +74,9 @@ func parsePart(q url.Values) (int, error) {
 }
 
 // partNav links the parts of a list: base is the page's query without
-// part=; starts are where each part begins, n how many items there are.
-func partNav(path []string, base url.Values, part int, starts []int, n int, noun string) views.PartNav {
+// part=; starts are where each part begins, n how many items there are;
+// key is the audit's.
+func partNav(key string, base url.Values, part int, starts []int, n int, noun string) views.PartNav {
 	nav := views.PartNav{Part: part, Parts: len(starts), Of: n, Noun: noun}
 	if len(starts) < 2 {
 		return nav
@@ -92,7 +94,7 @@ func partNav(path []string, base url.Values, part int, starts []int, n int, noun
 		if p > 1 {
 			q.Set("part", strconv.Itoa(p))
 		}
-		return views.PathQuery(q, path...)
+		return links.Audit(key, q)
 	}
 	nav.First, nav.Last = link(1), link(len(starts))
 	nav.Prev, nav.Next = link(max(1, part-1)), link(min(len(starts), part+1))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/views/markdown"
 	"github.com/auditscope/auditscope/web/app"
 )
@@ -77,7 +78,7 @@ func fillRecord(vm *views.AuditView, r *app.SampleRecord, eq eventsQuery, events
 		for k, v := range vm.Filter {
 			q[k] = v
 		}
-		vm.EventsURL = views.PathQuery(q, "audits", key)
+		vm.EventsURL = links.Audit(key, q)
 	}
 	if !events {
 		return nil
@@ -213,7 +214,7 @@ func fillTranscript(vm *views.AuditView, t *app.Transcript, q url.Values, key st
 	fq := vm.Filter
 	for _, v := range pv {
 		vm.Views = append(vm.Views, views.ViewTab{Name: v.Name, Current: v.Name == view.Name,
-			URL: views.PathQuery(viewURL(key, fq, v.Name, -1), "audits", key)})
+			URL: links.Audit(key, viewURL(key, fq, v.Name, -1))})
 	}
 	// Branches of every view are listed, so a rollback in the target's view
 	// is one click away from the combined view too.
@@ -229,7 +230,7 @@ func fillTranscript(vm *views.AuditView, t *app.Transcript, q url.Values, key st
 				label += " (final)"
 			}
 			vm.Branches = append(vm.Branches, views.BranchTab{Index: i, Current: v.Name == view.Name && i == bi, Label: label, Messages: b.Messages,
-				URL: views.PathQuery(viewURL(key, fq, v.Name, i), "audits", key)})
+				URL: links.Audit(key, viewURL(key, fq, v.Name, i))})
 		}
 	}
 	if events {
@@ -253,7 +254,7 @@ func fillMessages(vm *views.AuditView, msgs []app.Message, q url.Values, key str
 	if part > 1 {
 		vm.LinkQuery.Set("part", strconv.Itoa(part))
 	}
-	vm.Part = partNav([]string{"audits", key}, base, part, starts, len(msgs), "messages")
+	vm.Part = partNav(key, base, part, starts, len(msgs), "messages")
 	vm.Part.FindThisPartOf = true
 	end := len(msgs)
 	if part < len(starts) {
@@ -335,7 +336,7 @@ func judgeView(t *app.Transcript, view string, branch, part int, key string, fq 
 			// On the events tab (part 0) or another part, the message is
 			// not on the page; a part < 0 says every part is.
 			hp.Here = hp.Here && (part < 0 || n == part)
-			hp.Href = views.PathQuery(lq, "audits", key) + "#m-" + templ.SafeURL(url.PathEscape(p.MessageID))
+			hp.Href = links.Audit(key, lq) + "#m-" + templ.SafeURL(url.PathEscape(p.MessageID))
 			hv.Parts = append(hv.Parts, hp)
 		}
 		jv.Highlights = append(jv.Highlights, hv)

@@ -15,7 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/auditscope/auditscope/data/model"
-	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -210,7 +210,7 @@ func (w *exportWriter) rows(rows []app.ExportRow, dims []string) error {
 func auditCSVRecord(r model.AuditRow) []string {
 	return []string{r.Experiment, r.ID, r.Auditor, r.Eval, r.Behavior, r.Split, r.Seed, r.Target, strconv.Itoa(r.Turns), strconv.Itoa(r.Messages),
 		nullBool(r.Detected), nullBool(r.FalsePositive), nullFloat(r.Quality), nullFloat(r.ProductionValue),
-		r.Strategy, r.Summary, string(views.Path("audits", r.Key))}
+		r.Strategy, r.Summary, string(links.Audit(r.Key, nil))}
 }
 
 func nullBool(v *bool) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -254,7 +255,7 @@ func unknownView(q url.Values, u *app.UnknownChoice) *views.UnknownChoice {
 		if label == "" {
 			label = ch.Value
 		}
-		v.Links = append(v.Links, views.ChoiceLink{Label: label, URL: views.PathQuery(fq, "audits")})
+		v.Links = append(v.Links, views.ChoiceLink{Label: label, URL: links.Audits(fq)})
 	}
 	return v
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -189,7 +190,7 @@ func sampleUnitRow(exp string, u app.SampleUnit) views.UnitRow {
 	side := func(s app.Side) views.UnitSideView {
 		v := views.UnitSideView{Value: s.Value}
 		for i, id := range s.Audits {
-			v.Audits = append(v.Audits, views.UnitAudit{ID: id, URL: views.Path("audits", exp+":"+id), Value: s.Values[i]})
+			v.Audits = append(v.Audits, views.UnitAudit{ID: id, URL: links.Audit(exp+":"+id, nil), Value: s.Values[i]})
 		}
 		return v
 	}

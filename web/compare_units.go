@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -182,7 +183,7 @@ func unitRow(exp string, u app.Unit) views.UnitRow {
 	side := func(s app.UnitSide) views.UnitSideView {
 		v := views.UnitSideView{Value: s.Value}
 		for i, id := range s.Audits {
-			v.Audits = append(v.Audits, views.UnitAudit{ID: id, URL: views.Path("audits", exp+":"+id), Value: s.Values[i]})
+			v.Audits = append(v.Audits, views.UnitAudit{ID: id, URL: links.Audit(exp+":"+id, nil), Value: s.Values[i]})
 		}
 		return v
 	}

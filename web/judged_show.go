@@ -10,6 +10,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -194,7 +195,7 @@ func modelAuditsLink(j *app.Judged, role, model, dim string) templ.SafeURL {
 	} else {
 		q.Set("target", model)
 	}
-	return views.PathQuery(q, "audits")
+	return links.Audits(q)
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

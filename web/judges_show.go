@@ -14,6 +14,7 @@ import (
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -32,7 +33,7 @@ func (s *Server) showJudges(c echo.Context) error {
 		}
 		for _, d := range p.Disagree {
 			pv.Disagree = append(pv.Disagree, views.DisagreeView{Audit: d.Audit, Dim: d.Dim, A: d.A, B: d.B,
-				URL: views.Path("audits", j.Exp.ID+":"+d.Audit)})
+				URL: links.Audit(j.Exp.ID+":"+d.Audit, nil)})
 		}
 		v.Pairs = append(v.Pairs, pv)
 	}

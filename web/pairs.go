@@ -10,6 +10,7 @@ import (
 
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -61,8 +62,8 @@ func (r *pairsReq) datasetView() views.PairsDataset {
 
 func datasetView(ds model.PairsDataset, base url.Values) views.PairsDataset {
 	return views.PairsDataset{ID: ds.ID, Name: ds.Name, Description: ds.Description, Synthetic: ds.Synthetic, NoTexts: !ds.Texts,
-		Comparisons: ds.Comparisons, ExplorerURL: views.Path("pairs", ds.ID),
-		ComparisonsURL: views.PathQuery(base, "pairs", ds.ID, "comparisons")}
+		Comparisons: ds.Comparisons, ExplorerURL: links.Pairs(ds.ID, links.Explorer, nil),
+		ComparisonsURL: links.Pairs(ds.ID, links.Comparisons, base)}
 }
 
 // pairsVocab is what a pairs query is validated against: the dataset's

@@ -13,6 +13,7 @@ import (
 
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -125,7 +126,7 @@ func (s *Server) showPairs(c echo.Context) error {
 		q := cloneValues(state)
 		q.Set("sort", key)
 		q.Set("dir", map[bool]string{true: "desc", false: "asc"}[desc])
-		return views.PairsColumn{Key: key, Label: label, Note: note, SortURL: views.PathQuery(q, "pairs", r.DS.ID),
+		return views.PairsColumn{Key: key, Label: label, Note: note, SortURL: links.Pairs(r.DS.ID, links.Explorer, q),
 			Sorted: key == v.sort, Desc: v.desc}
 	}
 	e.Corner = sortLink("name", "Annotator", "")
@@ -147,12 +148,12 @@ func (s *Server) showPairs(c echo.Context) error {
 	}
 	tableQ := t.query(r)
 	e.Downloads = []views.PairsLink{
-		{Label: "table.csv", TestID: "table-csv", URL: views.PathQuery(tableQ, "pairs", r.DS.ID, "table.csv")},
-		{Label: "annotators.csv", TestID: "annotators-csv", URL: views.PathQuery(refQ, "pairs", r.DS.ID, "annotators.csv")},
-		{Label: "overview.csv", TestID: "overview-csv", URL: views.PathQuery(refQ, "pairs", r.DS.ID, "overview.csv")},
+		{Label: "table.csv", TestID: "table-csv", URL: links.Pairs(r.DS.ID, links.PairsTableCSV, tableQ)},
+		{Label: "annotators.csv", TestID: "annotators-csv", URL: links.Pairs(r.DS.ID, links.AnnotatorsCSV, refQ)},
+		{Label: "overview.csv", TestID: "overview-csv", URL: links.Pairs(r.DS.ID, links.OverviewCSV, refQ)},
 	}
 	e.Figures = explorerFigures(r, t)
-	e.ModelsURL = views.PathQuery(refQ, "pairs", r.DS.ID, "models")
+	e.ModelsURL = links.Pairs(r.DS.ID, links.Models, refQ)
 	return render(c, http.StatusOK, views.PairsExplorerPage(e))
 }
 
@@ -181,7 +182,7 @@ func (t explorerTable) row(r *pairsReq, v tableView, i int) views.PairsRow {
 		}
 		g := cell.Agreement
 		row.Cells = append(row.Cells, views.PairsCell{Value: val, Integer: v.metric.Integer, Lo: clo, Hi: chi,
-			Shade: v.metric.Shade(val), URL: views.PathQuery(q, "pairs", cr.DS.ID, "comparisons"),
+			Shade: v.metric.Shade(val), URL: links.Pairs(cr.DS.ID, links.Comparisons, q),
 			Title: fmt.Sprintf("%d kept pairs: %d agree, %d disagree, %d not applicable", g.Kept, g.Agree, g.Disagree, g.NotApplicable),
 			Thin:  !v.metric.Integer && g.Agree+g.Disagree < views.PairsThinMin})
 	}
@@ -228,7 +229,7 @@ const maxValueOptions = 200
 const maxValueTags = 40
 
 func explorerForm(r *pairsReq, t explorerTable, datasets []model.DatasetSummary) views.PairsExplorerForm {
-	f := views.PairsExplorerForm{Action: views.Path("pairs", r.DS.ID), CI: t.view.ci, ModelsMode: t.q.Models,
+	f := views.PairsExplorerForm{Action: links.Pairs(r.DS.ID, links.Explorer, nil), CI: t.view.ci, ModelsMode: t.q.Models,
 		Modes: []views.PairsOption{
 			{Value: "", Label: "Feedback analysis: annotators against a reference", Selected: !t.q.Models},
 			{Value: "models", Label: "Model analysis: traits against each model", Selected: t.q.Models},

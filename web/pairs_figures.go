@@ -12,6 +12,7 @@ import (
 
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -240,7 +241,7 @@ func explorerFigures(r *pairsReq, t explorerTable) []views.PairsFigure {
 	q := t.query(r)
 	fig := func(name, title, alt string) views.PairsFigure {
 		u := func(format string) templ.SafeURL {
-			return views.PathQuery(q, "pairs", r.DS.ID, "figures", name+"."+format)
+			return links.PairsFigure(r.DS.ID, name+"."+format, q)
 		}
 		return views.PairsFigure{Title: title, Alt: alt, TestID: "figure-" + name, PNG: u("png"), SVG: u("svg"), PDF: u("pdf")}
 	}
@@ -252,7 +253,7 @@ func explorerFigures(r *pairsReq, t explorerTable) []views.PairsFigure {
 		lq := r.base()
 		lq.Set("ref", t.Ref.Key)
 		u := func(format string) templ.SafeURL {
-			return views.PathQuery(lq, "pairs", r.DS.ID, "figures", "length."+format)
+			return links.PairsFigure(r.DS.ID, "length."+format, lq)
 		}
 		out = append(out, views.PairsFigure{Title: "Length bias: preferred against rejected length", TestID: "figure-length",
 			Alt: "scatter of the rejected and the preferred response's length per comparison, with the line y = x",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -52,7 +53,7 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if past, err := pastLastPage(c, string(views.Path("pairs", r.DS.ID, "comparisons")), q.values(), q.Page, len(ls.Sel), pairsPageSize); past {
+	if past, err := pastLastPage(c, string(links.Pairs(r.DS.ID, links.Comparisons, nil)), q.values(), q.Page, len(ls.Sel), pairsPageSize); past {
 		return err
 	}
 	page, pages, from, to := paginate(len(ls.Sel), pairsPageSize, q.Page)
@@ -72,7 +73,7 @@ func (s *Server) listPairComparisons(c echo.Context) error {
 	l.Form = listForm(r, q, ls.Ref.Key)
 	for _, cmp := range comps {
 		it := views.PairsListItem{ID: cmp.ID, Prompt: cmp.Prompt, HasPrompt: cmp.HasPrompt,
-			URL:   views.PathQuery(r.base(), "pairs", r.DS.ID, "comparisons", cmp.ID),
+			URL:   links.PairsComparison(r.DS.ID, cmp.ID, r.base()),
 			TextA: cmp.TextA, TextB: cmp.TextB, ModelA: cmp.ModelA, ModelB: cmp.ModelB}
 		it.RefVote, it.AnnVote = ls.Votes(cmp.Idx)
 		l.Items = append(l.Items, it)
@@ -89,13 +90,13 @@ func listPageURL(dataset string, q listQuery) func(n int) templ.SafeURL {
 		if n > 1 {
 			q.Set("page", strconv.Itoa(n))
 		}
-		return views.PathQuery(q, "pairs", dataset, "comparisons")
+		return links.Pairs(dataset, links.Comparisons, q)
 	}
 }
 
 // listForm is the viewer's form, showing q.
 func listForm(r *pairsReq, q listQuery, ref string) views.PairsListForm {
-	f := views.PairsListForm{Action: views.Path("pairs", r.DS.ID, "comparisons"),
+	f := views.PairsListForm{Action: links.Pairs(r.DS.ID, links.Comparisons, nil),
 		Anns:      append([]views.PairsOption{{Value: "", Label: "(none)", Selected: q.Ann == ""}}, annotatorOptions(r.Pairs, q.Ann)...),
 		Refs:      annotatorOptions(r.Pairs, ref),
 		Splits:    splitOptions(r.DS.MetadataKeys, q.Split),
@@ -149,14 +150,14 @@ func (s *Server) showPairComparison(c echo.Context) error {
 	d := views.PairsComparisonDetail{Dataset: datasetView(ds, url.Values{}), ID: cmp.ID, Prompt: cmp.Prompt, HasPrompt: cmp.HasPrompt,
 		A:       views.PairsResponse{Label: "Response A (text_a)", Model: cmp.ModelA, Text: cmp.TextA, Length: cmp.LenA, Attrs: kvs(cmp.AttrsA)},
 		B:       views.PairsResponse{Label: "Response B (text_b)", Model: cmp.ModelB, Text: cmp.TextB, Length: cmp.LenB, Attrs: kvs(cmp.AttrsB)},
-		ListURL: views.Path("pairs", ds.ID, "comparisons"), Metadata: kvs(cmp.Metadata)}
+		ListURL: links.Pairs(ds.ID, links.Comparisons, nil), Metadata: kvs(cmp.Metadata)}
 	for _, v := range cmp.Votes {
 		vote := v.Pref
 		if v.Null {
 			vote = "no preference"
 		}
 		d.Votes = append(d.Votes, views.PairsVoteRow{Annotator: v.Annotator.Name, AnnotatorID: v.Annotator.ID, Type: v.Annotator.Type,
-			Vote: vote, Reason: v.Reason, URL: views.PathQuery(url.Values{"ann": {v.Annotator.ID}}, "pairs", ds.ID, "comparisons")})
+			Vote: vote, Reason: v.Reason, URL: links.Pairs(ds.ID, links.Comparisons, url.Values{"ann": {v.Annotator.ID}})})
 	}
 	return render(c, http.StatusOK, views.PairsComparisonPage(d))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/auditscope/auditscope/views"
 	"github.com/auditscope/auditscope/views/figures"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -98,7 +99,7 @@ func (s *Server) modelsRequest(c echo.Context) (modelsPage, error) {
 func (q modelsQuery) pairComparisonsURL(r *pairsReq, a, b string) templ.SafeURL {
 	v := q.link(r, false)
 	setList(v, "models", []string{a, b})
-	return views.PathQuery(v, "pairs", r.DS.ID, "comparisons")
+	return links.Pairs(r.DS.ID, links.Comparisons, v)
 }
 
 func (s *Server) showPairsModels(c echo.Context) error {
@@ -108,11 +109,11 @@ func (s *Server) showPairsModels(c echo.Context) error {
 	}
 	r, q, g := p.r, p.q, p.G
 	v := views.PairsModels{Dataset: r.datasetView(), RefName: p.Ref.Name, Pairs: p.Pairs, Models: g.Labels,
-		MatrixCSV: views.PathQuery(q.link(r, false), "pairs", r.DS.ID, "models.csv"),
-		Form: views.PairsModelsForm{Action: views.Path("pairs", r.DS.ID, "models"), Refs: annotatorOptions(r.Pairs, q.Ref),
+		MatrixCSV: links.Pairs(r.DS.ID, links.ModelsCSV, q.link(r, false)),
+		Form: views.PairsModelsForm{Action: links.Pairs(r.DS.ID, links.Models, nil), Refs: annotatorOptions(r.Pairs, q.Ref),
 			Max: q.Max, RefModels: strings.Join(r.RefModels(), ",")},
 		Cycles: modelsCycles(g, q.Max)}
-	v.Dataset.ExplorerURL = views.PathQuery(q.link(r, false), "pairs", r.DS.ID)
+	v.Dataset.ExplorerURL = links.Pairs(r.DS.ID, links.Explorer, q.link(r, false))
 	v.Rows = winRows(p)
 	if len(g.IDs) > 0 {
 		v.Baseline = g.IDs[len(g.IDs)-1]
@@ -130,16 +131,16 @@ func (s *Server) showPairsModels(c echo.Context) error {
 		Bound: func(n int) templ.SafeURL {
 			u := q.link(r, false)
 			u.Set("max", strconv.Itoa(n))
-			return views.PathQuery(u, "pairs", r.DS.ID, "models")
+			return links.Pairs(r.DS.ID, links.Models, u)
 		},
 		Figure: func(format string) templ.SafeURL {
-			return views.PathQuery(q.link(r, true), "pairs", r.DS.ID, "figures", "models."+format)
+			return links.PairsFigure(r.DS.ID, "models."+format, q.link(r, true))
 		},
 		FigureAlt:  "majority preference graph between the response models",
 		Edge:       func(e views.CycleEdge) templ.SafeURL { return q.pairComparisonsURL(r, e.From, e.To) },
 		EdgeTitle:  "the comparisons behind this edge",
-		CyclesCSV:  views.PathQuery(q.link(r, true), "pairs", r.DS.ID, "cycles.csv"),
-		RankingCSV: views.PathQuery(q.link(r, false), "pairs", r.DS.ID, "ranking.csv"),
+		CyclesCSV:  links.Pairs(r.DS.ID, links.PairsCycles, q.link(r, true)),
+		RankingCSV: links.Pairs(r.DS.ID, links.PairsRanking, q.link(r, false)),
 	}
 	return render(c, http.StatusOK, views.PairsModelsPage(v))
 }

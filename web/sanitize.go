@@ -16,7 +16,7 @@ import (
 // unescapeParams hands handlers their path parameters decoded. Echo routes
 // on the raw path when a request's path holds an escaped character that
 // decoding would change, %2F above all (an audit id such as run1/sample-3,
-// a metric such as train/loss, linked by views.Path as one escaped segment),
+// a metric such as train/loss, linked by package links as one escaped segment),
 // and then leaves the parameters escaped; without one it routes on the
 // decoded path. Either way a handler now sees the id as it is stored.
 func unescapeParams(next echo.HandlerFunc) echo.HandlerFunc {

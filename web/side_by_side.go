@@ -10,6 +10,7 @@ import (
 
 	"github.com/auditscope/auditscope/data/model"
 	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web/app"
 )
 
@@ -55,7 +56,7 @@ func (s *Server) showSideBySide(c echo.Context) error {
 // of its transcript as it ends (as a pairwise judge sees it), its messages
 // with permalinks to this page, and its judge's highlights linked to them.
 func sideOfPage(side app.SideOf, letter string, self templ.SafeURL) (views.SideAudit, []views.MessageView) {
-	sv := views.SideAudit{Letter: letter, Audit: side.Detail, URL: views.Path("audits", side.Key)}
+	sv := views.SideAudit{Letter: letter, Audit: side.Detail, URL: links.Audit(side.Key, nil)}
 	if side.Experiment.Format == "inspect" {
 		// In Inspect's terms, as the sample's own page shows it; its
 		// scorers' columns leave the judge's scores.
@@ -106,7 +107,7 @@ func (s *Server) verdicts(c echo.Context, side app.SideOf) ([]views.Verdict, err
 		case (j.Outcome == "left") != (j.Left.Ref == side.Detail.ID):
 			outcome = "picked the real conversation (a loss)"
 		}
-		out = append(out, views.Verdict{Outcome: outcome, Reasoning: j.Reasoning, URL: views.Path("judgments", j.Key)})
+		out = append(out, views.Verdict{Outcome: outcome, Reasoning: j.Reasoning, URL: links.Judgment(j.Key)})
 	}
 	return out, err
 }

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/auditscope/auditscope/data"
-	"github.com/auditscope/auditscope/views"
+	"github.com/auditscope/auditscope/views/links"
 	"github.com/auditscope/auditscope/web"
 )
 
@@ -50,14 +50,14 @@ func TestSlashIDsAndNUL(t *testing.T) {
 	}
 	s := web.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), web.Config{})
 
-	audit := string(views.Path("audits", "small:run1/a1"))
+	audit := string(links.Audit("small:run1/a1", nil))
 	if !strings.Contains(audit, "%2F") {
 		t.Fatalf("the link %s does not escape the slash", audit)
 	}
 	r := mustGet(t, s, audit, 200, "text/html")
 	contains(t, audit, r.Body, "run1/a1")
 	list := mustGet(t, s, "/audits?exp=small", 200, "text/html")
-	contains(t, "the audit list", list.Body, "Found the tilt\uFFFD after", string(views.Path("audits", "small:run1/a1")))
+	contains(t, "the audit list", list.Body, "Found the tilt\uFFFD after", string(links.Audit("small:run1/a1", nil)))
 	for _, page := range []string{audit, "/audits?exp=small", "/audits.csv?exp=small", "/experiments/small/judgments"} {
 		if r := get(t, s, page); r.Code != 200 || strings.ContainsRune(r.Body, 0) {
 			t.Errorf("%s: status %d, NUL in the body: %v", page, r.Code, strings.ContainsRune(r.Body, 0))
