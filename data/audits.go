@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/auditscope/auditscope/data/internal/load"
+	"github.com/auditscope/auditscope/data/internal/scan"
 	"github.com/auditscope/auditscope/data/internal/ztext"
 	"github.com/auditscope/auditscope/data/model"
 )
@@ -54,21 +55,14 @@ func (s *Store) ListAudits(ctx context.Context, f AuditFilter, offset, limit int
 		q += " LIMIT ? OFFSET ?"
 		args = append(args, limit, offset)
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("data: list audits: %w", err)
-	}
-	defer rows.Close()
-	var out []AuditRow
-	for rows.Next() {
-		var r AuditRow
-		if err := rows.Scan(&r.Key, &r.Experiment, &r.ID, &r.Auditor, &r.AuditorName, &r.Eval, &r.Behavior, &r.Split, &r.Seed, &r.Target,
-			&r.Turns, &r.Messages, &r.Detected, &r.FalsePositive, &r.Quality, &r.ProductionValue, &r.Summary, &r.Strategy, &r.SortScore); err != nil {
-			return nil, fmt.Errorf("data: list audits: %w", err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return scan.All(ctx, s.db, "data: list audits", q, args, auditRowDest)
+}
+
+// auditRowDest are the destinations of an audit list row's columns
+// (auditColumns).
+func auditRowDest(r *AuditRow) []any {
+	return []any{&r.Key, &r.Experiment, &r.ID, &r.Auditor, &r.AuditorName, &r.Eval, &r.Behavior, &r.Split, &r.Seed, &r.Target,
+		&r.Turns, &r.Messages, &r.Detected, &r.FalsePositive, &r.Quality, &r.ProductionValue, &r.Summary, &r.Strategy, &r.SortScore}
 }
 
 // ListAuditsPage returns one page of the audits a filter selects: the first
@@ -138,8 +132,7 @@ func (s *Store) auditsByKey(ctx context.Context, keys []string) ([]AuditRow, err
 	byKey := make(map[string]AuditRow, len(keys))
 	for rows.Next() {
 		var r AuditRow
-		if err := rows.Scan(&r.Key, &r.Experiment, &r.ID, &r.Auditor, &r.AuditorName, &r.Eval, &r.Behavior, &r.Split, &r.Seed, &r.Target,
-			&r.Turns, &r.Messages, &r.Detected, &r.FalsePositive, &r.Quality, &r.ProductionValue, &r.Summary, &r.Strategy, &r.SortScore); err != nil {
+		if err := rows.Scan(auditRowDest(&r)...); err != nil {
 			return nil, fmt.Errorf("data: list audits: %w", err)
 		}
 		byKey[r.Key] = r
@@ -420,20 +413,8 @@ func (s *Store) transcript(ctx context.Context, experiment, audit string, file s
 // ScoreDimensions lists the judge dimensions used in an experiment (all
 // experiments when exp is "").
 func (s *Store) ScoreDimensions(ctx context.Context, exp string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT dimension FROM experiment_dimensions WHERE ? = '' OR experiment = ? ORDER BY dimension`, exp, exp)
-	if err != nil {
-		return nil, fmt.Errorf("data: dimensions: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var d string
-		if err := rows.Scan(&d); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	q := `SELECT DISTINCT dimension FROM experiment_dimensions WHERE ? = '' OR experiment = ? ORDER BY dimension`
+	return scan.All(ctx, s.db, "data: dimensions", q, []any{exp, exp}, func(d *string) []any { return []any{d} })
 }
 
 // scorePath is the JSON path of a dimension in audits.scores.

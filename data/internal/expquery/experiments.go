@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/auditscope/auditscope/data/internal/hugepage"
+	"github.com/auditscope/auditscope/data/internal/scan"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -36,42 +37,22 @@ func (s Experiments) Experiment(ctx context.Context, id string) (Experiment, err
 
 // Runs lists an experiment's runs in file order.
 func (s Experiments) Runs(ctx context.Context, exp string) ([]Run, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, id, name, reward, calibration_fraction, multi_target, refresh_steps, base_model FROM runs WHERE experiment = ? ORDER BY ord`, exp)
-	if err != nil {
-		return nil, fmt.Errorf("data: runs: %w", err)
-	}
-	defer rows.Close()
-	var out []Run
-	for rows.Next() {
-		var r Run
-		if err := rows.Scan(&r.Key, &r.ID, &r.Name, &r.Reward, &r.CalibrationFraction, &r.MultiTarget, &r.RefreshSteps, &r.BaseModel); err != nil {
-			return nil, fmt.Errorf("data: runs: %w", err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	q := `SELECT key, id, name, reward, calibration_fraction, multi_target, refresh_steps, base_model FROM runs WHERE experiment = ? ORDER BY ord`
+	return scan.All(ctx, s.db, "data: runs", q, []any{exp}, func(r *Run) []any {
+		return []any{&r.Key, &r.ID, &r.Name, &r.Reward, &r.CalibrationFraction, &r.MultiTarget, &r.RefreshSteps, &r.BaseModel}
+	})
 }
 
 // Auditors lists an experiment's auditors in file order.
 func (s Experiments) Auditors(ctx context.Context, exp string) ([]Auditor, error) {
-	rows, err := s.db.QueryContext(ctx, `
+	q := `
 SELECT a.key, a.id, a.name, a.kind, coalesce(a.run, ''), a.epoch, a.step,
        coalesce(r.reward, ''), r.calibration_fraction, r.multi_target, r.refresh_steps
 FROM auditors a LEFT JOIN runs r ON r.experiment = a.experiment AND r.id = a.run
-WHERE a.experiment = ? ORDER BY a.ord`, exp)
-	if err != nil {
-		return nil, fmt.Errorf("data: auditors: %w", err)
-	}
-	defer rows.Close()
-	var out []Auditor
-	for rows.Next() {
-		var a Auditor
-		if err := rows.Scan(&a.Key, &a.ID, &a.Name, &a.Kind, &a.Run, &a.Epoch, &a.Step, &a.Reward, &a.CalibrationFraction, &a.MultiTarget, &a.RefreshSteps); err != nil {
-			return nil, fmt.Errorf("data: auditors: %w", err)
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+WHERE a.experiment = ? ORDER BY a.ord`
+	return scan.All(ctx, s.db, "data: auditors", q, []any{exp}, func(a *Auditor) []any {
+		return []any{&a.Key, &a.ID, &a.Name, &a.Kind, &a.Run, &a.Epoch, &a.Step, &a.Reward, &a.CalibrationFraction, &a.MultiTarget, &a.RefreshSteps}
+	})
 }
 
 // EvalAudits returns every audit of the experiment with the outcome fields,
@@ -274,7 +255,7 @@ func (b byOrd) Swap(i, j int) {
 // SideJudgments returns judgments of the given kinds from the side of every
 // audit that takes part (a judgment between two audits appears twice).
 func (s Experiments) SideJudgments(ctx context.Context, exp string, kinds ...string) ([]SideJudgment, error) {
-	rows, err := s.db.QueryContext(ctx, `
+	q := `
 WITH j AS (SELECT * FROM judgments WHERE experiment = ? AND kind IN (SELECT unnest(?::VARCHAR[]))),
 sides AS (
   SELECT id, kind, coalesce(behavior, '') AS behavior, split, left_side AS me, right_side AS other,
@@ -289,18 +270,8 @@ SELECT s.id, s.kind, s.behavior, s.split, a.auditor, a.id, a.target, s.other, co
 FROM sides s
 JOIN audits a ON a.experiment = ? AND a.id = s.me
 LEFT JOIN audits o ON o.experiment = ? AND o.id = s.other
-ORDER BY s.ord, a.id`, exp, kinds, exp, exp)
-	if err != nil {
-		return nil, fmt.Errorf("data: judgments: %w", err)
-	}
-	defer rows.Close()
-	var out []SideJudgment
-	for rows.Next() {
-		var j SideJudgment
-		if err := rows.Scan(&j.ID, &j.Kind, &j.Behavior, &j.Split, &j.Auditor, &j.Audit, &j.Target, &j.Other, &j.OtherAuditor, &j.Outcome); err != nil {
-			return nil, fmt.Errorf("data: judgments: %w", err)
-		}
-		out = append(out, j)
-	}
-	return out, rows.Err()
+ORDER BY s.ord, a.id`
+	return scan.All(ctx, s.db, "data: judgments", q, []any{exp, kinds, exp, exp}, func(j *SideJudgment) []any {
+		return []any{&j.ID, &j.Kind, &j.Behavior, &j.Split, &j.Auditor, &j.Audit, &j.Target, &j.Other, &j.OtherAuditor, &j.Outcome}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/auditscope/auditscope/data/internal/scan"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -25,42 +26,22 @@ func (s Experiments) Run(ctx context.Context, key string) (Run, error) {
 
 // RunMetrics returns a run's training-time scalars by name and step.
 func (s Experiments) RunMetrics(ctx context.Context, exp, run string) ([]model.Metric, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT step, name, value FROM metrics WHERE experiment = ? AND run = ? ORDER BY name, step`, exp, run)
-	if err != nil {
-		return nil, fmt.Errorf("data: metrics: %w", err)
-	}
-	defer rows.Close()
-	var out []model.Metric
-	for rows.Next() {
-		var m model.Metric
-		if err := rows.Scan(&m.Step, &m.Name, &m.Value); err != nil {
-			return nil, fmt.Errorf("data: metrics: %w", err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	q := `SELECT step, name, value FROM metrics WHERE experiment = ? AND run = ? ORDER BY name, step`
+	return scan.All(ctx, s.db, "data: metrics", q, []any{exp, run}, func(m *model.Metric) []any {
+		return []any{&m.Step, &m.Name, &m.Value}
+	})
 }
 
 // StrategyCounts counts a run's audits per checkpoint and strategy label.
 func (s Experiments) StrategyCounts(ctx context.Context, exp, run string) ([]model.LabelCount, error) {
-	rows, err := s.db.QueryContext(ctx, `
+	q := `
 SELECT a.auditor, au.epoch, a.strategy, count(*)
 FROM audits a JOIN auditors au ON au.experiment = a.experiment AND au.id = a.auditor
 WHERE a.experiment = ? AND au.run = ? AND a.strategy IS NOT NULL
-GROUP BY ALL ORDER BY au.epoch, a.auditor, count(*) DESC, a.strategy`, exp, run)
-	if err != nil {
-		return nil, fmt.Errorf("data: strategies: %w", err)
-	}
-	defer rows.Close()
-	var out []model.LabelCount
-	for rows.Next() {
-		var l model.LabelCount
-		if err := rows.Scan(&l.Auditor, &l.Epoch, &l.Strategy, &l.N); err != nil {
-			return nil, fmt.Errorf("data: strategies: %w", err)
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+GROUP BY ALL ORDER BY au.epoch, a.auditor, count(*) DESC, a.strategy`
+	return scan.All(ctx, s.db, "data: strategies", q, []any{exp, run}, func(l *model.LabelCount) []any {
+		return []any{&l.Auditor, &l.Epoch, &l.Strategy, &l.N}
+	})
 }
 
 // Crux returns the crux rows of an experiment in auditor order.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/auditscope/auditscope/data/internal/scan"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -86,42 +87,22 @@ func (s Experiments) ScorerValues(ctx context.Context, exp string) ([]model.Scor
 // samples with its record's model (auditor), task and sample id: what a
 // comparison of two models pairs by.
 func (s Experiments) SampleValues(ctx context.Context, exp string) ([]model.SampleValue, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT a.id, a.auditor, coalesce(json_extract_string(a.labels, '$.task'), ''),
+	q := `SELECT a.id, a.auditor, coalesce(json_extract_string(a.labels, '$.task'), ''),
 			coalesce(json_extract_string(a.labels, '$.sample'), a.seed), s.scorer, s.key, coalesce(json_extract_string(a.labels, '$.source'), ''), s.num
 		FROM sample_scores s JOIN audits a ON a.experiment = s.experiment AND a.id = s.audit
-		WHERE s.experiment = ? ORDER BY a.ord, s.scorer, s.key`, exp)
-	if err != nil {
-		return nil, fmt.Errorf("data: sample values: %w", err)
-	}
-	defer rows.Close()
-	var out []model.SampleValue
-	for rows.Next() {
-		var v model.SampleValue
-		if err := rows.Scan(&v.Audit, &v.Auditor, &v.Task, &v.Sample, &v.Scorer, &v.Key, &v.Run, &v.Num); err != nil {
-			return nil, fmt.Errorf("data: sample values: %w", err)
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+		WHERE s.experiment = ? ORDER BY a.ord, s.scorer, s.key`
+	return scan.All(ctx, s.db, "data: sample values", q, []any{exp}, func(v *model.SampleValue) []any {
+		return []any{&v.Audit, &v.Auditor, &v.Task, &v.Sample, &v.Scorer, &v.Key, &v.Run, &v.Num}
+	})
 }
 
 // SampleScores returns an Inspect sample's scores, by scorer and key.
 func (s Experiments) SampleScores(ctx context.Context, exp, audit string) ([]model.SampleScore, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT scorer, key, value, num, converted, judge, answer, explanation
-		FROM sample_scores WHERE experiment = ? AND audit = ? ORDER BY scorer, key`, exp, audit)
-	if err != nil {
-		return nil, fmt.Errorf("data: sample scores: %w", err)
-	}
-	defer rows.Close()
-	var out []model.SampleScore
-	for rows.Next() {
-		var sc model.SampleScore
-		if err := rows.Scan(&sc.Scorer, &sc.Key, &sc.Value, &sc.Num, &sc.Converted, &sc.Judge, &sc.Answer, &sc.Explanation); err != nil {
-			return nil, fmt.Errorf("data: sample scores: %w", err)
-		}
-		out = append(out, sc)
-	}
-	return out, rows.Err()
+	q := `SELECT scorer, key, value, num, converted, judge, answer, explanation
+		FROM sample_scores WHERE experiment = ? AND audit = ? ORDER BY scorer, key`
+	return scan.All(ctx, s.db, "data: sample scores", q, []any{exp, audit}, func(sc *model.SampleScore) []any {
+		return []any{&sc.Scorer, &sc.Key, &sc.Value, &sc.Num, &sc.Converted, &sc.Judge, &sc.Answer, &sc.Explanation}
+	})
 }
 
 // HasAudits reports whether an experiment holds any audit of the paper's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/auditscope/auditscope/data/internal/scan"
 	"github.com/auditscope/auditscope/data/model"
 )
 
@@ -68,37 +69,17 @@ FROM experiments e ORDER BY e.id`)
 // DatasetList lists the AnnotatedPairs datasets' ids, names and synthetic
 // flags: the cheap part of Summary, for pages that need a selector.
 func (s Experiments) DatasetList(ctx context.Context) ([]DatasetSummary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, name, synthetic FROM ap_datasets ORDER BY synthetic DESC, id`)
-	if err != nil {
-		return nil, fmt.Errorf("data: datasets: %w", err)
-	}
-	defer rows.Close()
-	var out []DatasetSummary
-	for rows.Next() {
-		var d DatasetSummary
-		if err := rows.Scan(&d.ID, &d.Name, &d.Synthetic); err != nil {
-			return nil, fmt.Errorf("data: datasets: %w", err)
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	q := `SELECT id, name, synthetic FROM ap_datasets ORDER BY synthetic DESC, id`
+	return scan.All(ctx, s.db, "data: datasets", q, []any{}, func(d *DatasetSummary) []any {
+		return []any{&d.ID, &d.Name, &d.Synthetic}
+	})
 }
 
 // ExperimentList lists the experiments' ids, names and synthetic flags:
 // the cheap part of Summary, for pages that need a selector.
 func (s Experiments) ExperimentList(ctx context.Context) ([]ExperimentSummary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, name, description, format, synthetic FROM experiments ORDER BY id`)
-	if err != nil {
-		return nil, fmt.Errorf("data: experiments: %w", err)
-	}
-	defer rows.Close()
-	var out []ExperimentSummary
-	for rows.Next() {
-		var e ExperimentSummary
-		if err := rows.Scan(&e.ID, &e.Name, &e.Description, &e.Format, &e.Synthetic); err != nil {
-			return nil, fmt.Errorf("data: experiments: %w", err)
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	q := `SELECT id, name, description, format, synthetic FROM experiments ORDER BY id`
+	return scan.All(ctx, s.db, "data: experiments", q, []any{}, func(e *ExperimentSummary) []any {
+		return []any{&e.ID, &e.Name, &e.Description, &e.Format, &e.Synthetic}
+	})
 }
