@@ -23,7 +23,7 @@ const (
 	// dataRootTarget is the bound; dataRootBudget the root
 	// package's size now, which may only come down to it.
 	dataRootTarget = 3500
-	dataRootBudget = 3430
+	dataRootBudget = 3411
 )
 
 // oversized are the files and functions over the bounds when the rules
