@@ -177,37 +177,28 @@ var bench100k = sync.OnceValues(func() (*data.Store, error) {
 	return store, err
 })
 
-func mustBench100k(b *testing.B) *data.Store {
-	b.Helper()
-	store, err := bench100k()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return store
-}
-
 // BenchmarkAuditBrowser100k: filter, sort and one page of the audit browser.
 func BenchmarkAuditBrowser100k(b *testing.B) {
-	s := quietServer(mustBench100k(b))
+	s := quietServer(must(b, bench100k))
 	benchGet(b, s, "/audits?exp=demo&eval=production&split=benign&sort=turns&dir=desc&page=3")
 }
 
 // BenchmarkAuditScoreFilter100k: a judge-score threshold sorted by that score.
 func BenchmarkAuditScoreFilter100k(b *testing.B) {
-	s := quietServer(mustBench100k(b))
+	s := quietServer(must(b, bench100k))
 	benchGet(b, s, "/audits?exp=demo&score=concerning%3E%3D7&sort=score:concerning&dir=desc")
 }
 
 // BenchmarkSearch100k: full-text search over every transcript and summary.
 func BenchmarkSearch100k(b *testing.B) {
-	s := quietServer(mustBench100k(b))
+	s := quietServer(must(b, bench100k))
 	benchGet(b, s, "/audits?exp=demo&q=academic+citations")
 }
 
 // BenchmarkOverview100k: the experiment overview on a cold cache (every
 // auditor's dimensions with bootstrap intervals computed from the audits).
 func BenchmarkOverview100k(b *testing.B) {
-	store := mustBench100k(b)
+	store := must(b, bench100k)
 	for b.Loop() {
 		if r := get(b, quietServer(store), "/experiments/demo"); r.Code != http.StatusOK {
 			b.Fatal(r.Code)
@@ -218,7 +209,7 @@ func BenchmarkOverview100k(b *testing.B) {
 // BenchmarkFigures100k: every experiment figure as SVG (statistics cached,
 // figures drawn each time).
 func BenchmarkFigures100k(b *testing.B) {
-	s := quietServer(mustBench100k(b))
+	s := quietServer(must(b, bench100k))
 	figs := []string{"scores.svg", "rwr.svg", "transfer.svg", "cycles.svg", "dose.svg", "refresh.svg?dim=composite", "crux-realism.svg"}
 	for _, f := range figs {
 		get(b, s, "/experiments/demo/figures/"+f) // warm the statistics
@@ -232,7 +223,7 @@ func BenchmarkFigures100k(b *testing.B) {
 // BenchmarkAuditPage100k: one audit page opened from a filtered list
 // (previous/next computed within the filter).
 func BenchmarkAuditPage100k(b *testing.B) {
-	s := quietServer(mustBench100k(b))
+	s := quietServer(must(b, bench100k))
 	benchGet(b, s, "/audits/demo:a-000500?exp=demo&eval=production&sort=turns&dir=desc")
 }
 
@@ -241,7 +232,7 @@ func BenchmarkAuditPage100k(b *testing.B) {
 // server time). BenchmarkAuditsCSVDemo is the built-in demo's (issue #32's
 // "full demo audits.csv" with its 38 judge-score columns).
 func BenchmarkAuditsCSV100k(b *testing.B) {
-	benchExport(b, quietServer(mustBench100k(b)), "/audits.csv?exp=demo")
+	benchExport(b, quietServer(must(b, bench100k)), "/audits.csv?exp=demo")
 }
 
 func BenchmarkAuditsCSVDemo(b *testing.B) {
@@ -264,13 +255,13 @@ func benchExport(b *testing.B, s *web.Server, path string) {
 // request gathers every auditor's units, once per version of the data.
 // BenchmarkUnitsGather100k is that first request.
 func BenchmarkUnits100k(b *testing.B) {
-	s := quietServer(mustBench100k(b))
+	s := quietServer(must(b, bench100k))
 	get(b, s, "/experiments/demo") // the statistics and the ranking
 	benchGet(b, s, "/experiments/demo/compare/units?a=binary-pointwise%40e3&b=claude-opus-4.6&dim=composite")
 }
 
 func BenchmarkUnitsGather100k(b *testing.B) {
-	store := mustBench100k(b)
+	store := must(b, bench100k)
 	for b.Loop() {
 		b.StopTimer()
 		s := quietServer(store)
@@ -284,7 +275,7 @@ func BenchmarkUnitsGather100k(b *testing.B) {
 
 // BenchmarkSideBySide100k: two audits of one unit side by side.
 func BenchmarkSideBySide100k(b *testing.B) {
-	s := quietServer(mustBench100k(b))
+	s := quietServer(must(b, bench100k))
 	benchGet(b, s, "/audits/side-by-side?a=demo:a-000500&b=demo:a-000501")
 }
 
@@ -296,7 +287,7 @@ const compareBench = "/experiments/demo/compare?a=ref-pairwise-cal50@e3&b=claude
 // BenchmarkCompareCold100k: the compare page on a cold server (the
 // experiment's statistics and the comparisons computed each time).
 func BenchmarkCompareCold100k(b *testing.B) {
-	store := mustBench100k(b)
+	store := must(b, bench100k)
 	for b.Loop() {
 		if r := get(b, quietServer(store), compareBench); r.Code != http.StatusOK {
 			b.Fatal(r.Code)
@@ -307,7 +298,7 @@ func BenchmarkCompareCold100k(b *testing.B) {
 // BenchmarkCompareCached100k: the compare page with its statistics cached
 // (the page rendered each time: the response cache is off).
 func BenchmarkCompareCached100k(b *testing.B) {
-	s := quietServer(mustBench100k(b))
+	s := quietServer(must(b, bench100k))
 	get(b, s, compareBench) // warm the statistics and comparisons
 	benchGet(b, s, compareBench)
 }
@@ -319,6 +310,11 @@ var bench100kLake = sync.OnceValues(func() (*lake.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	return lakeOf(store)
+})
+
+// lakeOf writes store as a Parquet lake into a new folder and serves it.
+func lakeOf(store *data.Store) (*lake.Store, error) {
 	dir, err := os.MkdirTemp("", "auditscope-lake-bench-")
 	if err != nil {
 		return nil, err
@@ -327,35 +323,37 @@ var bench100kLake = sync.OnceValues(func() (*lake.Store, error) {
 		return nil, err
 	}
 	return lake.Open(context.Background(), dir, "")
-})
+}
 
-func mustBench100kLake(b *testing.B) *lake.Store {
+// must is what a store built once (a sync.OnceValues) holds, or the
+// benchmark's end.
+func must[T any](b *testing.B, once func() (T, error)) T {
 	b.Helper()
-	store, err := bench100kLake()
+	v, err := once()
 	if err != nil {
 		b.Fatal(err)
 	}
-	return store
+	return v
 }
 
 // BenchmarkAuditBrowser100kLake is BenchmarkAuditBrowser100k served from
 // the lake.
 func BenchmarkAuditBrowser100kLake(b *testing.B) {
-	s := quietServer(mustBench100kLake(b))
+	s := quietServer(must(b, bench100kLake))
 	benchGet(b, s, "/audits?exp=demo&eval=production&split=benign&sort=turns&dir=desc&page=3")
 }
 
 // BenchmarkAuditScoreFilter100kLake is BenchmarkAuditScoreFilter100k
 // served from the lake.
 func BenchmarkAuditScoreFilter100kLake(b *testing.B) {
-	s := quietServer(mustBench100kLake(b))
+	s := quietServer(must(b, bench100kLake))
 	benchGet(b, s, "/audits?exp=demo&score=concerning%3E%3D7&sort=score:concerning&dir=desc")
 }
 
 // BenchmarkOverview100kLake is BenchmarkOverview100k (cold statistics)
 // served from the lake.
 func BenchmarkOverview100kLake(b *testing.B) {
-	store := mustBench100kLake(b)
+	store := must(b, bench100kLake)
 	for b.Loop() {
 		if r := get(b, quietServer(store), "/experiments/demo"); r.Code != http.StatusOK {
 			b.Fatal(r.Code)
@@ -369,24 +367,13 @@ var benchAPLake = sync.OnceValues(func() (*lake.Store, error) {
 	if err != nil || store == nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "auditscope-lake-bench-")
-	if err != nil {
-		return nil, err
-	}
-	if _, err := lake.Write(context.Background(), store, dir, lake.WriteOptions{}); err != nil {
-		return nil, err
-	}
-	return lake.Open(context.Background(), dir, "")
+	return lakeOf(store)
 })
 
 // BenchmarkPairsTableLake is BenchmarkPairsTable served from the lake.
 func BenchmarkPairsTableLake(b *testing.B) {
 	mustBenchAP(b) // skips without the input
-	store, err := benchAPLake()
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := quietServer(store)
+	s := quietServer(must(b, benchAPLake))
 	get(b, s, "/pairs/bench")
 	benchGet(b, s, "/pairs/bench?sort=spread&dir=desc")
 }
@@ -395,7 +382,7 @@ func BenchmarkPairsTableLake(b *testing.B) {
 // real S3-compatible server (skipped without one) and returns the bucket.
 func bucketLake(b *testing.B) *bucket.Bucket {
 	b.Helper()
-	store := mustBench100k(b)
+	store := must(b, bench100k)
 	s3test.Start(b, "lakes")
 	bk, err := bucket.Open(context.Background(), "s3://lakes/bench")
 	if err != nil {
@@ -410,7 +397,7 @@ func bucketLake(b *testing.B) *bucket.Bucket {
 // BenchmarkLakeWriteBucket100k: lake write of the 100,000-audit store into
 // a bucket (a new prefix each time: every file sent).
 func BenchmarkLakeWriteBucket100k(b *testing.B) {
-	store := mustBench100k(b)
+	store := must(b, bench100k)
 	s3test.Start(b, "lakes")
 	i := 0
 	for b.Loop() {

@@ -15,7 +15,7 @@ import (
 // (the second judge on its baselines' audits, two raters' labels) on a
 // server that has computed nothing.
 func BenchmarkJudgesCold100k(b *testing.B) {
-	store := mustBench100k(b)
+	store := must(b, bench100k)
 	for b.Loop() {
 		if r := get(b, quietServer(store), "/experiments/demo/judges"); r.Code != http.StatusOK {
 			b.Fatalf("%d %.300s", r.Code, r.Body)
@@ -32,7 +32,7 @@ const compareSwapBench = "/experiments/demo/compare?a=claude-opus-4.6&b=claude-h
 // BenchmarkCompareJudgeSwapCold100k: the compare page with its judge swap
 // on a server that has computed nothing (issue #51's target: 1 s).
 func BenchmarkCompareJudgeSwapCold100k(b *testing.B) {
-	store := mustBench100k(b)
+	store := must(b, bench100k)
 	for b.Loop() {
 		if r := get(b, quietServer(store), compareSwapBench); r.Code != http.StatusOK {
 			b.Fatalf("%d %.300s", r.Code, r.Body)
