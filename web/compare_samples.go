@@ -22,14 +22,22 @@ import (
 // forSamples runs samples, and reports that it did, when the request's
 // experiment holds plain Inspect samples: its compare and units pages are
 // by model and sample, not by auditor and evaluation dimension.
+// It reads the experiment's header, not its statistics: an experiment of
+// audits goes on to its own page's method, which checks the query before
+// it computes them.
 func (s *Server) forSamples(c echo.Context, samples func(*app.ExperimentStats) error) (bool, error) {
-	st, err := s.stats.Stats(c.Request().Context(), c.Param("exp"))
+	ctx := c.Request().Context()
+	e, err := s.stats.Experiment(ctx, c.Param("exp"))
 	if err != nil {
 		return false, err
 	}
-	ok, err := s.samples.IsSamples(c.Request().Context(), st.Exp)
+	ok, err := s.samples.IsSamples(ctx, e)
 	if err != nil || !ok {
 		return false, err
+	}
+	st, err := s.stats.Stats(ctx, e.ID)
+	if err != nil {
+		return true, err
 	}
 	return true, samples(st)
 }

@@ -26,8 +26,9 @@ type fakeStore struct {
 	audits      map[string]model.AuditDetail
 	transcripts map[string][]byte
 	// reads counts the experiment reads that reached the store, for the
-	// caches' tests.
-	reads atomic.Int64
+	// caches' tests; outcomes the reads of the outcome rows (EvalAudits),
+	// which only computing statistics makes.
+	reads, outcomes atomic.Int64
 }
 
 // fakeExp is one experiment of a fakeStore.
@@ -96,6 +97,7 @@ func (f *fakeStore) Auditors(_ context.Context, id string) ([]model.Auditor, err
 }
 
 func (f *fakeStore) EvalAudits(_ context.Context, id string) ([]model.EvalAudit, error) {
+	f.outcomes.Add(1)
 	e, err := f.exp(id)
 	if err != nil {
 		return nil, err
