@@ -125,7 +125,7 @@ func (o overviewQuery) filter(all []app.AuditorScores) []app.AuditorScores {
 			}
 			return strings.Compare(a.Auditor.Name, b.Auditor.Name)
 		}
-		return cmpNaNLast(a.Score[o.Sort].Value, b.Score[o.Sort].Value, o.Desc)
+		return app.CmpNaNLast(a.Score[o.Sort].Value, b.Score[o.Sort].Value, o.Desc)
 	})
 	return out
 }

@@ -74,7 +74,7 @@ func (sq scorerQuery) sort(rows []app.ScorerRow) {
 	slices.SortStableFunc(rows, func(a, b app.ScorerRow) int {
 		switch sq.Sort {
 		case "n", "value", "reported":
-			return cmpNaNLast(num(a), num(b), sq.Desc)
+			return app.CmpNaNLast(num(a), num(b), sq.Desc)
 		}
 		if sq.Desc {
 			return strings.Compare(text(b), text(a))

@@ -39,7 +39,7 @@ func (t *Table) Order(m Metric, sort string, desc bool) []int {
 			key[i], _, _ = m.Value(t.Stats[col][i])
 		}
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmpNaNLast(key[a], key[b], desc) })
+	slices.SortStableFunc(idx, func(a, b int) int { return CmpNaNLast(key[a], key[b], desc) })
 	return idx
 }
 
@@ -53,10 +53,11 @@ func (t *Table) RowSpread(m Metric, i int) float64 {
 	return explorer.Spread(values)
 }
 
-// cmpNaNLast orders x before y ascending, or descending with desc; NaN, an
-// undefined statistic, comes last either way, so sorting a column never
-// puts the blanks first.
-func cmpNaNLast(x, y float64, desc bool) int {
+// CmpNaNLast orders x before y ascending, or descending with desc, for
+// slices.SortStableFunc; NaN, an undefined statistic, comes last either
+// way, so sorting a column never puts the blanks first. (The explorer's
+// order and web's sortable tables share it.)
+func CmpNaNLast(x, y float64, desc bool) int {
 	xn, yn := math.IsNaN(x), math.IsNaN(y)
 	switch {
 	case xn && yn:

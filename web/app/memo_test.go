@@ -6,19 +6,15 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/auditscope/auditscope/web/internal/webtest"
 )
 
-// within fails the test when ch does not deliver in d: a guard against a
-// hang, not a timing measurement.
+// within is webtest.Within: a guard against a hang, not a timing
+// measurement.
 func within[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
 	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(d):
-		t.Fatalf("%s: nothing after %s", what, d)
-		panic("unreachable")
-	}
+	return webtest.Within(t, ch, d, what)
 }
 
 // countWaiters makes m report each caller that starts waiting for a load.
